@@ -1,0 +1,94 @@
+"""Altair charts: one theme, chart builders, and ``show`` which emits each chart twice.
+
+``show`` displays a chart as interactive HTML (vega-embed, using the bundle the report template
+inlines once) *and* as static SVG (vl-convert). The HTML report picks the first, the PDF the
+second (``render.py`` sets the priority), so one execution serves both.
+"""
+
+import itertools
+import json
+
+import altair as alt
+import pandas as pd
+import vl_convert as vlc
+from IPython.display import display
+
+from . import config
+
+FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
+VENDOR_COLORS = {"NetApp": "#1f77b4", "Dell EMC": "#2ca02c", "Hitachi Data Systems": "#d62728", "AccelStor": "#9467bd"}
+_ids = itertools.count(1)
+
+
+@alt.theme.register("vdi_report", enable=True)
+def _theme() -> alt.theme.ThemeConfig:
+    return {
+        "config": {
+            "font": FONT,
+            "axis": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11, "titleFontSize": 11},
+            "legend": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11, "titleFontSize": 11, "labelLimit": 260},
+            "header": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11},
+            "title": {"font": FONT, "fontSize": 13, "anchor": "start"},
+            "view": {"stroke": "#ddd"},
+        }
+    }
+
+
+def vendor_scale() -> alt.Scale:
+    """Fixed vendor colours so every chart agrees."""
+    return alt.Scale(domain=list(VENDOR_COLORS), range=list(VENDOR_COLORS.values()))
+
+
+def show(chart: alt.TopLevelMixin) -> None:
+    """Display ``chart`` as interactive HTML plus static SVG (one output, two MIME types)."""
+    spec = chart.to_dict()
+    div = f"vdi-chart-{next(_ids)}"
+    html = (f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
+            f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>')
+    svg = vlc.vegalite_to_svg(spec)
+    display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
+
+
+def _phase_label(phase: pd.Series) -> pd.Series:
+    return phase.map(config.PHASE_LABELS).fillna(phase)
+
+
+def per_desktop_iops_chart(results: pd.DataFrame) -> alt.Chart:
+    """Peak and average IOPS per desktop by phase and vendor (log scale), from ``results.csv``.
+
+    Uses records with metric ``iops`` and a per-desktop figure that the analysis uses; the
+    tooltip names the vantage, bound and locator so a reader can check each point.
+    """
+    d = results[(results["metric"] == "iops") & results["per_desktop"].notna()
+                & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)].copy()
+    d["phase_label"] = _phase_label(d["phase"])
+    d["vantage"] = d["vantage"].replace("", "unstated")
+    d["condition"] = d["condition"].replace("", "normal")
+    order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
+    return alt.Chart(d).mark_point(size=70, filled=True, opacity=0.85).encode(
+        x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log")),
+        y=alt.Y("phase_label:N", title=None, sort=order),
+        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale()),
+        shape=alt.Shape("statistic:N", title="Statistic"),
+        tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
+                 alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
+                 alt.Tooltip("desktops:Q", format=",.0f"),
+                 alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"), "locator"],
+    ).properties(width=430, height=220, title="IOPS per desktop by phase")
+
+
+def latency_chart(results: pd.DataFrame) -> alt.Chart:
+    """Reported latency (ms) by phase and vendor; shape = statistic, tooltip = vantage and bound."""
+    d = results[(results["metric"] == "latency") & results["used_in_analysis"]
+                & results["phase"].isin(config.PHASE_ORDER)].copy()
+    d["phase_label"] = _phase_label(d["phase"])
+    d["vantage"] = d["vantage"].replace("", "unstated")
+    order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
+    return alt.Chart(d).mark_point(size=70, filled=True, opacity=0.85).encode(
+        x=alt.X("value:Q", title="Latency (ms)"),
+        y=alt.Y("phase_label:N", title=None, sort=order),
+        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale()),
+        shape=alt.Shape("statistic:N", title="Statistic"),
+        tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
+                 alt.Tooltip("value:Q", title="latency (ms)", format=".3f"), "value_text", "locator"],
+    ).properties(width=430, height=220, title="Storage latency by phase")

@@ -1,0 +1,33 @@
+"""Writing processed outputs: atomic (temporary file, then rename) and byte-for-byte deterministic."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+from . import config
+
+FLOAT_FORMAT = "%.10g"  # fixed formatting so two runs give identical bytes
+
+
+def write_csv(df: pd.DataFrame, path: Path) -> Path:
+    """Write ``df`` to ``path`` atomically with a fixed float format and ``\\n`` line endings.
+
+    The file appears complete or not at all: an error leaves any previous file untouched.
+    Raises PermissionError when asked to write under ``data/raw`` (raw data is read-only).
+    """
+    path = Path(path).resolve()
+    if config.RAW_DIR.resolve() in path.parents:
+        raise PermissionError(f"refusing to write {path}: data/raw is never written by code")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(fd, 0o644)  # mkstemp creates 0600
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            df.to_csv(fh, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

@@ -1,0 +1,239 @@
+"""Normalization: raw records -> one tidy table (``results.csv``) and one row per test (``tests.csv``).
+
+Steps, each a function: ``normalize_source`` (units, intervals, per-desktop figures for one
+document) -> ``combine`` (all documents, comparability flags, audit resolutions) -> ``build_tests``.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pandera.pandas as pa
+
+from . import config, sources
+from .units import convert
+
+# "~", "about", "almost": the printed value is taken as an interval of +/-10 %. Rounding a
+# two-digit number to one significant figure ("~80 min") moves it by up to 6 %; 10 % also covers
+# "almost"/"nearly" wording. Sensitivity to this choice is checked in the model notebook.
+APPROX_TOLERANCE = 0.10
+
+# Metrics that scale with the number of desktops and get a per-desktop figure.
+PER_DESKTOP_METRICS = {
+    "iops": "IOPS", "read_iops": "IOPS", "write_iops": "IOPS",
+    "throughput": "MB/s", "read_throughput": "MB/s", "write_throughput": "MB/s",
+    "used_capacity": "GB",
+}
+PERCENT_METRICS_CAP = 100.0  # a "> x %" utilization cannot exceed 100 %
+
+RESULT_COLUMNS = [
+    "source_id", "vendor", "record_id", "test_id", "phase", "metric", "statistic", "value",
+    "unit", "value_low", "value_high", "bound", "vantage", "condition", "variant",
+    "configuration", "worker_class", "desktops", "population", "per_desktop", "per_desktop_low",
+    "per_desktop_high", "per_desktop_unit", "kind", "comparison_group", "comparable",
+    "used_in_analysis", "resolution", "locator", "line", "value_text", "quote",
+    "reported_value", "reported_unit", "vantage_note", "note",
+]
+
+
+def _sig(x: float) -> float:
+    """Round away binary float noise (1000.0000000000001 -> 1000.0), keeping 12 significant digits."""
+    if x is None or not np.isfinite(x) or x == 0:
+        return x
+    return round(x, 11 - int(math.floor(math.log10(abs(x)))))
+
+
+def interval(value: float, value_high: float | None, bound: str, unit: str) -> tuple[float, float]:
+    """Interval ``(low, high)`` that a printed value stands for.
+
+    ``eq`` -> [v, v] (a range -> [v, value_high]); ``approx`` -> v +/- ``APPROX_TOLERANCE``;
+    ``lt`` -> [0, v]; ``gt`` -> [v, inf), capped at 100 for ``%``. Raises ValueError on an
+    unknown bound.
+    """
+    high = value if value_high is None or pd.isna(value_high) else value_high
+    if bound == "eq":
+        return value, high
+    if bound == "approx":
+        return value * (1 - APPROX_TOLERANCE), high * (1 + APPROX_TOLERANCE)
+    if bound == "lt":
+        return 0.0, high
+    if bound == "gt":
+        return value, PERCENT_METRICS_CAP if unit == "%" else math.inf
+    raise ValueError(f"unknown bound {bound!r}; expected one of {config.BOUNDS}")
+
+
+def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
+    """Normalize one document's records.
+
+    Returns one row per record with the columns of ``RESULT_COLUMNS`` except the cross-vendor
+    ones filled later by ``combine`` (``comparable``, ``comparison_group``). ``value``,
+    ``value_low``, ``value_high`` are in the normalized unit of the metric (``units.METRIC_UNITS``);
+    ``reported_value``/``reported_unit`` keep the number as printed. ``per_desktop*`` is value /
+    desktops of the test (the record's ``desktops``, else the document's test population) for
+    the metrics in ``PER_DESKTOP_METRICS``; ``kind`` is ``reported`` or, for per-desktop
+    figures, they sit in their own columns so reported and derived values never share one.
+
+    Raises sources.RawDataError (file, line, column, value) for invalid raw input, including
+    units that cannot express the metric.
+    """
+    src = sources.load_sources(raw_dir).set_index("source_id")
+    rec = sources.load_records(source_id, raw_dir)
+    path = sources.records_path(source_id, raw_dir)
+    row = src.loc[source_id]
+
+    out = rec.copy()
+    out["reported_value"], out["reported_unit"] = rec["value"], rec["unit"]
+    values, highs, units, problems = [], [], [], []
+    for i, r in rec.iterrows():
+        try:
+            v, u = convert(r["value"], r["unit"], r["metric"])
+            vh = np.nan if pd.isna(r["value_high"]) else convert(r["value_high"], r["unit"], r["metric"])[0]
+        except ValueError as exc:
+            problems.append(f"{path}: line {i + 2}: column 'unit' = {r['unit']!r}: {exc}")
+            continue
+        values.append(v), highs.append(vh), units.append(u)
+    if problems:
+        raise sources.RawDataError(f"{len(problems)} problem(s) in {path}:\n  " + "\n  ".join(problems))
+    out["value"], out["unit"] = [_sig(v) for v in values], units
+    lows_highs = [interval(v, h, b, u) for v, h, b, u in zip(out["value"], highs, out["bound"], units)]
+    out["value_low"] = [_sig(lo) for lo, _ in lows_highs]
+    out["value_high"] = [_sig(hi) for _, hi in lows_highs]
+
+    out["desktops"] = out["desktops"].fillna(float(row["desktops"]))
+    out["population"] = np.where(
+        out["worker_class"] == "mixed", row["workload"],
+        out["desktops"].map(lambda d: f"{int(d):,} desktops"))
+    scalable = out["metric"].isin(list(PER_DESKTOP_METRICS)) & (out["phase"] != "sizing")
+    for col, src_col in (("per_desktop", "value"), ("per_desktop_low", "value_low"), ("per_desktop_high", "value_high")):
+        out[col] = np.where(scalable, out[src_col] / out["desktops"], np.nan)
+        out[col] = out[col].map(_sig)
+    out["per_desktop_unit"] = np.where(scalable, out["metric"].map(PER_DESKTOP_METRICS), "")
+    out["vendor"] = row["vendor"]
+    out["kind"] = "reported"
+    out["used_in_analysis"] = True
+    out["resolution"] = ""
+    out["comparison_group"] = ""
+    out["comparable"] = False
+    return out[RESULT_COLUMNS]
+
+
+NUMERIC_COLUMNS = ["value", "value_low", "value_high", "desktops", "per_desktop", "per_desktop_low",
+                   "per_desktop_high", "reported_value", "line"]
+
+
+def read_normalized(path) -> pd.DataFrame:
+    """Read a table written by ``normalize_source`` back with its types (columns ``RESULT_COLUMNS``)."""
+    df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    for col in NUMERIC_COLUMNS:
+        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
+    df["line"] = df["line"].astype(int)
+    for col in ("comparable", "used_in_analysis"):
+        df[col] = df[col].map({"True": True, "False": False})
+    return df[RESULT_COLUMNS]
+
+
+def comparison_group(df: pd.DataFrame) -> pd.Series:
+    """Key under which records may be compared across vendors: phase, metric, statistic, vantage."""
+    return df["phase"] + "|" + df["metric"] + "|" + df["statistic"] + "|" + df["vantage"].replace("", "unstated")
+
+
+def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Stack normalized sources into ``results.csv`` (columns ``RESULT_COLUMNS``), sorted stably.
+
+    ``comparable`` is True when the record states its vantage and at least one other vendor
+    reports the same phase, metric, statistic and vantage. ``resolutions`` (columns
+    ``record_id, discrepancy_id, resolution``) marks records the analysis does not use
+    (``used_in_analysis`` False) and says why.
+    """
+    df = pd.concat(frames, ignore_index=True)
+    df["comparison_group"] = comparison_group(df)
+    vendors = df.groupby("comparison_group")["vendor"].transform("nunique")
+    df["comparable"] = (df["vantage"] != "") & (vendors >= 2)
+    if resolutions is not None and len(resolutions):
+        res = resolutions.set_index("record_id")
+        hit = df["record_id"].isin(res.index)
+        df.loc[hit, "used_in_analysis"] = False
+        df.loc[hit, "resolution"] = df.loc[hit, "record_id"].map(
+            lambda r: f"{res.at[r, 'discrepancy_id']}: {res.at[r, 'resolution']}")
+    df = df.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True)
+    return RESULTS_SCHEMA.validate(df[RESULT_COLUMNS], lazy=True)
+
+
+RESULTS_SCHEMA = pa.DataFrameSchema(
+    {
+        "source_id": pa.Column(str),
+        "record_id": pa.Column(str, unique=True),
+        "phase": pa.Column(str, pa.Check.isin(list(config.PHASES))),
+        "statistic": pa.Column(str, pa.Check.isin(list(config.STATISTICS))),
+        "bound": pa.Column(str, pa.Check.isin(list(config.BOUNDS))),
+        "vantage": pa.Column(str, pa.Check.isin(list(config.VANTAGES))),
+        "value": pa.Column(float),
+        "value_low": pa.Column(float),
+        "value_high": pa.Column(float),
+        "unit": pa.Column(str, pa.Check.isin(["IOPS", "ms", "MB/s", "min", "s", "%", "GB", "count", "USD", "KB", "MB", "GHz", "Gb/s", "ratio"])),
+        "desktops": pa.Column(float, pa.Check.gt(0)),
+        "comparable": pa.Column(bool),
+        "used_in_analysis": pa.Column(bool),
+    },
+    checks=[pa.Check(lambda d: d["value_low"] <= d["value_high"], error="value_low <= value_high")],
+)
+
+# Headline metrics of tests.csv: (metric, statistic) -> column name.
+TEST_HEADLINES = {
+    ("iops", "peak"): "peak_iops", ("iops", "average"): "average_iops",
+    ("latency", "peak"): "peak_latency_ms", ("latency", "average"): "average_latency_ms",
+    ("throughput", "peak"): "peak_throughput_mbps", ("throughput", "average"): "average_throughput_mbps",
+    ("storage_cpu_utilization", "peak"): "peak_storage_cpu_pct",
+    ("storage_cpu_utilization", "average"): "average_storage_cpu_pct",
+    ("duration", "single"): "duration_min",
+}
+# When a test reports a metric at several vantages, the headline takes the one nearest to
+# what the desktops generate: the array front end, then the host, the port, unstated, back end, guest.
+VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest"]
+
+
+LOGIN_PHASES = {"login", "steady_state", "login_and_steady_state"}
+CONTEXT_PHASES = {"testbed", "sizing", "capacity", "cost", "overall"}
+
+
+def test_phase(phases: pd.Series) -> str:
+    """Phase of a test run from its records' phases: a run reporting login and steady-state
+    numbers is ``login_and_steady_state``; otherwise the most frequent test phase."""
+    p = set(phases) - CONTEXT_PHASES
+    if len(p) > 1 and p <= LOGIN_PHASES:
+        return "login_and_steady_state"
+    ranked = phases[phases.isin(p)].value_counts()
+    return ranked.index[0] if len(ranked) else phases.iloc[0]
+
+
+def test_worker_class(classes: pd.Series) -> str:
+    """Worker class of a test run: ``mixed`` if any record is pooled over a mix, else the classes joined by +."""
+    c = set(classes) - {""}
+    return "mixed" if "mixed" in c else "+".join(sorted(c))
+
+
+def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """One row per test run: ``source_id, vendor, test_id, phase, condition, variant,
+    configuration, desktops, worker_class, clone_type, persistence`` plus, per headline in
+    ``TEST_HEADLINES``, its value, its vantage (``<col>_vantage``) and its bound (``<col>_bound``),
+    and ``peak_iops_per_desktop``/``average_iops_per_desktop``. Only records used in the
+    analysis count; among duplicates the preferred vantage, then the lowest record_id, wins.
+    """
+    r = results[(results["test_id"] != "") & (results["test_id"] != "testbed") & results["used_in_analysis"]]
+    r = r.assign(_vp=r["vantage"].map(VANTAGE_PREFERENCE.index)).sort_values(["source_id", "test_id", "_vp", "record_id"])
+    keys = ["source_id", "test_id"]
+    first = lambda s: s.iloc[0]
+    base = r.groupby(keys, sort=True).agg(
+        vendor=("vendor", first), phase=("phase", test_phase), condition=("condition", first),
+        variant=("variant", first), configuration=("configuration", first),
+        desktops=("desktops", "max"), worker_class=("worker_class", test_worker_class),
+    ).reset_index()
+    meta = sources_df.set_index("source_id")[["clone_type", "persistence"]]
+    base = base.join(meta, on="source_id")
+    for (metric, stat), col in TEST_HEADLINES.items():
+        sel = r[(r["metric"] == metric) & (r["statistic"] == stat)].groupby(keys).first()
+        base = base.join(sel[["value", "vantage", "bound"]].rename(columns={
+            "value": col, "vantage": f"{col}_vantage", "bound": f"{col}_bound"}), on=keys)
+        if metric == "iops":
+            base = base.join(sel[["per_desktop"]].rename(columns={"per_desktop": f"{col}_per_desktop"}), on=keys)
+    return base.sort_values(keys, kind="stable").reset_index(drop=True)

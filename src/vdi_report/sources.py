@@ -1,0 +1,171 @@
+"""Reading and validating ``data/raw`` (read-only: nothing here writes a file).
+
+Every error names the file, the CSV line (header = line 1), the column and the offending value,
+and all problems of a file are reported at once (pandera lazy validation).
+"""
+
+from pathlib import Path
+
+import pandas as pd
+import pandera.pandas as pa
+
+from . import config
+from .units import CANONICAL_UNITS, metric_units
+
+RECORD_COLUMNS = [
+    "record_id", "source_id", "locator", "line", "quote", "value_text", "value", "value_high",
+    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "test_id",
+    "condition", "variant", "configuration", "worker_class", "desktops", "note",
+]
+SOURCE_COLUMNS = [
+    "source_id", "vendor", "array", "title", "document_number", "published", "seed_file",
+    "seed_sha256", "desktops", "clone_type", "persistence", "workload",
+]
+LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|Section: .+)$"
+
+
+class RawDataError(ValueError):
+    """Raw input that cannot be used; the message names file, line, column and value."""
+
+
+def _isin(values, what="value", codebook="data/raw/README.md"):
+    return pa.Check.isin(list(values), error=f"unknown {what} (see {codebook})")
+
+
+def _text(*checks, **kw):
+    return pa.Column(str, checks=list(checks), **kw)
+
+
+RECORDS_SCHEMA = pa.DataFrameSchema(
+    {
+        "record_id": _text(pa.Check.str_matches(r"^[A-Z]+-\d{4}$"), unique=True),
+        "source_id": _text(pa.Check.str_length(min_value=1)),
+        "locator": _text(pa.Check.str_matches(LOCATOR_PATTERN)),
+        "line": pa.Column(int, pa.Check.ge(1), coerce=True),
+        "quote": _text(pa.Check.str_length(min_value=1)),
+        "value_text": _text(pa.Check.str_length(min_value=1)),
+        "value": pa.Column(float, coerce=True),
+        "value_high": pa.Column(float, nullable=True, coerce=True),
+        "unit": _text(_isin(CANONICAL_UNITS, "unit")),
+        "bound": _text(_isin(config.BOUNDS, "bound")),
+        "phase": _text(_isin(config.PHASES, "phase")),
+        "metric": _text(_isin(metric_units(), "metric", "data/raw/metrics.csv")),
+        "statistic": _text(_isin(config.STATISTICS, "statistic")),
+        "vantage": _text(_isin(config.VANTAGES, "vantage")),
+        "vantage_note": _text(),
+        "test_id": _text(),
+        "condition": _text(_isin(config.CONDITIONS, "condition")),
+        "variant": _text(_isin(config.VARIANTS, "variant")),
+        "configuration": _text(_isin(config.CONFIGURATIONS, "configuration")),
+        "worker_class": _text(_isin(config.WORKER_CLASSES, "worker class")),
+        "desktops": pa.Column(float, [pa.Check.gt(0)], nullable=True, coerce=True),
+        "note": _text(),
+    },
+    checks=[
+        pa.Check(lambda df: df.apply(lambda r: r["value_text"] in r["quote"], axis=1),
+                 error="value_text must occur in quote"),
+        pa.Check(lambda df: ~((df["unit"] == "count") & (df["value"] < 0)),
+                 error="a count cannot be negative"),
+        pa.Check(lambda df: df["value_high"].isna() | (df["value_high"] >= df["value"]),
+                 error="value_high must not be below value"),
+    ],
+    strict=True,
+    ordered=False,
+)
+
+SOURCES_SCHEMA = pa.DataFrameSchema(
+    {
+        "source_id": _text(pa.Check.str_matches(r"^[a-z0-9_]+$"), unique=True),
+        **{c: _text() for c in ["vendor", "array", "title", "document_number", "published"]},
+        "seed_file": _text(pa.Check.str_length(min_value=1)),
+        "seed_sha256": _text(pa.Check.str_matches(r"^[0-9a-f]{64}$")),
+        "desktops": pa.Column(int, pa.Check.gt(0), coerce=True),
+        "clone_type": _text(_isin(["full_clone", "linked_clone", "mixed"])),
+        "persistence": _text(_isin(["persistent", "non_persistent", "mixed"])),
+        "workload": _text(),
+    },
+    strict=True,
+)
+
+
+def read_csv_text(path: Path) -> pd.DataFrame:
+    """Read a raw CSV as strings (no NaN guessing). Raises RawDataError for a missing, empty or
+    non-UTF-8 file, naming the file and, for bad bytes, the line."""
+    path = Path(path)
+    if not path.is_file():
+        raise RawDataError(f"{path}: file not found")
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RawDataError(f"{path}: line {line}: bytes are not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    if not data.strip():
+        raise RawDataError(f"{path}: file is empty (expected a header row and records)")
+    df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    if df.empty:
+        raise RawDataError(f"{path}: file has a header but no rows")
+    return df
+
+
+def validate(df: pd.DataFrame, schema: pa.DataFrameSchema, path: Path) -> pd.DataFrame:
+    """Validate ``df`` read from ``path`` against ``schema``, reporting every failure at once.
+
+    Raises RawDataError whose message lists ``path:line N: column 'c' = 'v': check`` per failure.
+    """
+    df = df.copy()
+    for col in ("value_high", "desktops"):
+        if col in df.columns and col in schema.columns and schema.columns[col].nullable:
+            df[col] = df[col].replace("", None)
+    try:
+        return schema.validate(df, lazy=True)
+    except pa.errors.SchemaErrors as exc:
+        raise RawDataError(_describe(exc.failure_cases, df, Path(path))) from None
+
+
+def _describe(failures: pd.DataFrame, df: pd.DataFrame, path: Path) -> str:
+    lines = []
+    for f in failures.itertuples(index=False):
+        idx = f.index
+        where = f"line {int(idx) + 2}" if pd.notna(idx) else "header"
+        col = f.column if isinstance(f.column, str) and f.column in df.columns else None
+        if col is None and pd.notna(idx) and f.schema_context == "DataFrameSchema":
+            value = f"record {df.iloc[int(idx)].get('record_id', '?')}"
+        elif col is not None and pd.notna(idx):
+            value = f"column {col!r} = {df.iloc[int(idx)][col]!r}"
+        else:
+            value = f"column {f.column!r} ({f.failure_case})"
+        lines.append(f"{path}: {where}: {value}: {f.check}")
+    uniq = list(dict.fromkeys(lines))
+    return f"{len(uniq)} problem(s) in {path}:\n  " + "\n  ".join(uniq)
+
+
+def load_sources(raw_dir: Path = config.RAW_DIR) -> pd.DataFrame:
+    """``sources.csv`` validated: one row per document, columns ``SOURCE_COLUMNS``."""
+    path = Path(raw_dir) / "sources.csv"
+    return validate(read_csv_text(path), SOURCES_SCHEMA, path)
+
+
+def records_path(source_id: str, raw_dir: Path = config.RAW_DIR) -> Path:
+    """Path of a source's records file; raises RawDataError for an unknown ``source_id``."""
+    known = load_sources(raw_dir)["source_id"].tolist()
+    if source_id not in known:
+        raise RawDataError(f"unknown source {source_id!r}; sources.csv lists: {', '.join(known)}")
+    return Path(raw_dir) / "records" / f"{source_id}.csv"
+
+
+def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame:
+    """One source's digitized records, validated.
+
+    Returns the columns ``RECORD_COLUMNS`` (``value``, ``value_high``, ``desktops`` as float,
+    ``line`` as int, the rest as str). Raises RawDataError naming file, line, column and value
+    for any problem, including records whose ``source_id`` is not the file's.
+    """
+    path = records_path(source_id, raw_dir)
+    df = read_csv_text(path)
+    df = validate(df, RECORDS_SCHEMA, path)
+    wrong = df.index[df["source_id"] != source_id]
+    if len(wrong):
+        i = wrong[0]
+        raise RawDataError(f"{path}: line {i + 2}: column 'source_id' = {df.at[i, 'source_id']!r}: expected {source_id!r}")
+    return df[RECORD_COLUMNS]

@@ -1,0 +1,114 @@
+"""Report tables built from ``data/processed`` (never from typed numbers), and their display format.
+
+Reported, derived and assumed values stay visibly apart: a printed value keeps its bound
+(``< 6 min``, ``≈ 12 min``, ``> 216,000 IOPS``), derived per-desktop figures are in their own
+column, and the vantage and statistic are spelled out (``peak, array front end``).
+"""
+
+import math
+
+import pandas as pd
+
+from . import config
+
+VANTAGE_LABELS = {"array_frontend": "array front end", "array_backend": "array back end", "host": "ESXi host",
+                  "guest": "guest", "storage_port": "storage port", "": "vantage not stated"}
+BOUND_SIGNS = {"eq": "", "approx": "≈ ", "lt": "< ", "gt": "> "}
+CLONE_LABELS = {"full_clone": "full clones", "linked_clone": "linked clones", "mixed": "full + linked clones"}
+
+
+def fmt_number(x: float) -> str:
+    """Thousands separators for large numbers, up to 3 significant decimals for small ones."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return ""
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    if abs(x) >= 10:
+        return f"{x:,.1f}".rstrip("0").rstrip(".")
+    return f"{x:.3g}"
+
+
+def fmt_value(value: float, unit: str, bound: str = "eq", value_high: float | None = None) -> str:
+    """A value with its bound and unit: ``< 6 min``, ``≈ 12 min``, ``150–175 IOPS``, ``0.59 ms``.
+
+    ``value_high`` (a range's upper end) is shown only when it differs from ``value``.
+    """
+    unit_txt = {"count": "", "%": "%", "": ""}.get(unit, f" {unit}")
+    rng = value_high is not None and not pd.isna(value_high) and value_high != value and bound == "eq"
+    num = f"{fmt_number(value)}–{fmt_number(value_high)}" if rng else fmt_number(value)
+    return f"{BOUND_SIGNS.get(bound, '')}{num}{unit_txt}".strip()
+
+
+def fmt_where(statistic: str, vantage: str) -> str:
+    """``peak, array front end``."""
+    return f"{statistic}, {VANTAGE_LABELS.get(vantage, vantage)}"
+
+
+def sources_table(sources_df: pd.DataFrame) -> pd.DataFrame:
+    """Columns: Vendor, Array, Document, Published, Desktops, Clone type, Workload."""
+    s = sources_df
+    return pd.DataFrame({
+        "Vendor": s["vendor"], "Array": s["array"],
+        "Document": [f"{d}: {t}" if d else t for d, t in zip(s["document_number"], s["title"])],
+        "Published": s["published"], "Desktops": s["desktops"].map(fmt_number),
+        "Clone type": s["clone_type"].map(CLONE_LABELS), "Workload": s["workload"],
+    })
+
+
+def _test_label(t: pd.Series) -> str:
+    extra = [t["variant"].replace("_", "-") if t["variant"] else "",
+             t["configuration"].replace("config", "config ") if t["configuration"] else "",
+             t["worker_class"].replace("_", " ") if t["worker_class"] not in ("", "mixed", "office") else ""]
+    label = config.PHASE_LABELS.get(t["phase"], t["phase"])
+    extra = [e for e in extra if e]
+    return f"{label} ({', '.join(extra)})" if extra else label
+
+
+def headline_table(tests: pd.DataFrame) -> pd.DataFrame:
+    """Cross-vendor headline results from ``tests.csv``: one row per test run, normal operation.
+
+    Columns: Vendor, Test, Desktops, Peak IOPS/desktop, Average IOPS/desktop (derived: the
+    reported IOPS / desktops of the test), IOPS measured at (statistic's vantage), Average
+    latency, Peak latency, Latency measured at, Duration. Reported bounds keep their sign.
+    """
+    t = tests[(tests["condition"] != "failover") & tests["phase"].isin(config.PHASE_ORDER)].copy()
+    t["_p"] = t["phase"].map(config.PHASE_ORDER.index)
+    t = t.assign(**{c: pd.to_numeric(t[c], errors="coerce") for c in ["desktops", "peak_iops_per_desktop", "average_iops_per_desktop",
+                                         "average_latency_ms", "peak_latency_ms", "duration_min"]})
+    t = t.sort_values(["_p", "vendor", "test_id"])
+    num = lambda c: pd.to_numeric(t[c], errors="coerce")
+
+    def cell(col, unit):
+        return [fmt_value(v, unit, b) if pd.notna(v) else "–" for v, b in zip(t[col], t[f"{col.replace('_per_desktop', '')}_bound"])]
+
+    def where(*cols):
+        """Vantages of the values present, e.g. ``array front end`` or ``array back end / ESXi host``."""
+        present = [[VANTAGE_LABELS[v] if pd.notna(x) else None for x, v in zip(num(c), t[f"{c}_vantage"])]
+                   for c in cols]
+        return [" / ".join(dict.fromkeys(v for v in vals if v)) for vals in zip(*present)]
+
+    return pd.DataFrame({
+        "Vendor": t["vendor"], "Test": t.apply(_test_label, axis=1), "Desktops": t["desktops"].map(fmt_number),
+        "Peak IOPS per desktop": cell("peak_iops_per_desktop", ""),
+        "Average IOPS per desktop": cell("average_iops_per_desktop", ""),
+        "IOPS measured at": where("peak_iops", "average_iops"),
+        "Average latency": cell("average_latency_ms", "ms"), "Peak latency": cell("peak_latency_ms", "ms"),
+        "Latency measured at": where("average_latency_ms", "peak_latency_ms"),
+        "Duration": cell("duration_min", "min"),
+    }).reset_index(drop=True)
+
+
+def coverage_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Records per phase (rows, in the order of a VDI day, then context phases) and document
+    (columns), with totals. Columns: Phase, one per vendor, Total."""
+    t = pd.crosstab(results["phase"], results["vendor"], margins=True, margins_name="Total")
+    order = [p for p in config.PHASES if p in t.index] + ["Total"]
+    t = t.loc[order]
+    t.index = [config.PHASE_LABELS.get(p, p.replace("_", " ").capitalize()) for p in t.index]
+    return t.rename_axis("Phase").reset_index()
+
+
+def styled(df: pd.DataFrame, caption: str | None = None):
+    """A pandas Styler without the index, with an optional caption, for the report."""
+    st = df.style.hide(axis="index")
+    return st.set_caption(caption) if caption else st
