@@ -67,7 +67,7 @@ data/processed/iops_per_desktop_model.csv: data/processed/results.csv build/04_i
 	$(PAPERMILL) build/04_iops_model.ipynb $(EXECUTED)/04_iops_model.ipynb
 
 data/processed/density.csv: data/processed/results.csv data/processed/iops_per_desktop_model.csv build/05_density_cost.ipynb $(COST_FILE) $(PKG)
-	$(call step,model: headroom, density and cost per desktop)
+	$(call step,model: headroom and density; cost per desktop)
 	$(PAPERMILL) build/05_density_cost.ipynb $(EXECUTED)/05_density_cost.ipynb -p cost_file "$(abspath $(COST_FILE))"
 
 # A change of report parameters re-runs the report notebook (the stamp names them).

@@ -17,7 +17,8 @@
 # # Combine the sources
 #
 # Stacks the normalized sources into `data/processed/results.csv` (one row per reported number)
-# and derives `data/processed/tests.csv` (one row per test run with its headline metrics).
+# and derives `data/processed/tests.csv` (one row per test run with its headline metrics) and
+# `data/processed/testbeds.csv` (drives, raw capacity and desktops per drive of each tested array).
 # A record is *comparable* across vendors when it states its vantage and another vendor reports
 # the same phase, metric, statistic and vantage.
 #
@@ -35,6 +36,7 @@ results = normalize.combine(frames, resolutions)
 tests = normalize.build_tests(results, srcs)
 files.write_csv(results, config.PROCESSED_DIR / "results.csv")
 files.write_csv(tests, config.PROCESSED_DIR / "tests.csv")
+files.write_csv(normalize.build_testbeds(results, srcs), config.PROCESSED_DIR / "testbeds.csv")
 print(f"results.csv: {len(results)} records ({(~results['used_in_analysis']).sum()} set aside by the "
       f"audit register); tests.csv: {len(tests)} tests")
 

@@ -176,6 +176,12 @@ def _finding(rule: str, recs: pd.DataFrame, message: str, *, severity: str = "in
     }
 
 
+def _what(r) -> str:
+    """``average read iops``: statistic (unless a single value) and metric in words."""
+    stat = "" if r["statistic"] == "single" else f"{r['statistic']} "
+    return f"{stat}{r['metric'].replace('_', ' ')}"
+
+
 def _where(r) -> str:
     return f"{r['value_text']} ({r['locator']}, line {int(r['line'])})"
 
@@ -204,7 +210,7 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
         said = "; ".join(f"{v} in {locs}" for v, locs in groups.items())
         out.append(_finding(
             "same_quantity", g.sort_values("record_id"),
-            f"{a['metric']} ({a['statistic']}) of test {a['test_id']} is stated as {said}.",
+            f"{_what(a)} of test {a['test_id']} is stated as {said}.",
             stated=a["value"], recomputed=b["value"]))
     return out
 
@@ -232,16 +238,12 @@ def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
                     expect = _fmt(r["value"] + w["value"])
                 if ok:
                     continue
-                recs = g[g["value"].isin([r["value"], w["value"], t["value"]]) &
-                         g["metric"].isin([rm, wm, total_metric])]
-                recs = recs[((recs["metric"] == rm) & (recs["value"] == r["value"])) |
-                            ((recs["metric"] == wm) & (recs["value"] == w["value"])) |
-                            ((recs["metric"] == total_metric) & (recs["value"] == t["value"]))]
+                recs = pd.concat([r.to_frame().T, w.to_frame().T, t.to_frame().T])
                 out.append(_finding(
-                    "read_write_total", recs.sort_values("record_id"),
-                    f"{t['statistic']} {total_metric} of test {t['test_id']}: read {_where(r)} + write "
+                    "read_write_total", recs,
+                    f"{_what(t)} of test {t['test_id']}: read {_where(r)} + write "
                     f"{_where(w)} = {_fmt(r['value'] + w['value'])} {t['unit']}, but the total is stated as "
-                    f"{_where(t)} (expected {expect}).",
+                    f"{_where(t)}" + (f" (a peak total must lie {expect})." if t["statistic"] == "peak" else "."),
                     stated=t["value"], recomputed=r["value"] + w["value"]))
     return out
 
@@ -271,7 +273,7 @@ def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
             if not bad:
                 continue
             recs = pd.concat([s.to_frame().T, cand[cand["value"].isin([t["value"] for t in bad + good])]])
-            msg = (f"{pd_metric} stated as {_where(s)}; " +
+            msg = (f"{_what(s)} of test {s['test_id']} stated as {_where(s)}; " +
                    "; ".join(f"{_where(t)} / {n:,.0f} desktops = {_fmt(t['value'] / n)}" for t in bad) +
                    (". Reproduced by " + ", ".join(_where(t) for t in good) + "." if good else
                     ". No stated total reproduces it."))
@@ -547,7 +549,7 @@ def rule_average_above_peak(df: pd.DataFrame) -> list[dict]:
                 recs = pd.concat([a.to_frame().T, pk.to_frame().T])
                 out.append(_finding(
                     "average_above_peak", recs,
-                    f"average {a['metric']} {_where(a)} is larger than the peak {pk['metric']} {_where(pk)} "
+                    f"{_what(a)} {_where(a)} is larger than the {_what(pk)} {_where(pk)} "
                     f"of test {a['test_id']}.", stated=a["value"], recomputed=pk["value"]))
     return out
 
@@ -582,7 +584,7 @@ def run_rules(results: pd.DataFrame, rules=None) -> pd.DataFrame:
     for n in names:
         if n not in RULE_FUNCTIONS:
             raise KeyError(f"unknown rule {n!r}; known: {', '.join(RULES)}")
-    df = intervals(results.reset_index(drop=True))
+    df = intervals(results.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True))
     rows = [f for n in names for f in RULE_FUNCTIONS[n](df)]
     out = pd.DataFrame(rows, columns=FINDING_COLUMNS[1:])
     if out.empty:
@@ -760,3 +762,127 @@ def register_summary(register: pd.DataFrame, sources_df: pd.DataFrame | None = N
     t = t.reset_index().rename(columns={"source_id": "Vendor"})
     t.columns.name = None
     return t
+
+
+# --------------------------------------------------------------------------------------------
+# Report tables and chart (read data/processed/audit_findings.csv and the registers)
+# --------------------------------------------------------------------------------------------
+
+RULE_LABELS = {
+    "same_quantity": "Same quantity, different values", "read_write_total": "Read + write ≠ total",
+    "per_desktop": "Per-desktop ≠ total ÷ desktops", "comparison": "% difference / multiple",
+    "shares_sum": "Shares ≠ 100 %", "capacity": "Drives × size ≠ capacity",
+    "count_product": "Count × per-unit ≠ total", "average_above_peak": "Average > peak",
+}
+VERDICT_ORDER = ("not supported", "partly supported", "supported", "not testable")
+VERDICT_COLORS = ("#d62728", "#ff7f0e", "#2ca02c", "#9e9e9e")
+
+
+def read_findings(path: Path = config.PROCESSED_DIR / "audit_findings.csv") -> pd.DataFrame:
+    """``audit_findings.csv`` back with its types (columns ``FINDING_COLUMNS``; ``stated`` and
+    ``recomputed`` float, the rest str). Raises FileNotFoundError when the audit has not run."""
+    df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    for col in ("stated", "recomputed"):
+        df[col] = pd.to_numeric(df[col].replace("", None)).astype(float)
+    return df[FINDING_COLUMNS]
+
+
+def _vendor(source_ids: pd.Series, sources_df: pd.DataFrame | None) -> pd.Series:
+    if sources_df is None:
+        return source_ids
+    return source_ids.map(sources_df.set_index("source_id")["vendor"]).fillna(source_ids)
+
+
+def findings_counts(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Findings per vendor (rows) and rule (columns labelled by ``RULE_LABELS``): counts of
+    inconsistencies, with notes in brackets (``3 (+2 notes)``), and a Total column and row."""
+    f = findings.assign(vendor=_vendor(findings["source_id"], sources_df))
+    rules = [r for r in RULES if r in set(f["rule"])]
+    rows = []
+    for vendor, g in list(f.groupby("vendor", sort=True)) + [("Total", f)]:
+        row = {"Vendor": vendor}
+        for r in rules + ["Total"]:
+            h = g if r == "Total" else g[g["rule"] == r]
+            n, m = int((h["severity"] == "inconsistent").sum()), int((h["severity"] == "note").sum())
+            row[RULE_LABELS.get(r, r) if r != "Total" else "Total"] = f"{n}" + (f" (+{m} notes)" if m else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def findings_table(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None,
+                   severity: str = "inconsistent") -> pd.DataFrame:
+    """The findings of one ``severity`` for the report: Document (vendor and check), Finding (the
+    rule's message, quoting the printed values with their locators), Recomputed (derived by the
+    check from other stated values; empty when it compares stated values only), Records."""
+    f = findings[findings["severity"] == severity]
+    recomputed = [
+        "" if r in ("same_quantity", "average_above_peak") or pd.isna(x) else
+        f"{x:,.0f} {u}".strip() if abs(x) >= 100 else f"{x:.3g} {u}".strip()
+        for r, x, u in zip(f["rule"], f["recomputed"], f["unit"].replace({"count": "", "ratio": "x"}))]
+    return pd.DataFrame({
+        "Document and check": (_vendor(f["source_id"], sources_df) + ": " + f["rule"].map(RULE_LABELS)).values,
+        "Finding (stated values as printed, with locator)": f["message"].values,
+        "Recomputed (derived)": recomputed,
+        "Records": f["record_ids"].values,
+    })
+
+
+def register_table(register: pd.DataFrame, sources_df: pd.DataFrame | None = None,
+                   only_with_rejections: bool = True) -> pd.DataFrame:
+    """Register entries for the report: Entry (id, vendor, category and the two statements'
+    locators), Resolution (what the analysis uses, and why), Records not used (their ids).
+    ``only_with_rejections`` keeps the entries that set records aside, i.e. those that change the
+    numbers the analysis uses."""
+    r = register[register["rejected_records"] != ""] if only_with_rejections else register
+    vendor = _vendor(r["source_id"], sources_df)
+    entry = [f"{i} ({v}, {c}): {a} (line {al})" + (f" vs {b} (line {bl})" if b else "")
+             for i, v, c, a, al, b, bl in zip(r["id"], vendor, r["category"], r["a_locator"], r["a_line"],
+                                               r["b_locator"], r["b_line"])]
+    return pd.DataFrame({"Entry": entry, "Resolution: what the analysis uses": r["resolution"].values,
+                         "Records not used": r["rejected_records"].values})
+
+
+def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The claims table for the report, by vendor and verdict (``VERDICT_ORDER``): Claim (vendor,
+    claim, locator), Verdict, Evidence for, Evidence against (both from the vendor's own data)."""
+    c = claims.assign(_v=claims["verdict"].map(VERDICT_ORDER.index), _s=claims["source_id"])
+    c = c.sort_values(["_s", "_v", "claim_id"], kind="stable")
+    return pd.DataFrame({
+        "Claim": (_vendor(c["source_id"], sources_df) + ": " + c["claim"] + " (" + c["locator"] + ", line "
+                  + c["line"] + ")").values,
+        "Verdict": c["verdict"].values, "Evidence for": c["evidence_for"].values,
+        "Evidence against": c["evidence_against"].values,
+    })
+
+
+def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None):
+    """Stacked bars: headline claims per vendor by verdict (Altair chart; show with
+    ``charts.show``)."""
+    import altair as alt
+
+    d = claims.assign(vendor=_vendor(claims["source_id"], sources_df)).groupby(
+        ["vendor", "verdict"]).size().rename("claims").reset_index()
+    d["order"] = d["verdict"].map(VERDICT_ORDER.index)
+    return alt.Chart(d).mark_bar().encode(
+        y=alt.Y("vendor:N", title=None),
+        x=alt.X("claims:Q", title="Headline claims"),
+        color=alt.Color("verdict:N", title="Verdict", sort=list(VERDICT_ORDER),
+                        scale=alt.Scale(domain=list(VERDICT_ORDER), range=list(VERDICT_COLORS))),
+        order=alt.Order("order:Q"),
+        tooltip=["vendor", "verdict", "claims"],
+    ).properties(width=520, height=140, title="Vendors' headline claims tested against their own data")
+
+
+def styled(df: pd.DataFrame, caption: str, widths: dict[str, str] | None = None):
+    """``tables.styled`` with fixed column widths (``{column: "40%"}``) so long text columns get
+    the room; the PDF's table layout otherwise splits the page evenly. Let the widths add up to
+    about 92 %: cell padding comes on top of them."""
+    from . import tables
+
+    st = tables.styled(df, caption)
+    if widths:
+        st = st.set_table_styles([{"selector": "", "props": "table-layout: fixed; width: 100%;"},
+                                  {"selector": "td, th", "props": "overflow-wrap: anywhere;"}], overwrite=False)
+        st = st.set_table_styles({c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()},
+                                 overwrite=False)
+    return st

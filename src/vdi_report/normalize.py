@@ -237,3 +237,47 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
         if metric == "iops":
             base = base.join(sel[["per_desktop"]].rename(columns={"per_desktop": f"{col}_per_desktop"}), on=keys)
     return base.sort_values(keys, kind="stable").reset_index(drop=True)
+
+
+def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """Density of each tested array (derived): one row per source and pool configuration.
+
+    Drives and drive sizes come from test-bed records (phase ``testbed``); a drive count and a
+    drive size stated on the same line of the same locator form one drive group (a table row
+    such as "24 800GB SSDs" or Hitachi's Table 7 pool rows). The first locator stating drives is
+    used. Columns: ``source_id, vendor, configuration, desktops, drives, raw_capacity_gb``
+    (sum of count x size, decimal GB), ``drive_layout``, ``desktops_per_drive``,
+    ``desktops_per_raw_tb``, ``locator``, ``record_ids``. A source whose document states no
+    drive count of the tested array gets empty figures rather than a guess.
+    """
+    tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]
+                 & results["metric"].isin(["drives", "drive_capacity"])]
+    rows = []
+    for _, src in sources_df.iterrows():
+        s = tb[tb["source_id"] == src["source_id"]].sort_values("record_id")
+        configs = sorted(set(s["configuration"]) - {""}) or [""]
+        for cfg in configs:
+            c = s[s["configuration"] == cfg]
+            drives = c[c["metric"] == "drives"]
+            row = {"source_id": src["source_id"], "vendor": src["vendor"], "configuration": cfg,
+                   "desktops": float(src["desktops"])}
+            if len(drives):
+                loc = drives.iloc[0]["locator"]
+                groups, ids = [], []
+                for _, d in drives[drives["locator"] == loc].iterrows():
+                    size = c[(c["metric"] == "drive_capacity") & (c["locator"] == loc) & (c["line"] == d["line"])]
+                    if len(size):
+                        groups.append((d["value"], size.iloc[0]["value"]))
+                        ids += [d["record_id"], size.iloc[0]["record_id"]]
+                if groups:
+                    n = sum(g[0] for g in groups)
+                    raw = sum(g[0] * g[1] for g in groups)
+                    row.update(drives=n, raw_capacity_gb=_sig(raw),
+                               drive_layout=" + ".join(f"{g[0]:.0f} × {g[1]:,.0f} GB" for g in groups),
+                               desktops_per_drive=_sig(row["desktops"] / n),
+                               desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
+                               locator=loc, record_ids=" ".join(ids))
+            rows.append(row)
+    cols = ["source_id", "vendor", "configuration", "desktops", "drives", "raw_capacity_gb", "drive_layout",
+            "desktops_per_drive", "desktops_per_raw_tb", "locator", "record_ids"]
+    return pd.DataFrame(rows).reindex(columns=cols)

@@ -108,6 +108,39 @@ def coverage_table(results: pd.DataFrame) -> pd.DataFrame:
     return t.rename_axis("Phase").reset_index()
 
 
+def testbed_table(testbeds: pd.DataFrame) -> pd.DataFrame:
+    """Density of each tested array (all derived from reported drive counts and sizes).
+
+    Columns: Vendor, Configuration, Desktops, Drives (layout), Raw capacity, Desktops per drive,
+    Desktops per raw TB, Source.
+    """
+    t = testbeds
+    missing = "not stated"
+    return pd.DataFrame({
+        "Vendor": t["vendor"], "Configuration": t["configuration"].str.replace("config", "config "),
+        "Desktops": t["desktops"].map(fmt_number),
+        "Drives": [f"{fmt_number(n)} ({lay})" if pd.notna(n) else missing for n, lay in zip(t["drives"], t["drive_layout"])],
+        "Raw capacity (derived)": [fmt_value(v / 1000, "TB") if pd.notna(v) else missing for v in t["raw_capacity_gb"]],
+        "Desktops per drive (derived)": t["desktops_per_drive"].map(lambda v: fmt_number(v) if pd.notna(v) else missing),
+        "Desktops per raw TB (derived)": t["desktops_per_raw_tb"].map(lambda v: fmt_number(v) if pd.notna(v) else missing),
+        "Source": t["locator"].fillna(""),
+    })
+
+
+def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Which reported metrics can be compared across vendors: groups (phase, metric, statistic,
+    vantage) that two or more vendors report. Columns: Phase, Metric, Statistic, Vantage, Vendors, Records."""
+    c = results[results["comparable"] & results["used_in_analysis"]]
+    g = c.groupby(["phase", "metric", "statistic", "vantage"]).agg(
+        Vendors=("vendor", lambda s: ", ".join(sorted(set(s)))), Records=("record_id", "count")).reset_index()
+    g = g[g["phase"].isin(config.PHASE_ORDER)]
+    g["_p"] = g["phase"].map(config.PHASE_ORDER.index)
+    g = g.sort_values(["_p", "metric", "statistic"])
+    return pd.DataFrame({"Phase": g["phase"].map(config.PHASE_LABELS), "Metric": g["metric"].str.replace("_", " "),
+                         "Statistic": g["statistic"], "Vantage": g["vantage"].map(VANTAGE_LABELS),
+                         "Vendors": g["Vendors"], "Records": g["Records"]}).reset_index(drop=True)
+
+
 def styled(df: pd.DataFrame, caption: str | None = None):
     """A pandas Styler without the index, with an optional caption, for the report."""
     st = df.style.hide(axis="index")

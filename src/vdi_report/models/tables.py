@@ -1,0 +1,131 @@
+"""Display tables of the model sections of the report (formatting only; no computation).
+
+Every column header says what kind of number it holds: *reported* (printed in a vendor
+document), *derived* (arithmetic on reported numbers), *model* (fitted or extrapolated here) or
+*assumed* (from the cost assumptions file).
+"""
+
+import math
+
+import pandas as pd
+
+from ..config import PHASE_LABELS
+from ..tables import fmt_number
+
+BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
+
+
+def _iv(est, lo, hi, pct=False) -> str:
+    if pd.isna(est):
+        return "not estimable"
+    f = (lambda x: f"{x:.0%}") if pct else fmt_number
+    return f"{f(est)} ({f(lo)}–{f(hi)})"
+
+
+def _phase(p: pd.Series) -> pd.Series:
+    return p.map(PHASE_LABELS).fillna(p.str.replace("_", " "))
+
+
+def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
+    """Rows phase x statistic, one column per worker class: ``estimate (90 % PI)``, IOPS per desktop."""
+    d = pred.assign(cell=[_iv(e, lo, hi) for e, lo, hi in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"])])
+    t = d.pivot_table(index=["phase", "statistic"], columns="worker_class", values="cell", aggfunc="first", sort=False)
+    t = t[[c for c in ("task", "office", "knowledge", "power") if c in t.columns]].reset_index()
+    t["phase"] = _phase(t["phase"])
+    return t.rename(columns={"phase": "Phase", "statistic": "Statistic", **{c: f"{c.capitalize()} (model)" for c in ("task", "office", "knowledge", "power")}})
+
+
+def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
+    """Term, multiplicative factor on IOPS per desktop with its 95 % CI, p-value."""
+    return pd.DataFrame({"Term": coefs["term"].str.replace("[T.", " = ", regex=False).str.rstrip("]"),
+                         "Factor on IOPS per desktop (95 % CI)": [_iv(f, lo, hi) for f, lo, hi in zip(coefs["factor"], coefs["factor_low"], coefs["factor_high"])],
+                         "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
+
+
+def cv_table(cv: pd.DataFrame) -> pd.DataFrame:
+    """Per held-out vendor: observations, predicted, typical error factor, PI coverage."""
+    rows = []
+    for v, g in list(cv.groupby("held_out")) + [("All vendors", cv)]:
+        p = g[g["predicted"].notna()]
+        rows.append({"Held-out vendor": v, "Observations": len(g), "Predicted": len(p),
+                     "Median error factor": f"{math.exp(p['log_error'].abs().median()):.2f}×" if len(p) else "",
+                     "Inside 90 % PI": f"{int(p['covered'].astype(bool).sum())} of {len(p)}"})
+    return pd.DataFrame(rows)
+
+
+def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
+    """Each quoted rule of thumb (reported) beside the model (steady-state average, login peak)."""
+    sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
+    rule = [f"{sign[b]}{fmt_number(v)}" + (f"–{fmt_number(h)}" if h != v and b == "eq" else "")
+            for b, v, h in zip(rules["bound"], rules["rule_value"], rules["rule_high"])]
+    return pd.DataFrame({
+        "Vendor": rules["vendor"], "Rule, IOPS per desktop (reported)": rule, "Worker class": rules["worker_class"].str.replace("_", " "),
+        "Steady-state average (model, 90 % PI)": [_iv(e, lo, hi) if c else "" for e, lo, hi, c in zip(
+            rules.get("steady_avg"), rules.get("steady_pi90_low"), rules.get("steady_pi90_high"), rules["compared_class"])],
+        "Login peak (model, 90 % PI)": [_iv(e, lo, hi) if c else "" for e, lo, hi, c in zip(
+            rules.get("login_peak"), rules.get("login_pi90_low"), rules.get("login_pi90_high"), rules["compared_class"])],
+        "Rule vs steady-state PI": rules["verdict"], "Source": rules["record_id"]})
+
+
+def _max(v, b) -> str:
+    return "" if pd.isna(v) else f"{BOUND_WORDS.get(b, '')}{fmt_number(v)}"
+
+
+def density_table(summ: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration: desktops tested (reported), binding maxima (model), claims (reported)."""
+    def cell(case):
+        return [(_max(v, b) + (f" ({_phase(pd.Series([p])).iloc[0].lower()}, {r})" if isinstance(p, str) and p else "")) if pd.notna(v) else "no utilization reported"
+                for v, b, p, r in zip(summ[f"{case}_max"], summ[f"{case}_bound"], summ[f"{case}_phase"], summ[f"{case}_resource"])]
+    return pd.DataFrame({"Vendor": summ["vendor"], "Configuration": summ["configuration"].replace("", "—"),
+                         "Desktops tested (reported)": summ["desktops_tested"].map(fmt_number),
+                         "Max at peak (model)": cell("peak"), "Max at average (model)": cell("average"),
+                         "Max at peak, failover (model)": cell("peak_failover"),
+                         "Max at average, failover (model)": cell("average_failover"),
+                         "Vendor claims (reported)": summ["claims"]})
+
+
+def assumptions_table(a: pd.DataFrame) -> pd.DataFrame:
+    """The assumptions file as printed: name, value (low–high), unit, basis, rationale."""
+    return pd.DataFrame({"Assumption": a["name"], "Value (low–high), assumed": [f"{fmt_number(v)} ({fmt_number(lo)}–{fmt_number(hi)})" for v, lo, hi in zip(a["value"], a["low"], a["high"])],
+                         "Unit": a["unit"], "Basis": a["basis"], "Source or rationale": a["source_or_rationale"]})
+
+
+def claims_table(c: pd.DataFrame) -> pd.DataFrame:
+    """Vendor $ per desktop claims (reported), the density behind them, implied price (derived)."""
+    return pd.DataFrame({"Vendor": c["vendor"], "Claim, USD per desktop (reported)": c["claim_usd"].map(lambda x: f"${fmt_number(x)}"),
+                         "At desktops": [f"{fmt_number(d)} ({b or 'not stated'})" if pd.notna(d) else "not stated" for d, b in zip(c["claimed_density"], c["density_basis"])],
+                         "Implied array price, USD (derived)": c["implied_price_usd"].map(lambda x: f"${fmt_number(x)}" if pd.notna(x) else "—"),
+                         "Source": c["record_id"]})
+
+
+def recompute_table(r: pd.DataFrame) -> pd.DataFrame:
+    """USD per desktop of each implied price at the claimed, tested and model densities."""
+    return pd.DataFrame({"Vendor": r["vendor"], "Density": r["density_case"],
+                         "Desktops": [_max(v, b) for v, b in zip(r["desktops"], r["desktops_bound"])],
+                         "Price, USD (derived × assumed factor)": r["price_usd"].map(lambda x: f"${fmt_number(x)}"),
+                         "USD per desktop (derived)": [("≤ " if b == "gt" else "≥ " if b == "lt" else "") + f"${fmt_number(x)}"
+                                                       for x, b in zip(r["usd_per_desktop"], r["desktops_bound"])]})
+
+
+def required_table(req: pd.DataFrame) -> pd.DataFrame:
+    """Required IOPS per phase and statistic (model, with headroom), with the per-desktop basis."""
+    return pd.DataFrame({"Phase": _phase(req["phase"]), "Statistic": req["statistic"],
+                         "IOPS per desktop (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(req["per_desktop"], req["per_desktop_pi90_low"], req["per_desktop_pi90_high"])],
+                         "Required IOPS incl. headroom (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(req["required"], req["required_pi90_low"], req["required_pi90_high"])]})
+
+
+def coverage_table(cov: pd.DataFrame) -> pd.DataFrame:
+    """Per configuration and phase: tested IOPS (reported), capacity (model), margin, verdict."""
+    return pd.DataFrame({"Vendor": cov["vendor"], "Configuration": cov["configuration"].replace("", "—"), "Phase": _phase(cov["phase"]),
+                         "Tested peak IOPS (reported)": cov["tested_iops"].map(fmt_number),
+                         "Capacity IOPS (model)": cov["capacity_iops"].map(fmt_number), "Capacity basis": cov["capacity_basis"],
+                         "Margin at estimate": cov["margin"].map(lambda x: f"{x:+.0%}"),
+                         "Margin at PI upper end": cov["margin_pi90_high"].map(lambda x: f"{x:+.0%}"), "Verdict": cov["verdict"]})
+
+
+def cost_range_table(cr: pd.DataFrame) -> pd.DataFrame:
+    """Arrays needed and cost range for configurations priced by a vendor claim."""
+    return pd.DataFrame({"Vendor": cr["vendor"], "Tightest phase": _phase(cr["binding_phase"]),
+                         "Arrays (estimate – PI upper end)": [f"{a}–{b}" if a != b else f"{a}" for a, b in zip(cr["arrays"], cr["arrays_pi90_high"])],
+                         "Storage cost, USD (derived from assumed prices)": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_low"], cr["usd_high"])],
+                         "USD per desktop": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_per_desktop_low"], cr["usd_per_desktop_high"])]})

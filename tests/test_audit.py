@@ -1,0 +1,334 @@
+"""Source audit: consistency rules on synthetic tables (known errors and known-consistent data), real
+findings in the four documents, the curated registers (quotes verbatim in the seed texts), and the
+register's resolutions applied in results.csv."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from vdi_report import audit, config, normalize, sources
+
+SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
+needs_seeds = pytest.mark.skipif(not SEEDS_PRESENT, reason=f"source texts not found at {config.SEEDS_DIR} "
+                                 "(set VDI_SEEDS_DIR); quotes are verified where ../shared/seeds exists")
+
+# --------------------------------------------------------------------------------------------
+# Synthetic records
+# --------------------------------------------------------------------------------------------
+
+_n = iter(range(1, 10_000))
+
+
+def rec(metric, value_text, value, *, unit="IOPS", bound="eq", statistic="average", test_id="t1",
+        phase="steady_state", locator="Table 1", line=10, vantage="host", desktops=500.0, source_id="demo",
+        condition="normal", variant="", configuration="", worker_class="", value_high=None, quote=None,
+        reported=None):
+    """One normalized record. ``reported``: the number as printed when its unit differs from the
+    normalized one (``3.2K`` -> 3.2 kIOPS for value 3200 IOPS); by default a trailing ``K`` in
+    ``value_text`` means thousands."""
+    lo, hi = normalize.interval(value, value_high, bound, unit)
+    if reported is None:
+        reported = value / 1000 if value_text.endswith("K") else value
+    return {
+        "source_id": source_id, "vendor": "Demo", "record_id": f"DEMO-{next(_n):04d}", "test_id": test_id,
+        "phase": phase, "metric": metric, "statistic": statistic, "value": value, "unit": unit,
+        "value_low": lo, "value_high": hi, "bound": bound, "vantage": vantage, "condition": condition,
+        "variant": variant, "configuration": configuration, "worker_class": worker_class,
+        "desktops": desktops, "locator": locator, "line": line, "value_text": value_text,
+        "quote": quote or f"... {value_text} ...", "reported_value": reported, "reported_unit": unit,
+    }
+
+
+def run(rows, rule):
+    return audit.run_rules(pd.DataFrame(rows), rules=[rule])
+
+
+# --------------------------------------------------------------------------------------------
+# Printed precision
+# --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, value, half", [
+    ("441µs", 441, 0.5), ("3.2K", 3.2, 0.05), ("0.59ms", 0.59, 0.005), ("216,000", 216000, 0.5),
+    ("8,1", 8.1, 0.05), ("~12 min", 12, 0.5), ("approximately 41,021", 41021, 0.5), ("1.92TB", 1.92, 0.005),
+])
+def test_printed_half_step(text, value, half):
+    assert math.isclose(audit.printed_half_step(text, value), half)
+
+
+# --------------------------------------------------------------------------------------------
+# Each rule: a known inconsistency is found, consistent data within printed precision is not
+# --------------------------------------------------------------------------------------------
+
+def test_same_quantity_flags_different_values_at_two_locators():
+    rows = [rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
+            rec("latency", "498µs", 0.498, unit="ms", locator="Table 11")]
+    f = run(rows, "same_quantity")
+    assert len(f) == 1 and f.at[0, "locators"] == "Table 1 | Table 11"
+    assert "468µs" in f.at[0, "message"] and "498µs" in f.at[0, "message"]
+
+
+def test_same_quantity_no_false_alarm_within_precision_or_bounds():
+    rows = [rec("iops", "3.9K", 3900, locator="Figure 30"), rec("iops", "3,900", 3900, locator="Table 13"),
+            rec("iops", "3,930", 3930, locator="Section 7", test_id="t2"),
+            rec("iops", "3.9K", 3900, locator="Figure 9", test_id="t2"),  # 3.9K covers 3,850-3,950
+            rec("duration", "~12 min", 12, unit="min", bound="approx", locator="Table 8", test_id="t3"),
+            rec("duration", "11 minutes", 11, unit="min", locator="Section 6", test_id="t3"),
+            rec("latency", "< 1ms", 1, unit="ms", bound="lt", locator="Section 6", test_id="t4"),
+            rec("latency", "0.45ms", 0.45, unit="ms", locator="Table 1", test_id="t4")]
+    assert run(rows, "same_quantity").empty
+
+
+def test_same_quantity_ignores_one_locator_and_other_tests():
+    rows = [rec("disk_busy", "33%", 33, unit="%", locator="Figure 11"),
+            rec("disk_busy", "76%", 76, unit="%", locator="Figure 11"),  # two tiers in one figure
+            rec("iops", "100", 100, locator="Table 1", test_id="a"), rec("iops", "200", 200, locator="Table 2", test_id="b")]
+    assert run(rows, "same_quantity").empty
+
+
+def test_read_write_total():
+    bad = [rec("write_iops", "3,200", 3200), rec("read_iops", "377", 377), rec("iops", "3,900", 3900)]
+    f = run(bad, "read_write_total")
+    assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 3577)
+    good = [rec("write_iops", "3.2K", 3200), rec("read_iops", "377", 377), rec("iops", "3.6K", 3600),
+            # peaks need not coincide: 4K <= 3.4K + 1.5K and >= 3.4K
+            rec("write_iops", "3.4K", 3400, statistic="peak"), rec("read_iops", "1.5K", 1500, statistic="peak"),
+            rec("iops", "4K", 4000, statistic="peak")]
+    assert run(good, "read_write_total").empty
+    bad_peak = [rec("write_iops", "3.4K", 3400, statistic="peak"), rec("read_iops", "1.5K", 1500, statistic="peak"),
+                rec("iops", "6K", 6000, statistic="peak")]
+    assert len(run(bad_peak, "read_write_total")) == 1
+
+
+def test_per_desktop():
+    rows = [rec("iops", "3,900", 3900), rec("iops_per_desktop", "7.2", 7.2, vantage="")]
+    f = run(rows, "per_desktop")
+    assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 7.8)
+    ok = [rec("iops", "3.2K", 3200), rec("iops_per_desktop", "6.4", 6.4),
+          rec("iops", "21.1K", 21100, test_id="boot"), rec("iops_per_desktop", "42", 42, test_id="boot"),
+          rec("iops", "65K", 65000, test_id="boot", vantage="array_backend")]  # other vantage: no alarm
+    assert run(ok, "per_desktop").empty
+
+
+def test_comparison_wrong_base_and_unstated_base():
+    common = dict(locator="Table 15", line=20, statistic="average")
+    rows = [rec("iops", "21.1K", 21100, test_id="boot", **common), rec("iops", "3.6K", 3600, test_id="ss", **common),
+            rec("percent_difference", "83%", 83, unit="%", statistic="single", test_id="", locator="Table 15", line=21,
+                quote="% difference 83%")]
+    f = run(rows, "comparison")
+    assert list(f["severity"]) == ["note"] and "larger" in f.at[0, "message"]
+    rows[2]["quote"] = "An 83% IOPS increase is seen during boot"
+    f = run(rows, "comparison")
+    assert list(f["severity"]) == ["inconsistent"] and "increase" in f.at[0, "message"]
+    rows[2].update(value=486.0, value_low=486.0, value_high=486.0, reported_value=486.0, value_text="486%",
+                   quote="a 486% increase during boot")
+    assert run(rows, "comparison").empty  # growth from the smaller value: consistent
+    rows[2].update(value=50.0, value_low=50.0, value_high=50.0, reported_value=50.0, value_text="50%")
+    assert "not reproduced" in run(rows, "comparison").at[0, "message"]
+
+
+def test_shares_sum():
+    row = dict(locator="Table 11", line=5, statistic="single", phase="boot", unit="%")
+    bad = [rec("random_read_percent", "53", 53, **row), rec("random_write_percent", "24", 24, **row),
+           rec("sequential_read_percent", "18", 18, **row), rec("sequential_write_percent", "10", 10, **row)]
+    assert len(run(bad, "shares_sum")) == 1  # 105: beyond 4 x 0.5
+    ok = [dict(r) for r in bad]
+    ok[3].update(value=6.0, value_low=6.0, value_high=6.0, reported_value=6.0, value_text="6")  # 101: rounding
+    assert run(ok, "shares_sum").empty
+    profile = [rec("workload_percent", str(v), v, unit="%", statistic="single", locator="Table 16", line=i,
+                   test_id="boot") for i, v in enumerate([17, 7, 7, 17, 18, 33, 1])]
+    assert run(profile, "shares_sum").empty
+    profile[0].update(value=27.0, value_low=27.0, value_high=27.0, reported_value=27.0, value_text="27")
+    assert len(run(profile, "shares_sum")) == 1
+
+
+def test_capacity():
+    tb = dict(unit="GB", statistic="single", phase="testbed", test_id="testbed", locator="Section 3")
+    rows = [rec("drives", "60", 60, unit="count", statistic="single", phase="testbed", test_id="testbed", locator="Section 3"),
+            rec("drive_capacity", "1.92TB", 1920, **tb), rec("raw_capacity", "99TB", 99000, **tb)]
+    rows[1]["reported_value"], rows[1]["reported_unit"] = 1.92, "TB"
+    rows[2]["reported_value"], rows[2]["reported_unit"] = 99, "TB"
+    f = run(rows, "capacity")
+    assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 115200)
+    rows[2].update(value=115000.0, value_low=115000.0, value_high=115000.0, reported_value=115, value_text="115TB")
+    assert run(rows, "capacity").empty  # 115TB within 60 x (1.915-1.925) TB and its own rounding
+    rows[2].update(metric="usable_capacity", value=80000.0, value_low=80000.0, value_high=80000.0,
+                   reported_value=80, value_text="80TB")
+    assert run(rows, "capacity").empty  # usable below raw is fine
+    rows[2].update(value=130000.0, value_low=130000.0, value_high=130000.0, reported_value=130, value_text="130TB")
+    assert len(run(rows, "capacity")) == 1
+
+
+def test_count_product():
+    tb = dict(unit="count", statistic="single", phase="testbed", test_id="testbed", locator="Section 3", vantage="")
+    bad = [rec("management_servers", "four", 4, **tb), rec("desktops_per_management_server", "875", 875, **tb),
+           rec("desktops", "5,000", 5000, **{**tb, "locator": "Section 1"})]
+    f = run(bad, "count_product")
+    assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 3500)
+    good = [rec("hosts", "2", 2, worker_class="task", **tb), rec("desktops_per_host", "200", 200, worker_class="task", **tb),
+            rec("desktops", "400", 400, worker_class="task", **tb),
+            rec("volumes", "5", 5, **tb), rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"})]
+    assert run(good, "count_product").empty
+
+
+def test_average_above_peak():
+    rows = [rec("latency", "0.27ms", 0.27, unit="ms", test_id="refresh", locator="Table 1"),
+            rec("latency", "0.14ms", 0.14, unit="ms", statistic="peak", test_id="refresh", locator="Table 14"),
+            rec("read_iops", "860", 860, test_id="refresh", locator="Table 1"),
+            rec("iops", "527", 527, statistic="peak", test_id="refresh", locator="Table 14")]
+    assert len(run(rows, "average_above_peak")) == 2
+    ok = [rec("latency", "0.59ms", 0.59, unit="ms"), rec("latency", "0.59ms", 0.59, unit="ms", statistic="peak"),
+          rec("iops", "< 40%", 40, unit="%", bound="lt", statistic="peak"), rec("iops", "39%", 39, unit="%")]
+    assert run(ok, "average_above_peak").empty
+
+
+def test_run_rules_is_deterministic_and_rejects_unknown_rule():
+    rows = [rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
+            rec("latency", "498µs", 0.498, unit="ms", locator="Table 11")]
+    a, b = audit.run_rules(pd.DataFrame(rows)), audit.run_rules(pd.DataFrame(rows[::-1]))
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.columns) == audit.FINDING_COLUMNS
+    with pytest.raises(KeyError, match="unknown rule"):
+        audit.run_rules(pd.DataFrame(rows), rules=["no_such_rule"])
+    with pytest.raises(KeyError, match="lack columns"):
+        audit.run_rules(pd.DataFrame(rows).drop(columns="vantage"))
+
+
+# --------------------------------------------------------------------------------------------
+# Real findings in the four documents (data/processed/audit_findings.csv)
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def findings():
+    path = config.PROCESSED_DIR / "audit_findings.csv"
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run `make report` (make test builds it first)")
+    return audit.read_findings(path)
+
+
+def _has(findings, rule, *record_ids):
+    f = findings[findings["rule"] == rule]
+    return any(all(r in ids.split() for r in record_ids) for ids in f["record_ids"])
+
+
+def test_findings_file_matches_a_fresh_run(findings, results):
+    fresh = audit.run_rules(results)
+    assert len(fresh) == len(findings)
+    assert list(fresh["record_ids"]) == list(findings["record_ids"])
+
+
+def test_rules_run_on_every_source(findings, results):
+    assert set(findings["source_id"]) <= set(results["source_id"])
+    assert {"netapp_tr4540", "accelstor_p710", "dell_sc9000"} <= set(findings["source_id"])
+
+
+def test_netapp_monday_failover_latency_table1_vs_table11(findings):
+    """Table 1 (and Table 5) print 468µs, Table 11 prints 498µs for the same test."""
+    assert _has(findings, "same_quantity", "NTAP-0020", "NTAP-0102")
+
+
+def test_netapp_boot_time_and_patch_details(findings):
+    assert _has(findings, "same_quantity", "NTAP-0339")  # 10 minutes vs ~12 min
+    assert _has(findings, "same_quantity", "NTAP-0034", "NTAP-0330")  # 3 sec vs 10 seconds delay
+    assert _has(findings, "count_product", "NTAP-0295")  # 10 pools x 130 != 1,500
+
+
+def test_dell_capacity_and_management_servers(findings):
+    f = findings[findings["rule"] == "capacity"]
+    msg = f[f["record_ids"].str.contains("DELL-0029")]["message"].iloc[0]
+    assert "115,200" in msg and "active_drives" in msg  # 60 x 1.92TB; 99TB = 57 x 1.75TB
+    assert _has(findings, "count_product", "DELL-0010", "DELL-0011")  # 4 x 875 = 3,500
+
+
+def test_accelstor_totals_and_bases(findings):
+    assert _has(findings, "read_write_total", "ACCS-0022", "ACCS-0023")  # 3,200 + 377 != 3,900
+    assert _has(findings, "same_quantity", "ACCS-0222", "ACCS-0256")  # 3,900 vs 3.6K
+    assert _has(findings, "same_quantity", "ACCS-0148", "ACCS-0210")  # VSIbase swapped in Figure 31
+    assert _has(findings, "average_above_peak", "ACCS-0032", "ACCS-0240")  # refresh 0.27ms avg > 0.14ms peak
+    wrong_base = findings[(findings["rule"] == "comparison") & (findings["severity"] == "inconsistent")]
+    assert wrong_base["record_ids"].str.contains("ACCS-0248").any()  # "83% increase" is a decrease
+
+
+def test_hitachi_shares_within_rounding_raise_no_finding(findings):
+    """Tables 11/12 sum to 101/101/99 %: within the rounding of four integer shares (100 +/- 2)."""
+    assert not (findings["rule"] == "shares_sum").any() or not findings[findings["rule"] == "shares_sum"][
+        "source_id"].eq("hitachi_g600").any()
+
+
+# --------------------------------------------------------------------------------------------
+# Curated registers
+# --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def register():
+    return audit.load_discrepancies()
+
+
+@pytest.fixture(scope="module")
+def claims():
+    return audit.load_claims()
+
+
+def test_register_valid_and_covers_every_source(register):
+    assert list(register.columns) == audit.DISCREPANCY_COLUMNS
+    assert set(register["source_id"]) == set(sources.load_sources()["source_id"])
+    assert len(register) >= 40
+    assert set(register["category"]) <= set(audit.CATEGORIES)
+    assert (register["resolution"].str.len() > 20).all() and (register["impact"].str.len() > 0).all()
+
+
+def test_claims_valid(claims):
+    assert set(claims["verdict"]) <= set(audit.VERDICTS)
+    assert set(claims["source_id"]) == set(sources.load_sources()["source_id"])
+    assert (claims.groupby("source_id").size() >= 5).all()
+
+
+def test_register_rejects_bad_input(tmp_path, register):
+    bad = register.copy()
+    bad.loc[0, "category"] = "typo"
+    bad.loc[1, "rejected_records"] = "NTAP-9999"
+    path = tmp_path / "discrepancies.csv"
+    bad.to_csv(path, index=False)
+    with pytest.raises(audit.RegisterError) as exc:
+        audit.load_discrepancies(path)
+    assert "line 2: column 'category'" in str(exc.value) and "NTAP-9999" in str(exc.value)
+
+
+@needs_seeds
+def test_register_quotes_occur_in_the_seed_text(register):
+    problems = audit.verify_quotes(register, [("a_quote", "a_line"), ("b_quote", "b_line")], audit.seed_texts())
+    assert problems == [], "\n".join(problems)
+
+
+@needs_seeds
+def test_claim_quotes_occur_in_the_seed_text(claims):
+    problems = audit.verify_quotes(claims, [("quote", "line")], audit.seed_texts(), id_col="claim_id")
+    assert problems == [], "\n".join(problems)
+
+
+def test_verify_quotes_catches_a_wrong_quote():
+    df = pd.DataFrame([{"id": "X", "source_id": "s", "q": "the quick fox", "l": "1"}])
+    assert audit.verify_quotes(df, [("q", "l")], {"s": "the quick\n  brown fox"}) != []
+    assert audit.verify_quotes(df.assign(q="quick\tbrown   fox"), [("q", "l")], {"s": "the quick\n  brown fox"}) == []
+
+
+# --------------------------------------------------------------------------------------------
+# Resolutions applied in results.csv
+# --------------------------------------------------------------------------------------------
+
+def test_resolutions_applied_in_results(results, register):
+    res = audit.resolutions(register)
+    assert len(res) > 0
+    r = results.set_index("record_id")
+    assert not r.loc[res["record_id"], "used_in_analysis"].any()
+    for rid, did in zip(res["record_id"], res["discrepancy_id"]):
+        assert r.at[rid, "resolution"].startswith(f"{did}: ")
+    others = r.drop(index=res["record_id"])
+    assert others["used_in_analysis"].all() and (others["resolution"] == "").all()
+
+
+def test_netapp_failover_latency_resolution(results):
+    """D-NTAP-01: the analysis uses Table 11's 498µs; the summary tables' 468µs are set aside."""
+    r = results.set_index("record_id")
+    assert not r.at["NTAP-0020", "used_in_analysis"] and not r.at["NTAP-0054", "used_in_analysis"]
+    assert r.at["NTAP-0102", "used_in_analysis"] and math.isclose(r.at["NTAP-0102", "value"], 0.498)
