@@ -54,7 +54,7 @@ data/processed/normalized/%.csv: data/raw/records/%.csv build/01_normalize_sourc
 	@mkdir -p $(EXECUTED) data/processed/normalized
 	$(PAPERMILL) build/01_normalize_source.ipynb $(EXECUTED)/01_normalize_$*.ipynb -p source_id $*
 
-data/processed/results.csv: $(NORMALIZED) build/02_combine.ipynb $(RAW) $(PKG)
+data/processed/results.csv: $(NORMALIZED) build/02_combine.ipynb $(RAW) data/raw/discrepancies.csv $(PKG)
 	$(call step,combine $(words $(SOURCES)) sources)
 	$(PAPERMILL) build/02_combine.ipynb $(EXECUTED)/02_combine.ipynb
 

@@ -31,10 +31,11 @@
 # %%
 import pandas as pd
 
-from vdi_report import audit, config, files, normalize, sources
+from vdi_report import audit, config, files, normalize
 
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
-findings = audit.run_rules(results)
+register = audit.load_discrepancies()
+findings = audit.run_rules(results, register=register)
 out = files.write_csv(findings, config.PROCESSED_DIR / "audit_findings.csv")
 print(f"{len(findings)} findings over {results['source_id'].nunique()} sources "
       f"-> {out.relative_to(config.PROJ_ROOT)}")
@@ -49,7 +50,14 @@ findings.pivot_table(index=["source_id", "rule"], columns="severity", values="fi
 
 # %%
 pd.set_option("display.max_colwidth", 200)
-findings[["finding_id", "source_id", "rule", "severity", "message"]]
+findings[["finding_id", "source_id", "rule", "severity", "message", "register_ids"]]
+
+# %% [markdown]
+# Every inconsistency should be explained by an entry of the curated register (`register_ids`);
+# one without is listed here, to be added to `data/raw/discrepancies.csv`:
+
+# %%
+findings[(findings["severity"] == "inconsistent") & (findings["register_ids"] == "")][["finding_id", "message"]]
 
 # %% [markdown]
 # ## The curated register and the claims table
@@ -59,7 +67,6 @@ findings[["finding_id", "source_id", "rule", "severity", "message"]]
 # confirms `results.csv` agrees with the register.
 
 # %%
-register = audit.load_discrepancies()
 claims = audit.load_claims()
 rejected = audit.resolutions(register)
 unused = set(results.loc[~results["used_in_analysis"], "record_id"])

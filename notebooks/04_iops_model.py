@@ -144,3 +144,15 @@ iops.bounds_sensitivity(results).pivot_table(index=["phase", "statistic"], colum
 
 # %%
 iops.rules_of_thumb(results, pred)
+
+# %% [markdown]
+# ## Read/write mix and I/O size
+#
+# Read share where a test reports read and write IOPS, and the implied size of an I/O where it
+# reports throughput and IOPS at the same vantage (MB/s × 10^6 / IOPS / 1024, in binary KB).
+# Back-end figures (AccelStor's array) include the array's own I/O and are not the desktops'.
+
+# %%
+profile = iops.io_profile(results)
+files.write_csv(profile, config.PROCESSED_DIR / "io_profile.csv")
+profile

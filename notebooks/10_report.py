@@ -89,8 +89,10 @@ tables.styled(tables.testbed_table(testbeds), "Table 4. Tested arrays: capacity 
 charts.show(charts.per_desktop_iops_chart(results))
 
 # %% [markdown]
-# Each point is one reported number divided by its test's desktops. Peak and average figures are
-# shown with different shapes; hover in the HTML report for the vantage, bound and locator.
+# Each point is one reported number divided by its test's desktops, failover runs included. The
+# shape is the vantage point: array back-end figures (AccelStor) include the array's own
+# internal I/O and sit far to the right; they are not comparable with front-end or host figures.
+# Hover in the HTML report for the condition, bound and locator of each point.
 
 # %%
 charts.show(charts.latency_chart(results))
@@ -172,6 +174,17 @@ charts.show(iops.cv_chart(cv))
 rules = iops.rules_of_thumb(results, pred)
 tables.styled(mtables.rules_table(rules), "Table M4. Quoted IOPS-per-desktop rules against the model")
 
+# %% [markdown]
+# ### Read/write mix and I/O size
+#
+# Derived from tests that report read and write IOPS, or throughput and IOPS, at the same
+# vantage. The implied size is MB/s × 10^6 / IOPS / 1024, in binary KB. AccelStor's array
+# back-end figures include the array's own I/O and are not the desktops' demand. NetApp's
+# per-size profiles are in `data/processed/results.csv` (metrics `io_size`, `read_percent`).
+
+# %%
+tables.styled(mtables.io_profile_table(iops.io_profile(results)), "Table M4b. Read share and implied I/O size (derived)")
+
 # %%
 display(Markdown(
     f"**Limitations.** The model rests on {len(obs)} observations from {obs['vendor'].nunique()} documents, and each "
@@ -202,7 +215,7 @@ tables.styled(mtables.density_table(summ), "Table M5. Maximum desktops under the
 charts.show(density.summary_chart(summ, claims_df))
 
 # %%
-display(Markdown(" ".join(density.summary_sentences(summ))))
+display(Markdown("\n".join("- " + t for t in density.summary_sentences(summ))))
 
 # %% [markdown]
 # ## Cost per desktop
@@ -330,7 +343,7 @@ tables.styled(audit.findings_counts(findings, srcs),
 # %%
 audit.styled(audit.findings_table(findings, srcs), "Table S2. Inconsistencies found by the automated checks",
              {"Document and check": "16%", "Finding (stated values as printed, with locator)": "52%",
-              "Recomputed (derived)": "11%", "Records": "13%"})
+              "Recomputed (derived)": "11%", "Records (register entry)": "13%"})
 
 # %% [markdown]
 # Notes are not errors: the arithmetic holds, but only in a way a reader should know, e.g. a
@@ -340,7 +353,7 @@ audit.styled(audit.findings_table(findings, srcs), "Table S2. Inconsistencies fo
 # %%
 audit.styled(audit.findings_table(findings, srcs, severity="note"), "Table S3. Notes from the automated checks",
              {"Document and check": "16%", "Finding (stated values as printed, with locator)": "52%",
-              "Recomputed (derived)": "11%", "Records": "13%"})
+              "Recomputed (derived)": "11%", "Records (register entry)": "13%"})
 
 # %% [markdown]
 # ### The curated discrepancy register

@@ -82,7 +82,8 @@ def test_same_quantity_no_false_alarm_within_precision_or_bounds():
 def test_same_quantity_ignores_one_locator_and_other_tests():
     rows = [rec("disk_busy", "33%", 33, unit="%", locator="Figure 11"),
             rec("disk_busy", "76%", 76, unit="%", locator="Figure 11"),  # two tiers in one figure
-            rec("iops", "100", 100, locator="Table 1", test_id="a"), rec("iops", "200", 200, locator="Table 2", test_id="b")]
+            rec("iops", "100", 100, locator="Table 1", test_id="a"),
+            rec("iops", "200", 200, locator="Table 2", test_id="b")]
     assert run(rows, "same_quantity").empty
 
 
@@ -111,7 +112,7 @@ def test_per_desktop():
 
 
 def test_comparison_wrong_base_and_unstated_base():
-    common = dict(locator="Table 15", line=20, statistic="average")
+    common = {"locator": "Table 15", "line": 20, "statistic": "average"}
     rows = [rec("iops", "21.1K", 21100, test_id="boot", **common), rec("iops", "3.6K", 3600, test_id="ss", **common),
             rec("percent_difference", "83%", 83, unit="%", statistic="single", test_id="", locator="Table 15", line=21,
                 quote="% difference 83%")]
@@ -128,7 +129,7 @@ def test_comparison_wrong_base_and_unstated_base():
 
 
 def test_shares_sum():
-    row = dict(locator="Table 11", line=5, statistic="single", phase="boot", unit="%")
+    row = {"locator": "Table 11", "line": 5, "statistic": "single", "phase": "boot", "unit": "%"}
     bad = [rec("random_read_percent", "53", 53, **row), rec("random_write_percent", "24", 24, **row),
            rec("sequential_read_percent", "18", 18, **row), rec("sequential_write_percent", "10", 10, **row)]
     assert len(run(bad, "shares_sum")) == 1  # 105: beyond 4 x 0.5
@@ -143,8 +144,9 @@ def test_shares_sum():
 
 
 def test_capacity():
-    tb = dict(unit="GB", statistic="single", phase="testbed", test_id="testbed", locator="Section 3")
-    rows = [rec("drives", "60", 60, unit="count", statistic="single", phase="testbed", test_id="testbed", locator="Section 3"),
+    tb = {"unit": "GB", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3"}
+    rows = [rec("drives", "60", 60, unit="count", statistic="single", phase="testbed", test_id="testbed",
+                locator="Section 3"),
             rec("drive_capacity", "1.92TB", 1920, **tb), rec("raw_capacity", "99TB", 99000, **tb)]
     rows[1]["reported_value"], rows[1]["reported_unit"] = 1.92, "TB"
     rows[2]["reported_value"], rows[2]["reported_unit"] = 99, "TB"
@@ -160,12 +162,14 @@ def test_capacity():
 
 
 def test_count_product():
-    tb = dict(unit="count", statistic="single", phase="testbed", test_id="testbed", locator="Section 3", vantage="")
+    tb = {"unit": "count", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3",
+          "vantage": ""}
     bad = [rec("management_servers", "four", 4, **tb), rec("desktops_per_management_server", "875", 875, **tb),
            rec("desktops", "5,000", 5000, **{**tb, "locator": "Section 1"})]
     f = run(bad, "count_product")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 3500)
-    good = [rec("hosts", "2", 2, worker_class="task", **tb), rec("desktops_per_host", "200", 200, worker_class="task", **tb),
+    good = [rec("hosts", "2", 2, worker_class="task", **tb),
+            rec("desktops_per_host", "200", 200, worker_class="task", **tb),
             rec("desktops", "400", 400, worker_class="task", **tb),
             rec("volumes", "5", 5, **tb), rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"})]
     assert run(good, "count_product").empty

@@ -250,3 +250,10 @@ def test_cost_assumption_changes_the_scenario_cost(results, pred):
     a2 = a.copy()
     a2.loc[a2["name"] == "claim_price_factor", "high"] = 3.0
     assert (scenario.cost_range(cov, claims, a2, 2000)["usd_high"] > base["usd_high"]).all()
+
+
+def test_io_profile_hand_calculation(results):
+    p = iops.io_profile(results).set_index(["vendor", "test_id", "statistic", "vantage"])
+    assert p.at[("NetApp", "boot", "peak", "array_frontend"), "kb_per_io"] == pytest.approx(3082e6 / 117752 / 1024)
+    assert p.at[("Dell EMC", "boot", "peak", "array_frontend"), "kb_per_io"] == pytest.approx(12500e6 / 125000 / 1024)
+    assert p.at[("AccelStor", "boot", "average", "host"), "read_share"] == pytest.approx(11700 / (11700 + 9400))

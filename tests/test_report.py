@@ -70,3 +70,10 @@ def test_report_coverage_appendix_counts(pdf_text, results):
     total = len(results)
     assert f"{total:,}" in pdf_text or str(total) in pdf_text
     assert isinstance(results, pd.DataFrame)
+
+
+def test_pdf_keeps_the_narrative(pdf_text):
+    """Markdown cells (headings, method notes) reach the PDF, not only tables and charts."""
+    for heading in ["Sources", "Headline results per desktop", "Test beds: desktops per drive", "Source audit",
+                    "Appendix: coverage of the digitized data"]:
+        assert heading in pdf_text

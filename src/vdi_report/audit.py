@@ -36,7 +36,7 @@ from . import config, provenance, sources
 
 FINDING_COLUMNS = [
     "finding_id", "rule", "severity", "source_id", "test_id", "metric", "record_ids", "locators",
-    "lines", "values", "quotes", "stated", "recomputed", "unit", "message",
+    "lines", "values", "quotes", "stated", "recomputed", "unit", "message", "register_ids",
 ]
 # Rules in the order they run and appear; each maps to a one-line description for the report.
 RULES = {
@@ -65,8 +65,8 @@ PER_DESKTOP = {"iops_per_desktop": "iops", "used_capacity_per_desktop": "used_ca
 # stated comparisons: metric -> "percent" (a % difference) or "ratio" (a multiple)
 COMPARISONS = {"percent_difference": "percent", "cost_saving": "percent", "iops_ratio": "ratio",
                "relative_iops": "ratio"}
-INCREASE_WORDS = re.compile(r"increas|growth|grow|more|higher|faster|gain|times|\bx\d", re.I)
-DECREASE_WORDS = re.compile(r"sav|reduc|less|fewer|lower|decreas|cut|drop", re.I)
+INCREASE_WORDS = re.compile(r"increas|growth|grow|more|higher|faster|gain|times|\bx\d", re.IGNORECASE)
+DECREASE_WORDS = re.compile(r"sav|reduc|less|fewer|lower|decreas|cut|drop", re.IGNORECASE)
 # groups of shares that add up to 100 %: (name, metrics, rows grouped by line or by table)
 SHARES = [
     ("read/write split", ("read_percent", "write_percent"), "line"),
@@ -378,7 +378,7 @@ def rule_comparison(df: pd.DataFrame) -> list[dict]:
         good = [r for r in results if (expected in r[3] if expected else r[3])]
         stated = f"{c['value_text']} ({c['locator']}, line {int(c['line'])})"
 
-        def describe(a, b, rec):
+        def describe(a, b, rec, kind=kind):
             sm, lg = (a, b) if a["value"] <= b["value"] else (b, a)
             if kind == "ratio":
                 return f"{_label(lg)} / {_label(sm)} = {_fmt(rec['larger / smaller'][0])}x"
@@ -561,7 +561,24 @@ RULE_FUNCTIONS = {
 }
 
 
-def run_rules(results: pd.DataFrame, rules=None) -> pd.DataFrame:
+def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
+    """For each finding, the ids (space-separated) of the register entries about the same
+    statements: same source and either a record the entry sets aside among the finding's
+    records, or one of the entry's two statements (locator and line) among the finding's."""
+    out = []
+    for f in findings.itertuples(index=False):
+        recs = set(f.record_ids.split())
+        spots = set(zip(f.locators.split(" | "), f.lines.split()))
+        ids = []
+        for e in register[register["source_id"] == f.source_id].itertuples(index=False):
+            e_spots = {(e.a_locator, str(e.a_line)), (e.b_locator, str(e.b_line))}
+            if recs & set(e.rejected_records.split()) or spots & e_spots:
+                ids.append(e.id)
+        out.append(" ".join(ids))
+    return pd.Series(out, index=findings.index, dtype=str)
+
+
+def run_rules(results: pd.DataFrame, rules=None, register: pd.DataFrame | None = None) -> pd.DataFrame:
     """Run the consistency rules over normalized records and return the findings.
 
     ``results``: the columns of ``normalize.RESULT_COLUMNS`` (``results.csv`` read with
@@ -572,7 +589,9 @@ def run_rules(results: pd.DataFrame, rules=None) -> pd.DataFrame:
     (``inconsistent`` or ``note``), ``source_id``, ``test_id``, ``metric`` (space-separated when
     several), ``record_ids`` (space-separated), ``locators`` / ``values`` / ``quotes``
     (``" | "``-separated, in record order), ``lines``, ``stated`` and ``recomputed`` (normalized
-    unit ``unit``, NaN where not a single number) and ``message``. Sorted by source, rule (order of
+    unit ``unit``, NaN where not a single number), ``message`` and ``register_ids`` (entries of
+    ``register``, the curated discrepancy register, about the same statements; see
+    ``link_register``; empty without a register). Sorted by source, rule (order of
     ``RULES``) and first record id, so two runs give identical rows. Raises KeyError for an
     unknown rule name or a missing input column.
     """
@@ -586,14 +605,16 @@ def run_rules(results: pd.DataFrame, rules=None) -> pd.DataFrame:
             raise KeyError(f"unknown rule {n!r}; known: {', '.join(RULES)}")
     df = intervals(results.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True))
     rows = [f for n in names for f in RULE_FUNCTIONS[n](df)]
-    out = pd.DataFrame(rows, columns=FINDING_COLUMNS[1:])
+    out = pd.DataFrame(rows, columns=FINDING_COLUMNS[1:-1])
     if out.empty:
         return pd.DataFrame(columns=FINDING_COLUMNS)
     out["_r"] = out["rule"].map(list(RULES).index)
     out = out.drop_duplicates(["rule", "record_ids", "message"])
     out = out.sort_values(["source_id", "_r", "record_ids", "message"], kind="stable").drop(columns="_r")
     out.insert(0, "finding_id", [f"F{i:03d}" for i in range(1, len(out) + 1)])
-    return out.reset_index(drop=True)[FINDING_COLUMNS]
+    out = out.reset_index(drop=True)
+    out["register_ids"] = "" if register is None else link_register(out, register)
+    return out[FINDING_COLUMNS]
 
 
 def findings_summary(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -662,7 +683,7 @@ def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
         record_ids = set()
         for f in sorted(config.RECORDS_DIR.glob("*.csv")):
             record_ids |= set(sources.read_csv_text(f)["record_id"])
-    prefix_of = lambda s: PREFIXES.get(s, s.split("_")[0].upper())  # noqa: E731
+    prefix_of = lambda s: PREFIXES.get(s, s.split("_")[0].upper())
     _check_rows(df, path, [
         ("id", lambda v, r: re.fullmatch(rf"D-{prefix_of(r['source_id'])}-\d{{2,3}}", v) is not None,
          "expected D-<PREFIX>-NN"),
@@ -813,7 +834,8 @@ def findings_table(findings: pd.DataFrame, sources_df: pd.DataFrame | None = Non
                    severity: str = "inconsistent") -> pd.DataFrame:
     """The findings of one ``severity`` for the report: Document (vendor and check), Finding (the
     rule's message, quoting the printed values with their locators), Recomputed (derived by the
-    check from other stated values; empty when it compares stated values only), Records."""
+    check from other stated values; empty when it compares stated values only), Records (with
+    the curated register entries about the same statements in brackets)."""
     f = findings[findings["severity"] == severity]
     recomputed = [
         "" if r in ("same_quantity", "average_above_peak") or pd.isna(x) else
@@ -823,7 +845,7 @@ def findings_table(findings: pd.DataFrame, sources_df: pd.DataFrame | None = Non
         "Document and check": (_vendor(f["source_id"], sources_df) + ": " + f["rule"].map(RULE_LABELS)).values,
         "Finding (stated values as printed, with locator)": f["message"].values,
         "Recomputed (derived)": recomputed,
-        "Records": f["record_ids"].values,
+        "Records (register entry)": [r + (f" ({g})" if g else "") for r, g in zip(f["record_ids"], f["register_ids"])],
     })
 
 

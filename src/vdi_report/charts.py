@@ -53,28 +53,33 @@ def _phase_label(phase: pd.Series) -> pd.Series:
     return phase.map(config.PHASE_LABELS).fillna(phase)
 
 
-def per_desktop_iops_chart(results: pd.DataFrame) -> alt.Chart:
-    """Peak and average IOPS per desktop by phase and vendor (log scale), from ``results.csv``.
+def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
+    """IOPS per desktop by phase and vendor (log scale), one panel per statistic (peak, average).
 
-    Uses records with metric ``iops`` and a per-desktop figure that the analysis uses; the
-    tooltip names the vantage, bound and locator so a reader can check each point.
+    Uses records with metric ``iops``, a per-desktop figure and ``used_in_analysis``; the shape is
+    the vantage (numbers from different vantages are not comparable), the tooltip names the
+    condition, bound and locator so a reader can check each point.
     """
     d = results[(results["metric"] == "iops") & results["per_desktop"].notna()
-                & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)].copy()
+                & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)
+                & results["statistic"].isin(["peak", "average"])].copy()
     d["phase_label"] = _phase_label(d["phase"])
-    d["vantage"] = d["vantage"].replace("", "unstated")
+    d["vantage"] = d["vantage"].replace("", "unstated").str.replace("_", " ")
     d["condition"] = d["condition"].replace("", "normal")
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
-    return alt.Chart(d).mark_point(size=70, filled=True, opacity=0.85).encode(
+    return alt.Chart(d).mark_point(size=60, filled=True, opacity=0.8).encode(
         x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log")),
         y=alt.Y("phase_label:N", title=None, sort=order),
         color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale()),
-        shape=alt.Shape("statistic:N", title="Statistic"),
+        shape=alt.Shape("vantage:N", title="Measured at"),
         tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
                  alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
                  alt.Tooltip("desktops:Q", format=",.0f"),
                  alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"), "locator"],
-    ).properties(width=430, height=220, title="IOPS per desktop by phase")
+    ).properties(width=230, height=200).facet(
+        column=alt.Column("statistic:N", title=None, sort=["peak", "average"],
+                          header=alt.Header(labelFontSize=12, labelFontWeight="bold")),
+    ).properties(title="IOPS per desktop by phase (derived: reported IOPS / desktops of the test)")
 
 
 def latency_chart(results: pd.DataFrame) -> alt.Chart:

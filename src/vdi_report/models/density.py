@@ -132,7 +132,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.Dat
 def claims(results: pd.DataFrame) -> pd.DataFrame:
     """The vendors' own density claims: results.csv metric ``users_supported`` (any phase).
 
-    Columns: vendor, record_id, value (desktops), bound, claim (text ``> 3,000``), phase, quote,
+    Columns: vendor, record_id, value (desktops), bound, claim (text ``> 3,000``), phase,
+    worker_class, quote,
     audit (the audit's resolution, e.g. "not demonstrated"). Claims are shown whether or not the
     audit lets the analysis use them: they are what the model is compared with, never an input.
     Repeats of the same number are listed once (lowest record_id).
@@ -143,7 +144,8 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
     cls = r["worker_class"].map(lambda c: f" {c.replace('_', ' ')}" if c else "")
     return pd.DataFrame({"vendor": r["vendor"], "record_id": r["record_id"], "value": r["value"], "bound": r["bound"],
                          "claim": [f"{sign[b]}{v:,.0f}{c}" for b, v, c in zip(r["bound"], r["value"], cls)],
-                         "phase": r["phase"], "quote": r["quote"], "audit": r["resolution"]}).reset_index(drop=True)
+                         "phase": r["phase"], "worker_class": r["worker_class"], "quote": r["quote"],
+                         "audit": r["resolution"]}).reset_index(drop=True)
 
 
 def latency(results: pd.DataFrame) -> pd.DataFrame:
@@ -175,7 +177,13 @@ def summary_chart(summ: pd.DataFrame, claims_df: pd.DataFrame):
     m = pd.concat([pd.DataFrame({"array": s["array"], "case": lab, "desktops": s[f"{c}_max"], "bound": s[f"{c}_bound"],
                                  "detail": s[f"{c}_phase"] + ": " + s[f"{c}_resource"]}) for c, lab in cases.items()])
     t = pd.DataFrame({"array": s["array"], "case": "tested (reported)", "desktops": s["desktops_tested"], "bound": "eq", "detail": ""})
-    c = claims_df.merge(s[["vendor", "array"]], on="vendor")
+    c = claims_df.copy()
+    mixed = c.groupby("vendor")["worker_class"].transform(lambda w: (w != "").sum() > 1) & (c["worker_class"] != "")
+    if mixed.any():  # a mixed population (Hitachi: 400 task + 180 extreme power) is one claim of its total
+        g = c[mixed].groupby("vendor").agg(value=("value", "sum"), bound=("bound", "first"),
+                                           claim=("claim", lambda x: " + ".join(x)), record_id=("record_id", " ".join)).reset_index()
+        c = pd.concat([c[~mixed], g], ignore_index=True)
+    c = c.merge(s[["vendor", "array"]], on="vendor")
     c = pd.DataFrame({"array": c["array"], "case": "vendor claim (reported)", "desktops": c["value"], "bound": c["bound"],
                       "detail": c["claim"] + " (" + c["record_id"] + ")"})
     d = pd.concat([m, t, c], ignore_index=True).dropna(subset=["desktops"])

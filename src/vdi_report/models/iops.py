@@ -399,3 +399,25 @@ def cv_chart(cv: pd.DataFrame):
         tooltip=["held_out", "phase", "statistic", "worker_class", alt.Tooltip("observed:Q", format=".1f"),
                  alt.Tooltip("predicted:Q", format=".1f"), alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
     return (diag + rules + pts).properties(width=380, height=300, title="Leave-one-vendor-out: predicted vs observed (90 % PI)")
+
+
+def io_profile(results: pd.DataFrame) -> pd.DataFrame:
+    """Read share and implied I/O size per vendor, test and statistic (derived).
+
+    read_share = read IOPS / (read + write IOPS) where both are reported for the same test,
+    statistic and vantage; kb_per_io = throughput (MB/s, decimal) x 10^6 / IOPS / 1024 (KB,
+    binary, see units.py) where both are reported for the same test, statistic and vantage.
+    Normal condition, records used in the analysis. Columns: vendor, test_id, phase, statistic,
+    vantage, read_share, kb_per_io, records.
+    """
+    r = results[results["used_in_analysis"] & (results["condition"] != "failover") & (results["test_id"] != "")
+                & results["statistic"].isin(["peak", "average"])]
+    keys = ["vendor", "test_id", "phase", "statistic", "vantage"]
+    pick = r[r["metric"].isin(["iops", "read_iops", "write_iops", "throughput"])].sort_values("record_id")
+    pick = pick.drop_duplicates(keys + ["metric"])
+    w = pick.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+    ids = pick.groupby(keys)["record_id"].agg(" ".join)
+    w = w.reindex(columns=["iops", "read_iops", "write_iops", "throughput"])
+    out = pd.DataFrame({"read_share": w["read_iops"] / (w["read_iops"] + w["write_iops"]),
+                        "kb_per_io": w["throughput"] * 1e6 / w["iops"] / 1024, "records": ids}).reset_index()
+    return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)

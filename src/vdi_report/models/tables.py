@@ -129,3 +129,13 @@ def cost_range_table(cr: pd.DataFrame) -> pd.DataFrame:
                          "Arrays (estimate – PI upper end)": [f"{a}–{b}" if a != b else f"{a}" for a, b in zip(cr["arrays"], cr["arrays_pi90_high"])],
                          "Storage cost, USD (derived from assumed prices)": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_low"], cr["usd_high"])],
                          "USD per desktop": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_per_desktop_low"], cr["usd_per_desktop_high"])]})
+
+
+def io_profile_table(p: pd.DataFrame, phases=("boot", "login", "login_and_steady_state", "steady_state")) -> pd.DataFrame:
+    """Read share and implied KB per I/O (both derived) for the user-facing phases."""
+    p = p[p["phase"].isin(phases)]
+    return pd.DataFrame({"Vendor": p["vendor"], "Test": p["test_id"].str.replace("_", " "), "Phase": _phase(p["phase"]),
+                         "Statistic, vantage": p["statistic"] + ", " + p["vantage"].str.replace("_", " ").replace("", "not stated"),
+                         "Read share (derived)": p["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
+                         "KB per I/O (derived)": p["kb_per_io"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+                         "Sources": p["records"]})
