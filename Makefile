@@ -27,13 +27,13 @@ COST_FILE   ?= data/raw/cost_assumptions.csv
 PARAMS_STAMP := build/params-$(DESKTOPS)-$(WORKER)-$(HEADROOM)-$(REPORT_DATE).stamp
 
 # Keep the intermediate build/*.ipynb (tests run one of them with a bad parameter).
-.SECONDARY:
+.SECONDARY: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py))
 
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
 ##@ Main
 .PHONY: report
-report: $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing)
+report: check-params $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test
@@ -100,6 +100,10 @@ $(STAMP): requirements-lock.txt pyproject.toml
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
+
+.PHONY: check-params
+check-params: $(STAMP)
+	@$(PY) -m vdi_report.models.scenario "$(DESKTOPS)" "$(WORKER)" "$(HEADROOM)"
 
 .PHONY: check-system
 check-system: $(STAMP) ## Check the system libraries the PDF route needs (pango, a font)

@@ -341,7 +341,7 @@ tables.styled(audit.findings_counts(findings, srcs),
 # stated values of the same document (record ids trace each to its quote in `data/raw`).
 
 # %%
-audit.styled(audit.findings_table(findings, srcs), "Table S2. Inconsistencies found by the automated checks",
+tables.styled(audit.findings_table(findings, srcs), "Table S2. Inconsistencies found by the automated checks",
              {"Document and check": "16%", "Finding (stated values as printed, with locator)": "52%",
               "Recomputed (derived)": "11%", "Records (register entry)": "13%"})
 
@@ -351,7 +351,7 @@ audit.styled(audit.findings_table(findings, srcs), "Table S2. Inconsistencies fo
 # configuration only.
 
 # %%
-audit.styled(audit.findings_table(findings, srcs, severity="note"), "Table S3. Notes from the automated checks",
+tables.styled(audit.findings_table(findings, srcs, severity="note"), "Table S3. Notes from the automated checks",
              {"Document and check": "16%", "Finding (stated values as printed, with locator)": "52%",
               "Recomputed (derived)": "11%", "Records (register entry)": "13%"})
 
@@ -374,7 +374,7 @@ tables.styled(audit.register_summary(register, srcs),
 # (they stay in `results.csv`, marked `used_in_analysis = False` with the entry's id).
 
 # %%
-audit.styled(audit.register_table(register, srcs),
+tables.styled(audit.register_table(register, srcs),
              "Table S5. Register entries that set records aside, and what the analysis uses instead",
              {"Entry": "28%", "Resolution: what the analysis uses": "50%", "Records not used": "14%"})
 
@@ -390,7 +390,7 @@ audit.styled(audit.register_table(register, srcs),
 charts.show(audit.verdict_chart(claims, srcs))
 
 # %%
-audit.styled(audit.claims_table(claims, srcs), "Table S6. Headline claims, evidence and verdicts",
+tables.styled(audit.claims_table(claims, srcs), "Table S6. Headline claims, evidence and verdicts",
              {"Claim": "26%", "Verdict": "9%", "Evidence for": "28%", "Evidence against": "29%"})
 
 # %% [markdown]

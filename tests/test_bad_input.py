@@ -183,3 +183,11 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
     assert proc.returncode != 0
     assert "unknown source 'nope'" in proc.stderr + proc.stdout
     assert {p: p.read_bytes() for p in processed} == before
+
+
+@pytest.mark.parametrize("args,fragment", [(["-5", "power", "0.2"], "desktops must be a positive"),
+                                           (["3000", "ceo", "0.2"], "unknown worker_class 'ceo'"),
+                                           (["3000", "power", "1.5"], "headroom must be a fraction")])
+def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
+    proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], capture_output=True, text=True)
+    assert proc.returncode == 2 and fragment in proc.stderr

@@ -893,18 +893,3 @@ def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None):
         order=alt.Order("order:Q"),
         tooltip=["vendor", "verdict", "claims"],
     ).properties(width=520, height=140, title="Vendors' headline claims tested against their own data")
-
-
-def styled(df: pd.DataFrame, caption: str, widths: dict[str, str] | None = None):
-    """``tables.styled`` with fixed column widths (``{column: "40%"}``) so long text columns get
-    the room; the PDF's table layout otherwise splits the page evenly. Let the widths add up to
-    about 92 %: cell padding comes on top of them."""
-    from . import tables
-
-    st = tables.styled(df, caption)
-    if widths:
-        st = st.set_table_styles([{"selector": "", "props": "table-layout: fixed; width: 100%;"},
-                                  {"selector": "td, th", "props": "overflow-wrap: anywhere;"}], overwrite=False)
-        st = st.set_table_styles({c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()},
-                                 overwrite=False)
-    return st

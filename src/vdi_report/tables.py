@@ -141,7 +141,19 @@ def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
                          "Vendors": g["Vendors"], "Records": g["Records"]}).reset_index(drop=True)
 
 
-def styled(df: pd.DataFrame, caption: str | None = None):
-    """A pandas Styler without the index, with an optional caption, for the report."""
+def styled(df: pd.DataFrame, caption: str | None = None, widths: dict[str, str] | None = None):
+    """A pandas Styler without the index, with an optional caption, for the report.
+
+    ``widths`` (``{column: "40%"}``) fixes column widths so long text columns get the room; the
+    PDF's table layout otherwise splits the page evenly. Let them add up to about 92 %: cell
+    padding comes on top.
+    """
     st = df.style.hide(axis="index")
-    return st.set_caption(caption) if caption else st
+    if caption:
+        st = st.set_caption(caption)
+    if widths:
+        st = st.set_table_styles([{"selector": "", "props": "table-layout: fixed; width: 100%;"},
+                                  {"selector": "td, th", "props": "overflow-wrap: anywhere;"}], overwrite=False)
+        st = st.set_table_styles({c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()},
+                                 overwrite=False)
+    return st

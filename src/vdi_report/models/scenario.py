@@ -7,6 +7,7 @@ utilization figure the capacity is only what the test demonstrated (a lower boun
 """
 
 import math
+import sys
 
 import numpy as np
 import pandas as pd
@@ -133,3 +134,18 @@ def cost_range(cov: pd.DataFrame, claims: pd.DataFrame, assumptions: pd.DataFram
         rows.append({"vendor": vendor, "configuration": conf, "binding_phase": w["phase"], "arrays": n, "arrays_pi90_high": n_hi,
                      "usd_low": lo, "usd_high": hi, "usd_per_desktop_low": lo / int(desktops), "usd_per_desktop_high": hi / int(desktops)})
     return pd.DataFrame(rows)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m vdi_report.models.scenario DESKTOPS WORKER HEADROOM``: check the report's
+    scenario parameters before any notebook runs (exit 2 with the reason)."""
+    try:
+        validate(*argv)
+    except (TypeError, ValueError) as exc:
+        print(f"invalid report parameter: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
