@@ -50,16 +50,18 @@ the vendor's text in `data/raw`.*"""))
 # %%
 tables.styled(tables.sources_table(srcs), "Table 1. The four documents")
 
-# %% [markdown]
-# ## Headline results per desktop
-#
-# One row per test run in normal operation (controller-failover runs are in the data set and
-# the audit). Per-desktop IOPS are **derived**: the reported IOPS divided by the desktops of
-# that test; for Hitachi's mixed pool of 400 task and 180 extreme power users, by all 580
-# desktops, the mix kept explicit. A sign before a number is the document's own bound: `<` "less
-# than", `>` "more than", `≈` "about". "Measured at" is the vantage point the vendor names (array
-# front end, array back end, ESXi host, storage port, guest); numbers from different vantage
-# points are not directly comparable. A dash: the document does not state it.
+# %%
+mixed = srcs[srcs["clone_type"] == "mixed"].iloc[0]  # Hitachi: one pool, two user types
+tol = f"{normalize.APPROX_TOLERANCE:.0%}"
+display(Markdown(f"""## Headline results per desktop
+
+One row per test run in normal operation (controller-failover runs are in the data set and
+the audit). Per-desktop IOPS are **derived**: the reported IOPS divided by the desktops of
+that test; for {mixed['vendor']}'s mixed pool ({mixed['workload']}), by all {mixed['desktops']:,}
+desktops, the mix kept explicit. A sign before a number is the document's own bound: `<` "less
+than", `>` "more than", `≈` "about" (taken as ± {tol}). "Measured at" is the vantage point the
+vendor names (array front end, array back end, ESXi host, storage port, guest); numbers from
+different vantage points are not directly comparable. A dash: the document does not state it."""))
 
 # %%
 tables.styled(tables.headline_table(tests), "Table 2. Headline results per test run, normal operation")
@@ -123,9 +125,9 @@ cv_stats = iops.cv_summary(cv)
 # reprints. Only normal-operation tests measured at the array front end, the ESXi host or the
 # storage port are used. Left out: failover runs, NetApp's warm-cache Tuesday login, back-end
 # IOPS, and values printed as "<" or ">". Approximate values enter at their midpoint.
-# Hitachi's pool of 400 task and 180 extreme power users is never divided by one class's count.
-# Its boot storm counts with all 580 desktops, because nobody is logged in during a boot, and
-# its pooled login figures are left out. Notebook `04_iops_model` justifies each choice and
+# Hitachi's mixed pool of task and extreme power users (Table 1) is never divided by one class's
+# count. Its boot storm counts with all the pool's desktops, because nobody is logged in during a
+# boot, and its pooled login figures are left out. Notebook `04_iops_model` justifies each choice and
 # checks its sensitivity.
 
 # %%
@@ -313,7 +315,7 @@ display(Markdown(
 # percentage differences and multiples against the values they compare, shares against 100 %,
 # drive count × drive size against capacity, counts × per-unit figures against totals, and
 # averages against peaks. A check fires only when no reading of the printed numbers within their
-# printed precision (`441µs` is 440.5-441.5 µs, `~12 min` ± 10 %) makes them agree, so rounding
+# printed precision (`441µs` is 440.5-441.5 µs; `~` widens a value by the tolerance stated in Table 2's notes) makes them agree, so rounding
 # never counts as an error. A **curated register** records what rules cannot see (swapped labels,
 # narrative contradictions, unsupported claims, comparability traps) and says which value this
 # analysis uses; the records it sets aside are excluded from every table and model above. A
