@@ -764,10 +764,11 @@ def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, str]], texts: di
 
 
 def seed_texts(sources_df: pd.DataFrame | None = None) -> dict[str, str]:
-    """source_id -> text of its seed file (``config.SEEDS_DIR``). Raises FileNotFoundError when
-    the seeds are absent."""
+    """source_id -> text of its first text file (``provenance.text_path``); register and claims
+    quotes refer to that file. Raises FileNotFoundError when the texts are absent."""
     s = sources.load_sources() if sources_df is None else sources_df
-    return {r.source_id: provenance.seed_path(r.seed_file).read_text(encoding="utf-8") for r in s.itertuples()}
+    return {r.source_id: provenance.text_path(r.text_dir, r.text_files.split()[0]).read_text(encoding="utf-8")
+            for r in s.itertuples()}
 
 
 def register_summary(register: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -16,7 +16,6 @@ from IPython.display import display
 from . import config
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
-VENDOR_COLORS = {"NetApp": "#1f77b4", "Dell EMC": "#2ca02c", "Hitachi Data Systems": "#d62728", "AccelStor": "#9467bd"}
 _ids = itertools.count(1)
 
 
@@ -34,9 +33,19 @@ def _theme() -> alt.theme.ThemeConfig:
     }
 
 
+def vendor_colors() -> dict[str, str]:
+    """{vendor: colour} from the ``color`` column of ``data/raw/sources.csv`` (the first source of
+    a vendor gives its colour; the palette there is Okabe-Ito, colour-blind safe)."""
+    from . import sources
+
+    s = sources.load_sources()
+    return dict(s.drop_duplicates("vendor").set_index("vendor")["color"])
+
+
 def vendor_scale() -> alt.Scale:
-    """Fixed vendor colours so every chart agrees."""
-    return alt.Scale(domain=list(VENDOR_COLORS), range=list(VENDOR_COLORS.values()))
+    """Fixed vendor colours so every chart agrees (``vendor_colors``)."""
+    colors = vendor_colors()
+    return alt.Scale(domain=list(colors), range=list(colors.values()))
 
 
 def show(chart: alt.TopLevelMixin) -> None:

@@ -19,24 +19,49 @@ NOTEBOOKS_DIR = PROJ_ROOT / "notebooks"
 TEMPLATES_DIR = PROJ_ROOT / "templates"
 SEEDS_DIR = Path(os.environ.get("VDI_SEEDS_DIR", PROJ_ROOT.parent / "shared" / "seeds"))
 
-# Controlled vocabularies (documented in data/raw/README.md).
-PHASES = (
-    "provisioning", "boot", "login", "steady_state", "login_and_steady_state", "patching",
-    "power_off", "refresh", "recompose", "overall", "testbed", "capacity", "cost", "sizing",
-)
-STATISTICS = ("peak", "average", "total", "single")
-BOUNDS = ("eq", "approx", "lt", "gt")
-VANTAGES = ("", "array_frontend", "array_backend", "host", "guest", "storage_port")
-CONDITIONS = ("", "normal", "failover")
-VARIANTS = ("", "monday", "tuesday", "8_hour")
-CONFIGURATIONS = ("", "config1", "config2", "config3")
-WORKER_CLASSES = ("", "task", "office", "knowledge", "power", "extreme_power", "mixed")
+EXTERNAL_DIR = Path(os.environ.get("VDI_EXTERNAL_DIR", PROJ_ROOT.parent / "shared" / "external"))
+# Where each source's text lives, by the ``text_dir`` column of sources.csv.
+TEXT_DIRS = {"seeds": SEEDS_DIR, "external": EXTERNAL_DIR}
 
-# Phases in the order of a VDI day, for tables and charts.
-PHASE_ORDER = ("provisioning", "boot", "login", "login_and_steady_state", "steady_state",
-               "patching", "power_off", "refresh", "recompose")
-PHASE_LABELS = {
-    "provisioning": "Provisioning", "boot": "Boot storm", "login": "Login storm",
-    "login_and_steady_state": "Login + steady state", "steady_state": "Steady state",
-    "patching": "Patching", "power_off": "Power off", "refresh": "Refresh", "recompose": "Recompose",
-}
+VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class")
+
+
+def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[dict]]:
+    """``data/raw/vocabulary.csv`` as {field: [row, ...]} in the file's ``order``.
+
+    Read with the standard library so that importing ``config`` stays cheap. Raises ValueError
+    naming the file and line for a row whose ``field`` is unknown or whose ``order`` is not an
+    integer.
+    """
+    import csv
+
+    vocab: dict[str, list[dict]] = {f: [] for f in VOCABULARY_FIELDS}
+    with open(path, encoding="utf-8", newline="") as fh:
+        for line, row in enumerate(csv.DictReader(fh), start=2):
+            if row["field"] not in vocab:
+                raise ValueError(f"{path}: line {line}: column 'field' = {row['field']!r}: "
+                                 f"expected one of {', '.join(VOCABULARY_FIELDS)}")
+            try:
+                row["order"] = int(row["order"])
+            except ValueError:
+                raise ValueError(f"{path}: line {line}: column 'order' = {row['order']!r}: not an integer") from None
+            vocab[row["field"]].append(row)
+    return {f: sorted(rows, key=lambda r: r["order"]) for f, rows in vocab.items()}
+
+
+# Controlled vocabularies: data/raw/vocabulary.csv (documented in data/raw/README.md).
+VOCABULARY = _read_vocabulary()
+PHASES = tuple(r["value"] for r in VOCABULARY["phase"])
+STATISTICS = tuple(r["value"] for r in VOCABULARY["statistic"])
+BOUNDS = tuple(r["value"] for r in VOCABULARY["bound"])
+VANTAGES = tuple(r["value"] for r in VOCABULARY["vantage"])
+CONDITIONS = tuple(r["value"] for r in VOCABULARY["condition"])
+VARIANTS = tuple(r["value"] for r in VOCABULARY["variant"])
+CONFIGURATIONS = tuple(r["value"] for r in VOCABULARY["configuration"])
+WORKER_CLASSES = tuple(r["value"] for r in VOCABULARY["worker_class"])
+
+# Phases of a VDI day (the vocabulary's order), for tables and charts.
+NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")
+PHASE_ORDER = tuple(p for p in PHASES if p not in NON_TEST_PHASES)
+PHASE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["phase"] if r["value"] in PHASE_ORDER}
+VANTAGE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["vantage"]}

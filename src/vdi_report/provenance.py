@@ -28,9 +28,27 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def seed_path(seed_file: str) -> Path:
-    """Path of a seed text in ``config.SEEDS_DIR`` (``../shared/seeds`` unless VDI_SEEDS_DIR is set)."""
-    return config.SEEDS_DIR / seed_file
+def text_path(text_dir: str, text_file: str) -> Path:
+    """Path of one source text: ``text_dir`` is a key of ``config.TEXT_DIRS`` (``seeds``:
+    ``../shared/seeds`` or VDI_SEEDS_DIR; ``external``: ``../shared/external`` or VDI_EXTERNAL_DIR).
+    Raises KeyError for an unknown ``text_dir``."""
+    return config.TEXT_DIRS[text_dir] / text_file
+
+
+def source_texts(source: "pd.Series") -> dict[str, str]:
+    """{text_file: text} of one ``sources.csv`` row (columns ``text_dir``, ``text_files``).
+    Raises FileNotFoundError when a text is missing."""
+    return {f: text_path(source["text_dir"], f).read_text(encoding="utf-8") for f in source["text_files"].split()}
+
+
+def verify_source(source: "pd.Series", records: pd.DataFrame) -> list[str]:
+    """Check a source's records against its texts: each record against the file its
+    ``text_file`` names. Returns one message per problem (empty: all verified)."""
+    texts = source_texts(source)
+    problems = []
+    for name, text in texts.items():
+        problems += verify_records(records[records["text_file"] == name], text)
+    return problems
 
 
 def locator_exists(locator: str, text: str) -> bool:

@@ -13,14 +13,16 @@ from . import config
 from .units import CANONICAL_UNITS, metric_units
 
 RECORD_COLUMNS = [
-    "record_id", "source_id", "locator", "line", "quote", "value_text", "value", "value_high",
+    "record_id", "source_id", "text_file", "locator", "line", "quote", "value_text", "value", "value_high",
     "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "test_id",
     "condition", "variant", "configuration", "worker_class", "desktops", "note",
 ]
 SOURCE_COLUMNS = [
-    "source_id", "vendor", "array", "title", "document_number", "published", "seed_file",
-    "seed_sha256", "desktops", "clone_type", "persistence", "workload",
+    "source_id", "vendor", "array", "title", "document_number", "published", "role", "text_dir",
+    "text_files", "text_sha256", "record_prefix", "color", "desktops", "clone_type", "persistence",
+    "workload", "broker", "load_tool", "guest_os", "platform",
 ]
+ROLES = ("seed", "external")
 LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|Section: .+)$"
 
 
@@ -38,8 +40,10 @@ def _text(*checks, **kw):
 
 RECORDS_SCHEMA = pa.DataFrameSchema(
     {
-        "record_id": _text(pa.Check.str_matches(r"^[A-Z]+-\d{4}$"), unique=True),
+        "record_id": _text(pa.Check.str_matches(r"^[A-Z][A-Z0-9]*-\d{4}$"), unique=True),
         "source_id": _text(pa.Check.str_length(min_value=1)),
+        # Which of the source's text files holds the quote; optional (empty or absent: the only one).
+        "text_file": _text(required=False),
         "locator": _text(pa.Check.str_matches(LOCATOR_PATTERN)),
         "line": pa.Column(int, pa.Check.ge(1), coerce=True),
         "quote": _text(pa.Check.str_length(min_value=1)),
@@ -77,13 +81,20 @@ SOURCES_SCHEMA = pa.DataFrameSchema(
     {
         "source_id": _text(pa.Check.str_matches(r"^[a-z0-9_]+$"), unique=True),
         **{c: _text() for c in ["vendor", "array", "title", "document_number", "published"]},
-        "seed_file": _text(pa.Check.str_length(min_value=1)),
-        "seed_sha256": _text(pa.Check.str_matches(r"^[0-9a-f]{64}$")),
+        "role": _text(_isin(ROLES, "role")),
+        "text_dir": _text(_isin(config.TEXT_DIRS, "text_dir")),
+        "text_files": _text(pa.Check.str_matches(r"^\S+( \S+)*$")),
+        "text_sha256": _text(pa.Check.str_matches(r"^[0-9a-f]{64}( [0-9a-f]{64})*$")),
+        "record_prefix": _text(pa.Check.str_matches(r"^[A-Z][A-Z0-9]*$"), unique=True),
+        "color": _text(pa.Check.str_matches(r"^#[0-9A-Fa-f]{6}$")),
         "desktops": pa.Column(int, pa.Check.gt(0), coerce=True),
         "clone_type": _text(_isin(["full_clone", "linked_clone", "mixed"])),
         "persistence": _text(_isin(["persistent", "non_persistent", "mixed"])),
         "workload": _text(),
+        **{c: _text() for c in ["broker", "load_tool", "guest_os", "platform"]},
     },
+    checks=[pa.Check(lambda df: df["text_files"].str.split().str.len() == df["text_sha256"].str.split().str.len(),
+                     error="text_files and text_sha256 must list the same number of entries")],
     strict=True,
 )
 
@@ -168,4 +179,20 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
     if len(wrong):
         i = wrong[0]
         raise RawDataError(f"{path}: line {i + 2}: column 'source_id' = {df.at[i, 'source_id']!r}: expected {source_id!r}")
+    src = load_sources(raw_dir).set_index("source_id").loc[source_id]
+    prefix = src["record_prefix"]
+    wrong = df.index[~df["record_id"].str.startswith(prefix + "-")]
+    if len(wrong):
+        i = wrong[0]
+        raise RawDataError(f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
+                           f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)")
+    if "text_file" not in df.columns:
+        df["text_file"] = ""
+    files = src["text_files"].split()
+    df["text_file"] = df["text_file"].replace("", files[0])
+    wrong = df.index[~df["text_file"].isin(files)]
+    if len(wrong):
+        i = wrong[0]
+        raise RawDataError(f"{path}: line {i + 2}: column 'text_file' = {df.at[i, 'text_file']!r}: "
+                           f"expected one of the source's text_files: {', '.join(files)}")
     return df[RECORD_COLUMNS]
