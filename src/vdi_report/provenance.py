@@ -53,12 +53,14 @@ def verify_source(source: "pd.Series", records: pd.DataFrame) -> list[str]:
 
 def locator_exists(locator: str, text: str) -> bool:
     """True when ``Table N`` / ``Figure N`` is named in ``text``, ``Section X.Y`` is a numbered
-    heading, or ``Section: Heading`` occurs (case-insensitive) in ``text``."""
+    heading, or ``Section: Heading``, ``Table: Title`` or ``Figure: Caption`` (unnumbered, as
+    printed) occurs (case-insensitive, whitespace collapsed) in ``text``."""
     m = re.match(r"^(Table|Figure) (\d+)$", locator)
     if m:
         return re.search(rf"\b{m.group(1)}[ \t]+{m.group(2)}\b", text) is not None
-    if locator.startswith("Section: "):
-        return squash(locator[len("Section: "):]).lower() in squash(text).lower()
+    m = re.match(r"^(Section|Table|Figure): (.+)$", locator)
+    if m:  # an unnumbered heading, table title or figure caption/alt text, as printed
+        return squash(m.group(2)).lower() in squash(text).lower()
     m = re.match(r"^Section (\d+(?:\.\d+)*)$", locator)
     if m:
         return re.search(rf"(^|\n)[#*\s]*{re.escape(m.group(1))}\.?[ \t]", text) is not None

@@ -23,7 +23,7 @@ SOURCE_COLUMNS = [
     "workload", "broker", "load_tool", "guest_os", "platform",
 ]
 ROLES = ("seed", "external")
-LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|Section: .+)$"
+LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|(Section|Table|Figure): .+)$"
 
 
 class RawDataError(ValueError):
