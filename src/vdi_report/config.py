@@ -23,7 +23,8 @@ EXTERNAL_DIR = Path(os.environ.get("VDI_EXTERNAL_DIR", PROJ_ROOT.parent / "share
 # Where each source's text lives, by the ``text_dir`` column of sources.csv.
 TEXT_DIRS = {"seeds": SEEDS_DIR, "external": EXTERNAL_DIR}
 
-VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class")
+VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class",
+                     "clone_type", "persistence")
 
 
 def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[dict]]:
@@ -59,6 +60,8 @@ CONDITIONS = tuple(r["value"] for r in VOCABULARY["condition"])
 VARIANTS = tuple(r["value"] for r in VOCABULARY["variant"])
 CONFIGURATIONS = tuple(r["value"] for r in VOCABULARY["configuration"])
 WORKER_CLASSES = tuple(r["value"] for r in VOCABULARY["worker_class"])
+CLONE_TYPES = tuple(r["value"] for r in VOCABULARY["clone_type"])
+PERSISTENCE = tuple(r["value"] for r in VOCABULARY["persistence"])
 
 # Phases of a VDI day (the vocabulary's order), for tables and charts.
 NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")
