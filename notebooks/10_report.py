@@ -111,7 +111,7 @@ from vdi_report.models import cost, density, iops, scenario
 from vdi_report.models import tables as mtables
 
 params = scenario.validate(desktops, worker_class, concurrency, headroom, boot_window_min, raid, failover)
-assumptions = cost.load_assumptions(cost_file or None)
+assumptions = cost.load_assumptions(cost_file or config.RAW_DIR / "cost_assumptions.csv")
 P = config.PROCESSED_DIR
 pred = pd.read_csv(P / "iops_per_desktop_model.csv", keep_default_na=False, na_values=[""])
 by_vendor = pd.read_csv(P / "iops_model_cv_by_vendor.csv")
@@ -223,25 +223,22 @@ tables.styled(mtables.rules_table(rules), "Table M4. Quoted IOPS-per-desktop rul
 tables.styled(mtables.io_profile_table(iops.io_profile(results)), "Table M4b. Read share and implied I/O size per test (derived)")
 
 # %% [markdown]
-# ## Headroom and density
+# ## Density: demonstrated before extrapolated
 #
-# For each tested array and configuration, the vendor's own utilization figures (array controller
-# CPU, Hitachi MPU, disk busy) show which resource is closest to saturation in each phase. The
-# scaling law is an assumption: utilization is proportional to desktops. A resource at *u* %
-# with *d* desktops saturates at *d* × 100 / *u* desktops. A "< u" figure gives only a lower
-# bound (≥), and a resource already at 100 % gives at most the tested count (≤). With one of two
-# controllers down, controller load doubles and disk load does not. Where the vendor measured
-# failover (NetApp), its measured figures are used. Latency is not extrapolated, because it rises
-# non-linearly near saturation.
+# For each tested array and configuration: what it demonstrably carried (desktops, with both
+# controllers and with one down), the busiest resource it reported, and only then what the
+# figures allow beyond the test. Controller CPU (array CPU, Hitachi MPU) is extrapolated under a
+# stated scaling law (a resource at *u* % with *d* desktops saturates at *d* × 100 / *u*; an
+# assumption: controller load need not grow linearly). Port bandwidth gives a limit from link
+# speed × ports. Nothing is extrapolated from a figure at 95 % or more (the test already reached a
+# limit), from disk or flash-module busy % (not proportional to desktops), or from a statement the
+# claims table rates *not testable*. A peak maximum is never above the average-based one. A boot
+# storm at a limit limits the boot rate, not the number of desktops (see the boot-rate section).
 
 # %%
-dens = density.read(config.PROCESSED_DIR / "density.csv")
-claims_df = density.claims(results)
-summ = density.summary(dens, claims_df)
-tables.styled(mtables.density_table(summ), "Table M5. Maximum desktops under the scaling law (binding phase and resource) and the vendors' claims")
-
-# %%
-charts.show(density.summary_chart(summ, claims_df))
+dens = density.read(P / "density.csv")
+summ = pd.read_csv(P / "density_summary.csv", keep_default_na=False, na_values=[""])
+tables.styled(mtables.density_table(summ), "Table M5. Density per array: demonstrated, busiest resource, extrapolated only where it scales")
 
 # %%
 display(Markdown("\n".join("- " + t for t in density.summary_sentences(summ))))
@@ -249,49 +246,46 @@ display(Markdown("\n".join("- " + t for t in density.summary_sentences(summ))))
 # %% [markdown]
 # ## Cost per desktop
 #
-# No document states an array price. The vendors' own $-per-desktop claims imply one: claimed
-# $ per desktop × the density the claim is made at. The cost model uses only these implied
-# prices and the assumptions below, all listed in `data/raw/cost_assumptions.csv` (or
-# `COST_FILE`). Each assumption carries its rationale and a low–high range.
+# No document states an array price, and the audit register sets every vendor $-per-desktop claim
+# aside. Each claim is shown with every reading its document allows and what each reading
+# implies; cost per desktop is computed only from array prices stated in the assumptions file
+# (`data/raw/cost_assumptions.csv`, or `COST_FILE`), each with its scope.
 
 # %%
-tables.styled(mtables.assumptions_table(assumptions), "Table M6. Cost assumptions (all assumed)")
+tables.styled(mtables.assumptions_table(assumptions), "Table M6. Cost assumptions (all assumed, with their scope)")
 
 # %%
-vclaims = cost.vendor_claims(results, assumptions)
-recomputed = cost.recompute(vclaims, summ, assumptions)
-tables.styled(mtables.claims_table(vclaims), "Table M7. The vendors' $ per desktop claims and the array price they imply")
+readings = pd.read_csv(P / "cost_readings.csv", keep_default_na=False, na_values=[""])
+tables.styled(mtables.readings_table(readings), "Table M7. The vendors' $ per desktop claims: each reading and its consequence")
 
 # %%
-tables.styled(mtables.recompute_table(recomputed), "Table M8. Implied price per desktop at the claimed, tested and model densities")
+per_desktop = pd.read_csv(P / "cost.csv", keep_default_na=False, na_values=[""])
+if len(per_desktop):
+    display(tables.styled(mtables.cost_table(per_desktop), "Table M8. Cost per desktop from assumed array prices"))
+else:
+    display(Markdown("No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
+                     f"`{cost.ARRAY_PRICE_PREFIX}<source_id>` of the assumptions file, with its scope and rationale."))
 
 # %% [markdown]
-# ### Hitachi's "save 75 % of the FMD cost"
+# ### Tiered configurations: flash modules saved, HDDs included
 #
-# The document compares drive counts (its Table 10). The tiered configuration replaces flash
-# modules (FMD) with SAS HDDs, and the HDDs cost money too. Counting them at an assumed HDD/FMD
-# price ratio:
+# A document that compares drive counts of configurations that replace flash modules (FMD) with
+# HDDs saves flash modules, but the HDDs cost money too. Counting them at an assumed HDD/FMD
+# price ratio (drives only):
 
 # %%
-drives = cost.hitachi_drives(results)
-ratio = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
-sav = [cost.hitachi_saving(drives, ratio, ref) for ref in ("config3", "config1")]
-d = drives.set_index("configuration")
-display(Markdown(", ".join(f"{c}: {d.at[c, 'fmd']:.0f} FMD + {d.at[c, 'hdd']:.0f} HDD" for c in d.index) + " (reported). " + " ".join(
-    f"Against {s['reference']}: {s['claimed_fmd_only']:.0%} fewer FMDs (the document's arithmetic), "
-    f"a {s['with_hdds']:.0%} drive-cost saving with the HDDs at {ratio:g} × an FMD's price (assumed), "
-    f"and no saving at all if an HDD costs {s['break_even_ratio']:.2f} × an FMD or more." for s in sav)
-    + " Shelves, power and the tiering licence are not counted."))
-charts.show(cost.saving_curve(drives, assumptions))
-
-# %% [markdown]
-# ### Sensitivity
-#
-# Each input is moved to its low and its high end while the others stay at their base values.
-# For AccelStor, the meaning of "full desktop density" decides almost everything.
-
-# %%
-charts.show(cost.tornado_chart(cost.tornado(assumptions, vclaims, cost.density_ranges(summ), drives)))
+drives = cost.drive_mix(results)
+if len(drives):
+    ratio = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
+    tiered = cost.tiered_configuration(drives)
+    sav = [cost.tiering_saving(drives, ratio, ref, tiered) for ref in drives["configuration"] if ref != tiered]
+    d = drives.set_index("configuration")
+    display(Markdown(", ".join(f"{c}: {d.at[c, 'fmd']:.0f} FMD + {d.at[c, 'hdd']:.0f} HDD" for c in d.index) + " (reported). " + " ".join(
+        f"{s['tiered']} against {s['reference']}: {s['claimed_fmd_only']:.0%} fewer FMDs, "
+        f"a {s['with_hdds']:.0%} drive-cost saving with the HDDs at {ratio:g} × an FMD's price (assumed), "
+        f"and no saving at all if an HDD costs {s['break_even_ratio']:.2f} × an FMD or more." for s in sav)
+        + " Shelves, power and the tiering licence are not counted."))
+    charts.show(cost.saving_curve(drives, assumptions))
 
 # %% [markdown]
 # ## Sizing scenario
@@ -309,6 +303,17 @@ display(Markdown(
     "minute; everything ÷ (1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); "
     "throughput = front end × I/O size. Written to `reports/sizing_scenario.csv`."))
 tables.styled(mtables.sizing_table(sizing), "Table M9. Sizing scenario per phase")
+
+# %%
+ext_cov = ext["covered"].astype(str).eq("True") if len(ext) else pd.Series(dtype=bool)
+display(Markdown(
+    "**Validation in brief.** Leave one vendor out: " + "; ".join(
+        f"{r.held_out} {r.n_covered} of {r.n_predicted} inside the 90 % interval, typical error ×{r.median_error_factor:.2f}, "
+        f"interval ends {r.sharpness:.1f}× apart" if r.n_predicted else f"{r.held_out} not predictable from the others"
+        for r in by_vendor.itertuples()) + ". "
+    + (f"External documents: {int(ext_cov.sum())} of {len(ext)} observations inside the seed model's interval "
+       f"(observed / predicted {ext['ratio'].astype(float).min():.2f}× to {ext['ratio'].astype(float).max():.2f}×)."
+       if len(ext) else "External documents: none with a usable observation yet.")))
 
 # %% [markdown]
 # ## Source audit

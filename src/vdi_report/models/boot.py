@@ -69,7 +69,7 @@ def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
         vp = [v for v in FRONT_VANTAGES if (io["vantage"] == v).any()]
         io = io[io["vantage"] == vp[0]] if vp else io
 
-        def agg(stat):
+        def agg(stat, io=io):
             x = io[io["statistic"] == stat].drop_duplicates(["configuration", "value"])
             if x.empty:
                 return np.nan, "", ""
@@ -125,7 +125,7 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
     front-end IOPS per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot).
     Columns: phase, worker_class, statistic, estimate, pi90_low, pi90_high, interval_kind,
     n_vendors, boot_rate_per_min (geometric mean of the documents' tested rates, desktops/min),
-    io_per_boot (the pooled I/O per boot, repeated on both rows), records (sources used).
+    io_per_boot (the pooled I/O per boot, repeated on both rows), records (source ids used), vendors.
     """
     s = storms[storms["role"] == "seed"]
     out = []
@@ -133,7 +133,7 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
                             ("io_per_boot", "io_per_boot", "io_per_boot_bound")):
         ok = s[s[bcol].isin(["eq", "approx"])]
         out.append({"phase": "boot", "worker_class": "any", "statistic": stat, **_pool(ok[col]),
-                    "records": " ".join(ok["source_id"])})
+                    "records": " ".join(ok["source_id"]), "vendors": ", ".join(ok["vendor"])})
     d = pd.DataFrame(out)
     d["boot_rate_per_min"] = float(np.exp(np.log(s["boot_rate_per_min"]).mean())) if len(s) else np.nan
     d["io_per_boot"] = d.loc[d["statistic"] == "io_per_boot", "estimate"].iloc[0]

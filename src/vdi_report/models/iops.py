@@ -585,7 +585,7 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
         rows.append({"phase": "boot", "worker_class": b["worker_class"], "statistic": b["statistic"], "estimate": b["estimate"],
                      "pi90_low": b["pi90_low"], "pi90_high": b["pi90_high"], "interval_kind": b["interval_kind"],
                      "unit": "IOPS per (desktop booted per minute)" if b["statistic"] == "peak_per_rate" else "I/O per desktop boot",
-                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["records"], "spec": "boot rate",
+                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["vendors"], "spec": "boot rate",
                      "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
                      "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
     t = pd.DataFrame(rows)
