@@ -65,10 +65,14 @@ that test; for {mixed['vendor']}'s mixed pool ({mixed['workload']}), by all {mix
 desktops, the mix kept explicit. A sign before a number is the document's own bound: `<` "less
 than", `>` "more than", `≈` "about" (taken as ± {tol}). "Measured at" is the vantage point the
 vendor names (array front end, array back end, ESXi host, storage port, guest); numbers from
-different vantage points are not directly comparable. A dash: the document does not state it."""))
+different vantage points are not directly comparable; a figure at another vantage than the rest of its
+row says so in its cell. Latency reported per user type (storage ports serving each) is shown per type.
+A value the document states for the whole phase without naming the test run, or with another
+statistic, is marked "(phase)", "(total)" or "(single value)". A dash: the document does not state it.
+"Source" gives where in the document the row's numbers are."""))
 
 # %%
-tables.styled(tables.headline_table(tests), "Table 2. Headline results per test run, normal operation")
+tables.styled(tables.headline_table(tests, results), "Table 2. Headline results per test run, normal operation")
 
 # %% [markdown]
 # Only some numbers can be compared across vendors at all: the same phase, metric and statistic
