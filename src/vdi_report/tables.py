@@ -108,7 +108,7 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
     t = t.assign(**{c: pd.to_numeric(t[c], errors="coerce") for c in ["desktops", "peak_iops_per_desktop", "average_iops_per_desktop",
                                          "average_latency_ms", "peak_latency_ms", "duration_min"]})
     t = t.sort_values(["_p", "vendor", "test_id"]).reset_index(drop=True)
-    num = lambda c: pd.to_numeric(t[c], errors="coerce")  # noqa: E731
+    num = lambda c: pd.to_numeric(t[c], errors="coerce")
 
     def cell(col, unit):
         return [fmt_value(v, unit, b) if pd.notna(v) else "–" for v, b in zip(t[col], t[f"{col.replace('_per_desktop', '')}_bound"])]
