@@ -11,16 +11,16 @@ from vdi_report import config, files, normalize, sources
 from vdi_report.sources import RawDataError
 
 GOOD = [
-    dict(record_id="NTAP-0001", source_id="netapp_tr4540", locator="Table 8", line=400,
-         quote="Peak IOPS 117,752", value_text="117,752", value="117752", value_high="", unit="IOPS",
-         bound="eq", phase="boot", metric="iops", statistic="peak", vantage="array_frontend",
-         vantage_note="storage controller", test_id="boot", condition="normal", variant="",
-         configuration="", worker_class="office", desktops="1500", note=""),
-    dict(record_id="NTAP-0002", source_id="netapp_tr4540", locator="Table 8", line=400,
-         quote="Avg latency 441µs", value_text="441µs", value="441", value_high="", unit="µs",
-         bound="eq", phase="boot", metric="latency", statistic="average", vantage="array_frontend",
-         vantage_note="storage controller", test_id="boot", condition="normal", variant="",
-         configuration="", worker_class="office", desktops="1500", note=""),
+    {"record_id": "NTAP-0001", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
+         "quote": "Peak IOPS 117,752", "value_text": "117,752", "value": "117752", "value_high": "", "unit": "IOPS",
+         "bound": "eq", "phase": "boot", "metric": "iops", "statistic": "peak", "vantage": "array_frontend",
+         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
+         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
+    {"record_id": "NTAP-0002", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
+         "quote": "Avg latency 441µs", "value_text": "441µs", "value": "441", "value_high": "", "unit": "µs",
+         "bound": "eq", "phase": "boot", "metric": "latency", "statistic": "average", "vantage": "array_frontend",
+         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
+         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
 ]
 
 
@@ -146,7 +146,7 @@ def test_header_only(raw):
 
 def test_undecodable_bytes(raw):
     p = write(raw, GOOD)
-    p.write_bytes(p.read_bytes().replace("µ".encode("utf-8"), "µ".encode("latin-1")))
+    p.write_bytes(p.read_bytes().replace("µ".encode(), "µ".encode("latin-1")))
     expect(raw, "line 3", "not UTF-8")
 
 
@@ -196,12 +196,12 @@ def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
 # --- one source of truth per number: value must be what value_text prints -------------------
 
 @pytest.mark.parametrize("changes,fragment", [
-    (dict(value="81", value_text="117,752"), "column 'value' = 81: value_text '117,752' prints 117752"),
-    (dict(value="117753"), "column 'value' = 117753: value_text '117,752' prints 117752"),
-    (dict(value="inf"), "column 'value' = inf: not a finite number"),
-    (dict(value="-inf"), "not a finite number"),
-    (dict(value_high="inf"), "column 'value_high' = inf: not a finite number"),
-    (dict(value_high="120000"), "value_text '117,752' prints 117752 (1 number(s)), the record has 2"),
+    ({"value": "81", "value_text": "117,752"}, "column 'value' = 81: value_text '117,752' prints 117752"),
+    ({"value": "117753"}, "column 'value' = 117753: value_text '117,752' prints 117752"),
+    ({"value": "inf"}, "column 'value' = inf: not a finite number"),
+    ({"value": "-inf"}, "not a finite number"),
+    ({"value_high": "inf"}, "column 'value_high' = inf: not a finite number"),
+    ({"value_high": "120000"}, "value_text '117,752' prints 117752 (1 number(s)), the record has 2"),
 ])
 def test_value_disagreeing_with_value_text_names_file_line_column_and_both_values(raw, changes, fragment):
     write(raw, mutate(0, **changes))
