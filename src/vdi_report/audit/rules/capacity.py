@@ -24,7 +24,7 @@ def _scope(df: pd.DataFrame, r: pd.Series, metrics) -> pd.DataFrame:
     return d.iloc[0:0]
 
 
-@rule("capacity", "Drives × size ≠ capacity",
+@rule(60, "capacity", "Drives × size ≠ capacity",
       "drive count x drive size does not give the stated raw/usable capacity")
 def rule_capacity(df: pd.DataFrame) -> list[dict]:
     """Stated raw capacity against drive count x drive size (``DRIVE_COUNTS`` x ``DRIVE_SIZES``)

@@ -53,7 +53,7 @@ def _label(r: pd.Series) -> str:
     return f"{name} {r['value_text']}"
 
 
-@rule("comparison", "% difference / multiple",
+@rule(40, "comparison", "% difference / multiple",
       "a stated % difference or multiple is not reproduced (or only with another base)")
 def rule_comparison(df: pd.DataFrame) -> list[dict]:
     """Stated % differences and multiples (``COMPARISONS``) against the values they compare.

@@ -29,7 +29,7 @@ def _scope(df: pd.DataFrame, r: pd.Series, metrics) -> pd.DataFrame:
     return d.iloc[0:0]
 
 
-@rule("count_product", "Count × per-unit ≠ total",
+@rule(70, "count_product", "Count × per-unit ≠ total",
       "servers x VMs per server (or pools x desktops per pool, ...) is not the stated total")
 def rule_count_product(df: pd.DataFrame) -> list[dict]:
     """Count x per-unit = total (``COUNT_PRODUCTS``: hosts x desktops per host = desktops, ...).

@@ -11,7 +11,7 @@ PER_DESKTOP = {"iops_per_desktop": "iops", "used_capacity_per_desktop": "used_ca
                "capacity_per_desktop": "used_capacity"}
 
 
-@rule("per_desktop", "Per-desktop ≠ total ÷ desktops",
+@rule(30, "per_desktop", "Per-desktop ≠ total ÷ desktops",
       "a stated per-desktop figure is not total / desktops of the test")
 def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
     """A stated per-desktop figure against every stated total of the same test and statistic

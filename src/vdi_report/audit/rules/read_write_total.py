@@ -12,7 +12,7 @@ from ..registry import rule
 READ_WRITE = {"iops": ("read_iops", "write_iops"), "throughput": ("read_throughput", "write_throughput")}
 
 
-@rule("read_write_total", "Read + write ≠ total",
+@rule(20, "read_write_total", "Read + write ≠ total",
       "read + write does not give the stated total")
 def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
     """Read + write against the stated total of the same test, statistic and vantage.

@@ -10,7 +10,7 @@ from ..common import COMPARISONS, KEY, TEST_FREE, finding, overlap, what
 from ..registry import rule
 
 
-@rule("same_quantity", "Same quantity, different values",
+@rule(10, "same_quantity", "Same quantity, different values",
       "the same quantity stated with different values at different locators")
 def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
     """The same quantity (``KEY``: source, phase, test, condition, variant, configuration,

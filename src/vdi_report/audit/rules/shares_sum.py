@@ -16,7 +16,7 @@ SHARES = [
 ]
 
 
-@rule("shares_sum", "Shares ≠ 100 %",
+@rule(50, "shares_sum", "Shares ≠ 100 %",
       "shares that should add up to 100 % do not")
 def rule_shares_sum(df: pd.DataFrame) -> list[dict]:
     """Shares that should add up to 100 % (``SHARES``): the split of one table row (same line)
