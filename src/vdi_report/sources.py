@@ -16,9 +16,11 @@ from .units import CANONICAL_UNITS, metric_units
 
 RECORD_COLUMNS = [
     "record_id", "source_id", "text_file", "locator", "line", "quote", "value_text", "value", "value_high",
-    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "test_id",
-    "condition", "variant", "configuration", "worker_class", "desktops", "note",
+    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "aggregation", "window", "load",
+    "test_id", "condition", "variant", "configuration", "worker_class", "desktops", "note",
 ]
+# Measurement qualifiers: optional columns (absent = empty), values from vocabulary.csv.
+QUALIFIER_COLUMNS = ("aggregation", "window", "load")
 SOURCE_COLUMNS = [
     "source_id", "vendor", "array", "title", "document_number", "published", "role", "text_dir",
     "text_files", "text_sha256", "record_prefix", "color", "desktops", "clone_type", "persistence",
@@ -157,6 +159,9 @@ RECORDS_SCHEMA = pa.DataFrameSchema(
         "statistic": _text(_isin(config.STATISTICS, "statistic")),
         "vantage": _text(_isin(config.VANTAGES, "vantage")),
         "vantage_note": _text(),
+        "aggregation": _text(_isin(config.AGGREGATIONS, "aggregation", "data/raw/vocabulary.csv"), required=False),
+        "window": _text(_isin(config.WINDOWS, "window", "data/raw/vocabulary.csv"), required=False),
+        "load": _text(_isin(config.LOADS, "load", "data/raw/vocabulary.csv"), required=False),
         "test_id": _text(),
         "condition": _text(_isin(config.CONDITIONS, "condition")),
         "variant": _text(_isin(config.VARIANTS, "variant")),
@@ -287,8 +292,9 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
         i = wrong[0]
         raise RawDataError(f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
                            f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)")
-    if "text_file" not in df.columns:
-        df["text_file"] = ""
+    for col in ("text_file", *QUALIFIER_COLUMNS):
+        if col not in df.columns:
+            df[col] = ""
     files = src["text_files"].split()
     df["text_file"] = df["text_file"].replace("", files[0])
     wrong = df.index[~df["text_file"].isin(files)]
