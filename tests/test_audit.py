@@ -87,6 +87,24 @@ def test_same_quantity_ignores_one_locator_and_other_tests():
     assert run(rows, "same_quantity").empty
 
 
+def test_same_quantity_inside_one_figure():
+    """A value restated inside one figure (bullet vs narrative, two lines) is compared; three or
+    more values of one key inside a figure are parallel components and are not."""
+    restated = [rec("latency", "5.6 milliseconds", 5.6, unit="ms", locator="Figure 12", line=538, statistic="peak"),
+                rec("latency", "5 msec", 5.0, unit="ms", locator="Figure 12", line=544, statistic="peak")]
+    f = run(restated, "same_quantity")
+    assert len(f) == 1 and "line 538" in f.at[0, "message"] and "line 544" in f.at[0, "message"]
+    agree = [dict(restated[0]), rec("latency", "5.6 msec", 5.6, unit="ms", locator="Figure 12", line=544,
+                                    statistic="peak")]
+    assert run(agree, "same_quantity").empty
+    tiers = [rec("disk_busy", v, float(v[:-1]), unit="%", locator="Figure 11", line=i, statistic="peak")
+             for i, v in ((513, "33%"), (514, "97%"), (519, "33%"))]
+    assert run(tiers, "same_quantity").empty
+    profile = [rec("io_size", "4KB", 4, unit="KB", locator="Table 16", line=1516, statistic="single"),
+               rec("io_size", "8KB", 8, unit="KB", locator="Table 16", line=1517, statistic="single")]
+    assert run(profile, "same_quantity").empty
+
+
 def test_read_write_total():
     bad = [rec("write_iops", "3,200", 3200), rec("read_iops", "377", 377), rec("iops", "3,900", 3900)]
     f = run(bad, "read_write_total")
@@ -173,6 +191,13 @@ def test_count_product():
             rec("desktops", "400", 400, worker_class="task", **tb),
             rec("volumes", "5", 5, **tb), rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"})]
     assert run(good, "count_product").empty
+    # a caption's pool count and a script's per-pool count are different statements: not paired
+    caption_vs_script = [rec("pools", "10 pools", 10, **{**tb, "locator": "Figure 7", "line": 391}),
+                         rec("desktops_per_pool", "130", 130, **{**tb, "locator": "Figure 7", "line": 416}),
+                         rec("desktops", "1,500", 1500, **{**tb, "locator": "Section 1"})]
+    assert run(caption_vs_script, "count_product").empty
+    caption_vs_script[1]["line"] = 391  # the same statement: 10 x 130 = 1,300 is a finding
+    assert len(run(caption_vs_script, "count_product")) == 1
 
 
 def test_average_above_peak():
@@ -234,7 +259,8 @@ def test_netapp_monday_failover_latency_table1_vs_table11(findings):
 def test_netapp_boot_time_and_patch_details(findings):
     assert _has(findings, "same_quantity", "NTAP-0339")  # 10 minutes vs ~12 min
     assert _has(findings, "same_quantity", "NTAP-0034", "NTAP-0330")  # 3 sec vs 10 seconds delay
-    assert _has(findings, "count_product", "NTAP-0295")  # 10 pools x 130 != 1,500
+    # the caption's 10 pools and the script's -numvms 130 describe different things: no product
+    assert not _has(findings, "count_product", "NTAP-0295")
 
 
 def test_dell_capacity_and_management_servers(findings):

@@ -18,15 +18,22 @@ COUNT_PRODUCTS = [
 ]
 
 
-def _scope(df: pd.DataFrame, r: pd.Series, metrics) -> pd.DataFrame:
-    """Records of ``metrics`` in the scope of ``r``: same source and configuration (empty matches),
-    preferring the same locator, then the same phase."""
-    d = df[(df["source_id"] == r["source_id"]) & df["metric"].isin(metrics)
-           & ((df["configuration"] == r["configuration"]) | (df["configuration"] == "") | (r["configuration"] == ""))]
-    for narrow in (d[d["locator"] == r["locator"]], d[d["phase"] == r["phase"]]):
-        if len(narrow):
-            return narrow
-    return d.iloc[0:0]
+def _counts_for(df: pd.DataFrame, per: pd.Series, metric: str) -> pd.DataFrame:
+    """The counts a per-unit figure multiplies: only counts of the same thing.
+
+    The count stated in the same statement (same locator and line: "four management servers,
+    each controlling 875", "10 pools of 150 desktops each"); without one, counts of the same
+    source, configuration and *named* worker class (both non-empty: "2 ESXi hosts for task
+    users" x "200 desktops per task host"). A count that merely shares a table or figure with
+    the figure (a caption's 10 pools and a script's -numvms 130) describes something else."""
+    d = df[(df["source_id"] == per["source_id"]) & (df["metric"] == metric)]
+    same = d[(d["locator"] == per["locator"]) & (d["line"] == per["line"])]
+    if len(same):
+        return same
+    wc = per["worker_class"]
+    if wc in ("", "mixed"):
+        return d.iloc[0:0]
+    return d[(d["worker_class"] == wc) & (d["configuration"] == per["configuration"])]
 
 
 @rule(70, "count_product", "Count × per-unit ≠ total",
@@ -35,15 +42,14 @@ def rule_count_product(df: pd.DataFrame) -> list[dict]:
     """Count x per-unit = total (``COUNT_PRODUCTS``: hosts x desktops per host = desktops, ...).
 
     For each stated per-unit figure (not a ``sizing`` limit such as "up to 500 VMs per LUN"),
-    the counts in its scope (``_scope``; same worker class, empty matches) times the figure must
-    reproduce a stated total of that worker class (``desktops``/``sessions``) or, for the whole
-    population, the test population in the ``desktops`` column. A finding when no count does."""
+    the counts of the same thing (``_counts_for``) times the figure must reproduce a stated total
+    of that worker class (``desktops``/``sessions``) or, for the whole population, the test
+    population in the ``desktops`` column. A finding when no count does."""
     out = []
     for count_m, per_m, total_m in COUNT_PRODUCTS:
         for _, per in df[(df["metric"] == per_m) & (df["phase"] != "sizing")].iterrows():
             wc = per["worker_class"]
-            counts = _scope(df, per, [count_m])
-            counts = counts[(counts["worker_class"] == wc) | (counts["worker_class"] == "") | (wc == "")]
+            counts = _counts_for(df, per, count_m)
             if counts.empty:
                 continue
             tot = df[(df["source_id"] == per["source_id"]) & (df["metric"] == total_m) & (df["worker_class"] == wc)]
