@@ -362,3 +362,37 @@ def test_netapp_failover_latency_resolution(results):
     r = results.set_index("record_id")
     assert not r.at["NTAP-0020", "used_in_analysis"] and not r.at["NTAP-0054", "used_in_analysis"]
     assert r.at["NTAP-0102", "used_in_analysis"] and math.isclose(r.at["NTAP-0102", "value"], 0.498)
+
+
+def test_claim_verdicts_follow_their_evidence(claims, register):
+    assert audit.check_claim_verdicts(claims, register) == []
+
+
+def test_claim_verdict_check_catches_planted_errors(claims, register):
+    bad = claims.copy()
+    i = bad.index[(bad["verdict"] == "not supported") & (bad["claim_id"] != "C-NTAP-01")][0]
+    bad.loc[i, "evidence_against"] = ""  # "not supported" with no evidence against
+    # "supported" for a statement the register calls a contradiction
+    j = bad.index[bad["claim_id"] == "C-NTAP-01"][0]
+    bad.loc[j, "verdict"] = "supported"
+    problems = audit.check_claim_verdicts(bad, register)
+    assert any(p.startswith(bad.at[i, "claim_id"]) and "evidence_against is empty" in p for p in problems)
+    assert any(p.startswith("C-NTAP-01") and "D-NTAP-06" in p for p in problems)
+
+
+def test_register_reports_the_documents_errors_behind_corrected_labels(register):
+    """Where the digitizer rebuilt swapped or shifted labels, a register entry still reports the
+    document's error: every record whose note says so is named by an entry (set aside, or at one of
+    its two statements' locator and line)."""
+    spots = {(r.source_id, loc, str(ln)) for r in register.itertuples()
+             for loc, ln in ((r.a_locator, r.a_line), (r.b_locator, r.b_line)) if loc}
+    named = {x for ids in register["rejected_records"] for x in ids.split()}
+    missing = []
+    for sid in sources.load_sources()["source_id"]:
+        recs = sources.load_records(sid)
+        fixed = recs[recs["note"].str.contains(r"\b(?:swapped|shifted|mislabell?ed)\b", case=False, regex=True)]
+        for r in fixed.itertuples():
+            if r.record_id not in named and (sid, r.locator, str(r.line)) not in spots \
+                    and not any(s[0] == sid and s[1] == r.locator for s in spots):
+                missing.append(r.record_id)
+    assert not missing, f"corrected labels without a register entry: {missing}"

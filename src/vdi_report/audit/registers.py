@@ -156,36 +156,41 @@ def register_summary(register: pd.DataFrame, sources_df: pd.DataFrame | None = N
     return t
 
 
-# A verdict and the evidence columns that must not be empty for it.
-_VERDICT_NEEDS = {
+# A verdict and the evidence columns that must not be empty for it (codebook: claims.csv).
+VERDICT_NEEDS = {
     "supported": ("evidence_for",),
     "partly supported": ("evidence_for", "evidence_against"),
     "not supported": ("evidence_against",),
+    "not testable": (),
 }
-# Words in an evidence column that say the opposite of a "supported" verdict.
-_CONTRADICTING = re.compile(r"\b(contradict\w*|not reached|never (?:reached|shown|measured)|exceed\w*|"
-                            r"only \w+ (?:of|in)|but\b|no data|not tested|untested|not measured)", re.IGNORECASE)
+# Register categories that say a statement does not hold.
+REFUTING = ("contradiction", "unsupported-claim")
+_EMPTY = ("", "none", "none.", "-")
 
 
-def check_claim_verdicts(claims: pd.DataFrame) -> list[str]:
-    """Claims whose verdict does not follow from their own evidence columns, one message each
-    (empty list: consistent). ``claims``: columns ``CLAIM_COLUMNS``.
+def check_claim_verdicts(claims: pd.DataFrame, register: pd.DataFrame | None = None) -> list[str]:
+    """Claims whose verdict does not follow from their evidence, one message each (empty list:
+    consistent). ``claims``: columns ``CLAIM_COLUMNS``; ``register``: ``DISCREPANCY_COLUMNS``.
 
-    * ``supported`` needs evidence for and no evidence against (``evidence_against`` empty or
-      "none"), ``not supported`` needs evidence against, ``partly supported`` both;
-    * ``not testable`` means the document gives no data either way, so neither column may cite a
-      figure (a digit) of the document.
+    * a verdict needs its evidence (``VERDICT_NEEDS``): ``supported`` evidence for,
+      ``not supported`` evidence against, ``partly supported`` both;
+    * ``supported`` cannot stand when the register refutes the same statement: an entry of a
+      ``REFUTING`` category of the same source whose first or second quote and the claim's quote
+      overlap (one contains the other's first 40 characters, whitespace collapsed).
     """
     problems = []
     for r in claims.itertuples(index=False):
-        against = r.evidence_against.strip()
-        none_against = against.lower() in ("", "none", "none.", "-")
-        for col in _VERDICT_NEEDS.get(r.verdict, ()):
-            if getattr(r, col).strip().lower() in ("", "none", "none.", "-"):
+        for col in VERDICT_NEEDS.get(r.verdict, ()):
+            if getattr(r, col).strip().lower() in _EMPTY:
                 problems.append(f"{r.claim_id}: verdict {r.verdict!r} but {col} is empty")
-        if r.verdict == "supported" and not none_against:
-            problems.append(f"{r.claim_id}: verdict 'supported' but the evidence against says: {against[:120]!r}")
-        if r.verdict == "not testable" and re.search(r"\d", r.evidence_for):
-            problems.append(f"{r.claim_id}: verdict 'not testable' but the evidence for cites figures: "
-                            f"{r.evidence_for[:120]!r}")
+        if r.verdict != "supported" or register is None:
+            continue
+        reg = register[(register["source_id"] == r.source_id) & register["category"].isin(REFUTING)]
+        q = provenance.squash(r.quote)
+        for e in reg.itertuples(index=False):
+            for eq in (provenance.squash(e.a_quote), provenance.squash(e.b_quote)):
+                if eq and (eq[:40] in q or q[:40] in eq):
+                    problems.append(f"{r.claim_id}: verdict 'supported' but register entry {e.id} ({e.category}) "
+                                    f"refutes the same statement")
+                    break
     return problems
