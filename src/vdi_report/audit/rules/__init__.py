@@ -10,4 +10,5 @@ from . import (  # noqa: F401  (imported for registration)
     read_write_total,
     same_quantity,
     shares_sum,
+    testbed_cpu,
 )

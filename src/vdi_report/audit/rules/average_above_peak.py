@@ -11,7 +11,7 @@ SERIES_PARENT = {"read_iops": "iops", "write_iops": "iops", "read_throughput": "
                  "write_throughput": "throughput"}
 
 
-@rule(80, "average_above_peak", "Average > peak",
+@rule(90, "average_above_peak", "Average > peak",
       "an average is larger than the peak of the same series")
 def rule_average_above_peak(df: pd.DataFrame) -> list[dict]:
     """An average of a series larger than its peak: same test, condition, variant,
