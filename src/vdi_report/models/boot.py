@@ -7,7 +7,9 @@ the analysis, front end or host vantage):
 - ``boot_rate_per_min`` = desktops booted / boot duration (min). A duration printed as an upper
   bound ("less than 6 minutes") makes the rate a lower bound (``gt``).
 - ``io_per_boot`` = average boot IOPS x duration (s) / desktops (total boot I/O per desktop).
-  Where only a peak is reported, peak x duration / desktops is an upper bound (``lt``).
+  Where only a peak is reported, peak x duration / desktops is an upper bound (``lt``); where the
+  average was taken over a window longer than the boot (``window = interval``), the boot's own
+  average is higher, so the result is a lower bound (``gt``).
 - ``peak_iops_per_rate`` = peak front-end IOPS / boot rate: IOPS per (desktop booted per
   minute). The boot-rate model: peak IOPS = rate x ``peak_iops_per_rate``. A rate lower bound
   makes it an upper bound; a host average in place of a missing peak makes it a lower bound.
@@ -74,6 +76,8 @@ def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
             if x.empty:
                 return np.nan, "", ""
             b = _combine(*x["bound"])
+            if stat == "average" and (x["window"] == "interval").any():
+                b = _combine(b, "gt")  # averaged over a window longer than the boot: the boot's own average is higher
             return float(np.exp(np.log(x["value"]).mean())), b, " ".join(sorted(x["record_id"]))
 
         peak, pb, prec = agg("peak")
@@ -108,8 +112,10 @@ def _pool(values: pd.Series) -> dict:
     if v.empty:
         return {"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan, "interval_kind": "not estimable", "n_vendors": 0}
     if len(v) < MIN_FOR_PI:
+        kind = ("one document: no interval" if len(v) == 1
+                else f"range of {len(v)} documents (too few for a prediction interval)")
         return {"estimate": float(np.exp(np.log(v).mean())), "pi90_low": float(v.min()), "pi90_high": float(v.max()),
-                "interval_kind": f"range of {len(v)} documents (too few for a prediction interval)", "n_vendors": len(v)}
+                "interval_kind": kind, "n_vendors": len(v)}
     res = sm.OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
     f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
     return {"estimate": float(np.exp(f["mean"])), "pi90_low": float(np.exp(f["obs_ci_lower"])),
