@@ -305,3 +305,16 @@ def test_headline_table_fixes(results):
     assert (t["Source"] != "").all()
     # without results.csv the table still builds from tests.csv alone
     assert (tables.headline_table(tests)["Source"] == "").all()
+
+
+def test_derived_totals_sum_read_and_write_with_honest_bounds():
+    base = {"source_id": "x", "test_id": "t", "phase": "login", "vantage": "array_frontend", "condition": "normal", "variant": "",
+            "configuration": "", "worker_class": "knowledge", "desktops": 100.0, "used_in_analysis": True, "bound": "eq"}
+    rows = [{**base, "record_id": f"X-{i}", "metric": m, "statistic": st, "value": v}
+            for i, (m, st, v) in enumerate([("read_iops", "average", 1000), ("write_iops", "average", 3000),
+                                            ("read_iops", "peak", 2000), ("write_iops", "peak", 5000)])]
+    d = iops.derived_totals(pd.DataFrame(rows)).set_index("statistic")
+    assert d.at["average", "value"] == 4000 and d.at["average", "per_desktop"] == 40 and d.at["average", "bound"] == "eq"
+    assert d.at["peak", "bound"] == "lt"  # separate peaks need not coincide: their sum bounds the total peak from above
+    with_total = pd.DataFrame(rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}])
+    assert set(iops.derived_totals(with_total)["statistic"]) == {"peak"}  # a reported total wins

@@ -146,6 +146,35 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
     return d
 
 
+def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
+    """External documents' boot storms against the seeds' boot-rate model: their I/O per
+    desktop boot and peak IOPS per desktop booted per minute (with bounds) beside the seed
+    estimate and its interval. Columns: source_id, vendor, statistic (``io_per_boot``,
+    ``peak_per_rate``), observed, bound, estimate, low, high (seed model), ratio (observed /
+    estimate), inside (``yes``, ``no``, or ``consistent``/``above`` for a lower bound),
+    boot_rate_per_min. Zero rows without external boot storms."""
+    e = storms[storms["role"] == "external"]
+    m = model.set_index("statistic")
+    rows = []
+    for _, x in e.iterrows():
+        for stat, col, bcol in (("io_per_boot", "io_per_boot", "io_per_boot_bound"), ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound")):
+            if pd.isna(x[col]) or stat not in m.index:
+                continue
+            lo, hi, est = m.at[stat, "pi90_low"], m.at[stat, "pi90_high"], m.at[stat, "estimate"]
+            b = x[bcol]
+            if b == "gt":
+                inside = "above the seeds' range" if x[col] > hi else "consistent (a lower bound)"
+            elif b == "lt":
+                inside = "below the seeds' range" if x[col] < lo else "consistent (an upper bound)"
+            else:
+                inside = "yes" if lo <= x[col] <= hi else "no"
+            rows.append({"source_id": x["source_id"], "vendor": x["vendor"], "statistic": stat, "observed": x[col], "bound": b,
+                         "estimate": est, "low": lo, "high": hi, "ratio": x[col] / est, "inside": inside,
+                         "boot_rate_per_min": x["boot_rate_per_min"]})
+    return pd.DataFrame(rows, columns=["source_id", "vendor", "statistic", "observed", "bound", "estimate", "low", "high", "ratio",
+                                       "inside", "boot_rate_per_min"])
+
+
 def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:
     """Peak front-end boot IOPS at each boot rate (desktops/min): rate x peak_per_rate (estimate
     and interval ends). Columns: boot_rate_per_min, fe_iops, fe_iops_low, fe_iops_high."""

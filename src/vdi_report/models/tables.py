@@ -87,10 +87,11 @@ def external_table(ext: pd.DataFrame) -> pd.DataFrame:
     """External sources predicted by the seed model, labelled by how they differ."""
     return pd.DataFrame({
         "Source": ext["vendor"] + " (" + ext["source_id"] + ")", "Broker": ext["broker"], "Load tool": ext["load_tool"],
-        "Guest OS": ext["guest_os"], "Platform": ext["platform"], "Cell": ext["cell"],
-        "Observed (derived)": ext["observed"].map(fmt_number),
+        "Guest OS": ext["guest_os"], "Platform": ext["platform"], "Test": ext["test_id"].str.replace("_", " "), "Cell": ext["cell"],
+        "Observed (derived)": [("≤ " if b == "lt" else "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])],
         "Predicted (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])],
-        "Observed / predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"), "Inside PI": ext["covered"].map({True: "yes", False: "no"}),
+        "Observed / predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"),
+        "Inside PI": [("consistent (upper bound)" if b == "lt" else "yes") if c else "no" for c, b in zip(ext["covered"], ext["bound"])],
         "Records": ext["record_ids"]})
 
 
