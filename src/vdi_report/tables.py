@@ -164,6 +164,9 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
                         recs.append(y["record_id"])
             for m in ("iops", "duration"):
                 recs += list(_test_records(res, r, m, ("peak", "average", "single", "total"))["record_id"][:2])
+            if not recs:  # a run that reports none of the headline metrics: where its own records are
+                own = res[(res["source_id"] == r["source_id"]) & (res["test_id"] == r["test_id"])]
+                recs = list(own.sort_values("record_id")["record_id"][:3])
             rows = res[res["record_id"].isin(recs)].sort_values("record_id")
             source[i] = "; ".join(list(dict.fromkeys(rows["locator"]))[:3])
     return pd.DataFrame({
