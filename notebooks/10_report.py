@@ -153,6 +153,11 @@ display(Markdown(
 tables.styled(mtables.prediction_table(pred), "Table M1. Planning table: IOPS per desktop (model, 90 % interval), boot-rate model, read share, I/O size, latency")
 
 # %%
+tables.styled(mtables.context_table(iops.observation_context(obs, storms.assign(
+    peak_iops_per_rate=pd.to_numeric(storms["peak_iops_per_rate"])), srcs)),
+    "Table M1b. What each observation was measured with: Login VSI version, guest OS, clone type, broker")
+
+# %%
 tables.styled(mtables.exclusions_table(excl), "Table M0. Records the model leaves out, and why")
 
 # %%

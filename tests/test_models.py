@@ -318,3 +318,13 @@ def test_derived_totals_sum_read_and_write_with_honest_bounds():
     assert d.at["peak", "bound"] == "lt"  # separate peaks need not coincide: their sum bounds the total peak from above
     with_total = pd.DataFrame(rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}])
     assert set(iops.derived_totals(with_total)["statistic"]) == {"peak"}  # a reported total wins
+
+
+def test_observation_context_names_load_tool_os_and_clone_type(results):
+    from vdi_report.models import boot
+    obs = iops.observations(results)
+    ctx = iops.observation_context(obs, boot.boot_storms(results), sources.load_sources())
+    s = sources.load_sources().set_index("vendor")
+    for _, r in ctx.iterrows():
+        assert r["load_tool"] == s.at[r["vendor"], "load_tool"] and r["guest_os"] == s.at[r["vendor"], "guest_os"]
+    assert len(ctx) == len(obs) + (boot.boot_storms(results)["role"] == "seed").sum()

@@ -635,3 +635,23 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     for c in ("read_share", "io_size_kb", "latency_ms"):
         t[c] = key.map(ch[c]) if c in ch else np.nan
     return t.reindex(columns=PLANNING_COLUMNS)
+
+
+def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What each observation behind the planning table was measured with: per observation of
+    the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
+    guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
+    worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), records,
+    broker, load_tool, guest_os, clone_type, platform."""
+    from .. import sources
+    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
+                      "value": obs["iops_per_desktop"], "records": obs["record_ids"]})
+    st = storms[storms["role"] == "seed"]
+    b = pd.DataFrame({"source_id": st["source_id"], "vendor": st["vendor"], "what": "boot storm (peak IOPS per desktop/min)",
+                      "worker_class": "any", "value": st["peak_iops_per_rate"],
+                      "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip()})
+    out = pd.concat([a, b], ignore_index=True)
+    for c in ("broker", "load_tool", "guest_os", "clone_type", "platform"):
+        out[c] = out["source_id"].map(s[c])
+    return out.drop(columns="source_id")

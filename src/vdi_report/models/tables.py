@@ -69,6 +69,15 @@ def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
                          "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
 
 
+def context_table(ctx: pd.DataFrame) -> pd.DataFrame:
+    """Per observation behind the planning table: the load tool (Login VSI version), guest OS,
+    clone type and broker of its test (sources.csv)."""
+    return pd.DataFrame({"Vendor": ctx["vendor"], "Observation": ctx["what"].str.replace("_", " "),
+                         "Worker class": ctx["worker_class"], "Value (derived)": ctx["value"].map(fmt_number),
+                         "Load tool": ctx["load_tool"], "Guest OS": ctx["guest_os"],
+                         "Clone type": ctx["clone_type"].str.replace("_", " "), "Broker": ctx["broker"], "Records": ctx["records"]})
+
+
 def cv_table(by_vendor: pd.DataFrame) -> pd.DataFrame:
     """Per held-out vendor (``iops.cv_by_vendor``): observations, predicted, error factor,
     coverage, sharpness; no all-vendor row."""
