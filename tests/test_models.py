@@ -211,6 +211,8 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     s = density.summary(dens, density.claims(results), density.port_bandwidth(results), scenario.demonstrated(results))
     both = s[s["peak_max"].notna() & s["average_max"].notna()]
     assert (both["peak_max"] <= both["average_max"]).all()          # peak density never above average density
+    fo = s[s["peak_failover_max"].notna() & s["peak_max"].notna()]
+    assert (fo["peak_failover_max"] <= fo["peak_max"]).all()        # one controller down never carries more
     x = s.set_index(["vendor", "configuration"])
     # Hitachi config 3: flash modules ~99 % busy over the login and steady state (HDS-0288): at its limit, 580 demonstrated
     assert x.at[("Hitachi Data Systems", "config3"), "peak_bound"] == "limit" and x.at[("Hitachi Data Systems", "config3"), "peak_max"] == 580

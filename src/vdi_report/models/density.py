@@ -217,14 +217,6 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
         tested = row["desktops_tested"]
         for stat in ("peak", "average"):
             row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(normal[normal["statistic"] == stat], "max_desktops", tested)
-        if len(fo):
-            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
-                fo[fo["statistic"] == "peak"], "max_desktops_failover", row["desktops_failover_tested"])
-        elif row["peak_bound"] == "limit":
-            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = np.nan, "", "not tested; at its limit with both controllers"
-        else:
-            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
-                normal[normal["statistic"] == "peak"], "max_desktops_failover", tested)
         bl = _at_limit(normal[normal["phase"] == "boot"])
         row["boot_limit"] = "; ".join(f"{x['resource']} at {x['utilization_pct']:g} % at the tested boot rate ({x['record_id']})"
                                       for _, x in bl.iterrows())
@@ -236,6 +228,17 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
             row["consistency"] = (f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
                                   "(a peak cannot be carried without its average load)")
             row["peak_max"], row["peak_bound"], row["peak_basis"] = row["average_max"], row["average_bound"], row["average_basis"]
+        if len(fo):
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
+                fo[fo["statistic"] == "peak"], "max_desktops_failover", row["desktops_failover_tested"])
+        elif row["peak_bound"] == "limit":
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = np.nan, "", "not tested; at its limit with both controllers"
+        else:
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
+                normal[normal["statistic"] == "peak"], "max_desktops_failover", tested)
+        if pd.notna(row["peak_failover_max"]) and pd.notna(row["peak_max"]) and row["peak_failover_max"] > row["peak_max"]:
+            row["peak_failover_max"], row["peak_failover_bound"] = row["peak_max"], row["peak_bound"]
+            row["peak_failover_basis"] = f"capped by the maximum with both controllers ({row['peak_basis']})"
         if ports is not None:
             pt = ports[ports["vendor"] == vendor]
             if len(pt):

@@ -113,6 +113,8 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
         "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
         "Back-end IOPS (write penalty)": [f"{_iv(e, lo, hi)} (×{w:g})" for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])],
         "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
+        "Capacity per desktop (measured)": [f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)" if pd.notna(hi) else "not stated"
+                                            for lo, hi, tb in zip(t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"])],
         "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"]})
 
 
