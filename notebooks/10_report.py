@@ -145,8 +145,8 @@ chosen = pred.loc[pred["phase"] != "boot", "spec"].iloc[0]
 pooled = (pred["worker_class"] == "any").all()
 display(Markdown(
     f"The criteria choose the **{chosen}** specification. "
-    + ("It pools the worker classes: each class but knowledge comes from a single vendor, so the class effect cannot be "
-       "separated from the vendor effect, and the table below has one row per phase for every class (`any`)."
+    + (f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the vendor "
+       "effect, and the table below has one row per phase for every class (`any`)."
        if pooled else "It estimates a worker-class effect.")
     + f" It rests on {len(obs)} observations from {obs['vendor'].nunique()} documents; {excl['record_id'].nunique()} records are left out, "
     "each with its reason (Table M0)."))

@@ -593,6 +593,12 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)
 
 
+def class_vendors(obs: pd.DataFrame) -> str:
+    """How many vendors observed each worker class, e.g. ``knowledge: 1 vendor, office: 1 vendor``."""
+    n = obs.groupby("worker_class")["vendor"].nunique()
+    return ", ".join(f"{c}: {k} vendor{'s' if k > 1 else ''}" for c, k in n.items())
+
+
 PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
                     "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
                     "latency_ms", "identifiable"]
@@ -616,7 +622,7 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     for _, p in pred.iterrows():
         o = obs[obs["cell"] == p["cell"]]
         vendors = sorted(set(o["vendor"]))
-        note = ("worker classes pooled: each class but knowledge comes from one vendor, so the class effect "
+        note = (f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
                 "cannot be separated from the vendor effect" if pooled else f"worker class {p['worker_class']}")
         rows.append({"phase": p["phase"], "worker_class": p["worker_class"], "statistic": p["statistic"],
                      "estimate": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
