@@ -200,3 +200,12 @@ def test_javascript_twin_matches_python(inputs):
                     assert a is None, (c, a)  # JSON has no NaN: JS NaN serializes as null
                 else:
                     assert a == pytest.approx(b, rel=1e-12), (c, a, b)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
+def test_javascript_twin_defines_a_browser_global():
+    code = ("const vm = require('vm'); const fs = require('fs'); const ctx = {self: {}};"
+            "vm.runInNewContext(fs.readFileSync(process.argv[1], 'utf8'), ctx);"
+            "console.log(typeof ctx.self.VdiSizing.size, typeof ctx.module)")
+    out = subprocess.run(["node", "-e", code, str(JS)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["function", "undefined"]
