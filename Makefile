@@ -46,10 +46,12 @@ report: $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test
-test: test-unit test-data test-report ## Run all three test layers (unit, then data, then report)
+test: report ## Build the report, then run every test (unit, data and report layers)
+	$(call step,tests)
+	$(PY) -m pytest -q
 
 .PHONY: test-unit
-test-unit: $(STAMP) ## Tests that need no build (code, data/raw, a throw-away copy of the project)
+test-unit: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py)) | $(STAMP) ## Tests that need no build (code, data/raw, a throw-away copy of the project)
 	$(call step,tests: unit)
 	$(PY) -m pytest -q -m unit
 
