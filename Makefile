@@ -5,6 +5,13 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
+# Independent stages (audit, the two models) run side by side on the 2-core machine; output is
+# kept per stage. Override with JOBS=1 (or make -jN).
+JOBS ?= 2
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
+MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
+endif
+
 VENV      := .venv
 PY        := $(VENV)/bin/python
 # papermill through the package (vdi_report.execute defers a 3.5 s import; see its docstring)

@@ -139,9 +139,6 @@ RESULT_COLUMNS_SPEC = (
     Col("variant", vocab="variant"),
     Col("configuration", vocab="configuration"),
     Col("worker_class", vocab="worker_class"),
-    Col("aggregation", vocab="aggregation", doc="what a rate aggregates (array_total, single_desktop ...)"),
-    Col("window", vocab="window", doc="over what it is measured (phase, test, interval ...)"),
-    Col("load", vocab="load", doc="standard Login VSI/Login Enterprise workload or boosted I/O"),
     Col("desktops", float, nullable=False, doc="desktops of the test (record, else the document's)"),
     Col("population"),
     *_cols("per_desktop per_desktop_low per_desktop_high", float, doc="derived: value / desktops"),
@@ -160,6 +157,9 @@ RESULT_COLUMNS_SPEC = (
     Col("reported_unit", required=True),
     Col("vantage_note"),
     Col("note"),
+    Col("aggregation", vocab="aggregation", doc="what a rate aggregates (array_total, single_desktop ...)"),
+    Col("window", vocab="window", doc="over what it is measured (phase, test, interval ...)"),
+    Col("load", vocab="load", doc="standard Login VSI/Login Enterprise workload or boosted I/O"),
 )
 
 # Headline columns of tests.csv: (metric, statistic) -> column (see normalize.build_tests).

@@ -78,14 +78,21 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
     out = rec.copy()
     out["reported_value"], out["reported_unit"] = rec["value"], rec["unit"]
     values, highs, units, problems = [], [], [], []
-    for i, r in rec.iterrows():
-        try:
-            v, u = convert(r["value"], r["unit"], r["metric"])
-            vh = np.nan if pd.isna(r["value_high"]) else convert(r["value_high"], r["unit"], r["metric"])[0]
-        except ValueError as exc:
-            problems.append(f"{path}: line {i + 2}: column 'unit' = {r['unit']!r}: {exc}")
+    factors: dict = {}  # (unit, metric) -> (factor, normalized unit) or the error: pint once per pair
+    for i, r in enumerate(rec[["value", "value_high", "unit", "metric"]].itertuples(index=False)):
+        key = (r.unit, r.metric)
+        if key not in factors:
+            try:
+                factors[key] = convert(1.0, r.unit, r.metric)
+            except ValueError as exc:
+                factors[key] = exc
+        got = factors[key]
+        if isinstance(got, Exception):
+            problems.append(f"{path}: line {i + 2}: column 'unit' = {r.unit!r}: {got}")
             continue
-        values.append(v), highs.append(vh), units.append(u)
+        factor, u = got  # every unit here is a multiple of its normalized unit (no offsets)
+        values.append(r.value * factor), units.append(u)
+        highs.append(np.nan if pd.isna(r.value_high) else r.value_high * factor)
     if problems:
         raise sources.RawDataError(f"{len(problems)} problem(s) in {path}:\n  " + "\n  ".join(problems))
     out["value"], out["unit"] = [_sig(v) for v in values], units
