@@ -24,7 +24,7 @@ def _results_rows(n=2) -> pd.DataFrame:
 
 def test_readme_data_contract_is_the_catalogue():
     readme = (config.PROJ_ROOT / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- catalogue:begin -->\n(.*?)\n<!-- catalogue:end -->", readme, re.S)
+    m = re.search(r"<!-- catalogue:begin -->\n(.*?)\n<!-- catalogue:end -->", readme, re.DOTALL)
     assert m, "README.md lacks the <!-- catalogue:begin/end --> data contract"
     assert m.group(1) == catalogue.contract_markdown(), \
         "README data contract differs from the catalogue: paste `python -m vdi_report.catalogue` into it"

@@ -20,6 +20,7 @@ Command line: ``python -m vdi_report.catalogue`` prints the README's data contra
 
 from __future__ import annotations
 
+import math
 import string
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -265,7 +266,7 @@ def _describe(t: Table, where: Path, failures, df) -> str:
     lines = []
     for f in failures.itertuples(index=False):
         idx = f.index
-        at = f"line {int(idx) + 2}" if idx is not None and idx == idx else "table"
+        at = f"line {int(idx) + 2}" if idx is not None and not (isinstance(idx, float) and math.isnan(idx)) else "table"
         col = f.column if isinstance(f.column, str) and f.column in df.columns else None
         what = f"column {col!r} = {f.failure_case!r}" if col else f"{f.column} ({f.failure_case})"
         lines.append(f"{where}: {at}: {what}: {f.check}")
@@ -274,7 +275,7 @@ def _describe(t: Table, where: Path, failures, df) -> str:
     return f"table {t.name!r}: {len(uniq)} problem(s):\n  " + "\n  ".join(shown)
 
 
-def validate(name: str, df: "pd.DataFrame", where: Path | str | None = None) -> "pd.DataFrame":
+def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd.DataFrame:
     """``df`` checked against table ``name``'s schema (all problems at once) and coerced to its
     types, columns in catalogue order; missing text (NaN/None) becomes the empty string. Raises TableError naming the table, the file
     (``where``), the CSV line and the column of each failing value, or the missing and extra
@@ -298,7 +299,7 @@ def validate(name: str, df: "pd.DataFrame", where: Path | str | None = None) -> 
         raise TableError(_describe(t, where, exc.failure_cases, df)) from None
 
 
-def write(name: str, df: "pd.DataFrame", **keys) -> Path:
+def write(name: str, df: pd.DataFrame, **keys) -> Path:
     """Validate ``df`` as table ``name`` (see ``validate``) and write it atomically and
     deterministically to its path (``files.write_csv``). Returns the path written. Raises
     TableError for a table that does not match its entry, PermissionError under data/raw."""
@@ -309,7 +310,7 @@ def write(name: str, df: "pd.DataFrame", **keys) -> Path:
     return files.write_csv(out, p)
 
 
-def read(name: str, validate: bool = False, **keys) -> "pd.DataFrame":
+def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     """Table ``name`` with its declared types and columns (``source_id=`` for per-source tables).
 
     Text columns are ``str`` (empty string where not stated), ``float`` columns are float (NaN

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pandas as pd
+
 from . import catalogue, config, sources
 from .units import convert
 

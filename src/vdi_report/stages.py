@@ -234,7 +234,7 @@ def make_rules() -> str:
             ps = " ".join(
                 f'-p {p.name} "$(abspath $({p.var}))"' if p.path else f'-p {p.name} "$({p.var})"'
                 for p in PARAMETERS if p.var in s.params)
-            lines.append(f"\t@mkdir -p $(EXECUTED) data/processed")
+            lines.append("\t@mkdir -p $(EXECUTED) data/processed")
             lines.append(f"\t$(NOTEBOOK) build/{s.notebook}.ipynb $(EXECUTED)/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(PY) -m {s.module} {s.args}")
