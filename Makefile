@@ -7,9 +7,12 @@ SHELL := /bin/bash
 
 # Independent stages (audit, the two models) run side by side on the 2-core machine; output is
 # kept per stage. Override with JOBS=1 (or make -jN).
+# Not for `make lab` and `make bench`, whose output must appear as it comes.
 JOBS ?= 2
+ifeq ($(filter lab bench,$(MAKECMDGOALS)),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
+endif
 endif
 
 VENV      := .venv
@@ -43,7 +46,7 @@ include $(STAGES_MK)
 endif
 COST_SHA := $(firstword $(shell sha256sum "$(COST_FILE)" 2>/dev/null))
 
-$(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py) | $(STAMP)
+$(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
 	@mkdir -p build
 	@$(PY) -m vdi_report.stages > $@.tmp && mv $@.tmp $@
 

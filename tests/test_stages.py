@@ -85,3 +85,19 @@ def test_cost_file_content_enters_the_parameter_stamp(tmp_path):
 @pytest.mark.parametrize("name", list(catalogue.TABLES))
 def test_every_table_has_a_writer(name):
     assert stages.writer(name).name == catalogue.table(name).stage
+
+
+def test_modules_imported_at_run_time_count_as_dependencies(tmp_path, monkeypatch):
+    """A package that discovers its modules (importlib/pkgutil) depends on all of them."""
+    pkg = tmp_path / "src" / "vdi_report" / "plugins"
+    pkg.mkdir(parents=True)
+    (tmp_path / "src" / "vdi_report" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("import importlib, pkgutil\n"
+                                     "for m in pkgutil.iter_modules(__path__):\n"
+                                     "    importlib.import_module(f'{__name__}.{m.name}')\n")
+    (pkg / "alpha.py").write_text("x = 1\n")
+    (tmp_path / "nb.py").write_text("from vdi_report import plugins\n")
+    monkeypatch.setattr(stages, "SRC_DIR", tmp_path / "src")
+    found = stages._imports(tmp_path / "nb.py", None)
+    assert "vdi_report.plugins" in found
+    assert "vdi_report.plugins.alpha" in stages._imports(pkg / "__init__.py", "vdi_report.plugins")

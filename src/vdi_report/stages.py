@@ -26,6 +26,8 @@ from . import catalogue, config
 
 SRC_DIR = config.PROJ_ROOT / "src"
 PACKAGE = "vdi_report"
+# Calls that import modules by name at run time (a registry filled by discovery).
+DYNAMIC_IMPORTS = {"import_module", "iter_modules", "walk_packages", "__import__"}
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ STAGES = (
           reads=("results",),
           writes=("iops_per_desktop_model", "iops_model_cv", "iops_model_coefficients", "iops_model_observations")),
     Stage("density_cost", "model: headroom and density; cost per desktop", notebook="05_density_cost",
-          reads=("results",), writes=("density",), params=("COST_FILE",), inputs=("$(COST_STAMP)",)),
+          reads=("results",), writes=("density",), raw=("data/raw/claims.csv",), params=("COST_FILE",),
+          inputs=("$(COST_STAMP)",)),
     Stage("report", "report notebook", notebook="10_report",
           reads=("results", "tests", "testbeds", "audit_findings", "iops_per_desktop_model", "iops_model_cv",
                  "iops_model_coefficients", "iops_model_observations", "density"),
@@ -141,7 +144,14 @@ def _imports(path: Path, module: str | None) -> set[str]:
     is_pkg = path.name == "__init__.py"
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if module not in (None, PACKAGE) and isinstance(node, ast.Attribute) and node.attr in DYNAMIC_IMPORTS:
+            # a sub-package finding its modules at run time: count every module in it (and below);
+            # the top package's __init__ imports only a third-party module by name
+            pkg_dir = path.parent
+            pkg = module if is_pkg else module.rsplit(".", 1)[0]
+            found |= {".".join([pkg, *f.relative_to(pkg_dir).with_suffix("").parts]).removesuffix(".__init__")
+                      for f in pkg_dir.rglob("*.py")}
+        elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == PACKAGE}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
