@@ -163,8 +163,9 @@ def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None)
 # Headline metrics of tests.csv: (metric, statistic) -> column name.
 TEST_HEADLINES = catalogue.TEST_HEADLINES
 # When a test reports a metric at several vantages, the headline takes the one nearest to
-# what the desktops generate: the array front end, then the host, the port, unstated, back end, guest.
-VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest"]
+# what the desktops generate: the array front end, then the host, the port, unstated, back end, guest
+# (array_controller: the controllers' CPU and cache, never an I/O figure).
+VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest", "array_controller"]
 
 
 LOGIN_PHASES = {"login", "steady_state", "login_and_steady_state"}
