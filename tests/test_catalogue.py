@@ -117,3 +117,24 @@ def test_normalized_source_matches_its_schema(source_id, processed):
     df = processed("normalized", source_id=source_id)
     catalogue.validate("normalized", df)
     assert set(df["source_id"]) == {source_id}
+
+
+def test_json_documents_round_trip_atomically(processed_dir, monkeypatch):
+    doc = catalogue.Table("doc", "doc.json", "combine", "inputs of a calculation", (), format="json")
+    monkeypatch.setitem(catalogue.TABLES, "doc", doc)
+    p = catalogue.write("doc", {"b": [1, 2.5], "a": "x"})
+    assert p.read_text() == '{\n  "a": "x",\n  "b": [\n    1,\n    2.5\n  ]\n}\n'  # sorted keys: deterministic
+    assert catalogue.read("doc") == {"a": "x", "b": [1, 2.5]}
+    with pytest.raises(ValueError):
+        catalogue.write("doc", {"a": float("nan")})
+    with pytest.raises(catalogue.TableError, match="JSON document"):
+        catalogue.write("doc", _results_rows(1))
+    assert catalogue.read("doc") == {"a": "x", "b": [1, 2.5]}  # a failed write leaves the file
+
+
+def test_draft_declares_every_column_with_its_type(tmp_path):
+    csv = tmp_path / "t.csv"
+    csv.write_text("name,n,share,flag,note\nx,1,0.5,True,\ny,2,,False,z\n")
+    text = catalogue.draft("t", csv, "combine")
+    assert 'Col("n", int)' in text and 'Col("share", float)' in text and 'Col("flag", bool)' in text
+    assert 'Col("name")' in text and 'Col("note")' in text

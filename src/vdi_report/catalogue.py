@@ -15,7 +15,9 @@ Tables with one file per source (``normalized``) take the key as a keyword:
 Importing this module is cheap (no pandas, pandera or pint until a table is read or written),
 so ``python -m vdi_report.stages`` can list the tables for the Makefile without them.
 
-Command line: ``python -m vdi_report.catalogue`` prints the README's data contract (Markdown).
+Command line: ``python -m vdi_report.catalogue`` prints the README's data contract (Markdown);
+``python -m vdi_report.catalogue --draft NAME path/to/table.csv STAGE`` prints a declaration
+guessed from an existing file, to review and add to ``_TABLES``.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class Table:
     columns: tuple[Col, ...]
     key: tuple[str, ...] = ()
     checks: tuple = field(default=(), compare=False)
+    format: str = "csv"  # or "json": a JSON document (no columns; read gives a dict)
 
     @property
     def column_names(self) -> list[str]:
@@ -302,10 +305,15 @@ def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd
 def write(name: str, df: pd.DataFrame, **keys) -> Path:
     """Validate ``df`` as table ``name`` (see ``validate``) and write it atomically and
     deterministically to its path (``files.write_csv``). Returns the path written. Raises
-    TableError for a table that does not match its entry, PermissionError under data/raw."""
+    TableError for a table that does not match its entry, PermissionError under data/raw.
+    For a JSON entry ``df`` is a JSON-able dict (``files.write_json``; ValueError for NaN)."""
     from . import files
 
     p = path(name, **keys)
+    if table(name).format == "json":
+        if not isinstance(df, dict):
+            raise TableError(f"table {name!r} ({p.name}) is a JSON document: pass a dict, not {type(df).__name__}")
+        return files.write_json(df, p)
     out = validate(name, df, p.relative_to(config.PROJ_ROOT) if config.PROJ_ROOT in p.parents else p)
     return files.write_csv(out, p)
 
@@ -326,6 +334,10 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     rel = p.relative_to(config.PROJ_ROOT) if config.PROJ_ROOT in p.parents else p
     if not p.is_file():
         raise FileNotFoundError(f"{rel} is missing: build it with `make {rel}` (stage {t.stage}) or `make report`")
+    if t.format == "json":
+        import json
+
+        return json.loads(p.read_text(encoding="utf-8"))
     df = pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8")
     have, want = list(df.columns), t.column_names
     if have != want:
@@ -371,10 +383,38 @@ def contract_markdown() -> str:
     abbrev = {str: "", float: " (float)", int: " (int)", bool: " (bool)"}
     out = []
     for t in _TABLES:
+        if t.format == "json":
+            out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}.")
+            continue
         cols = ", ".join(f"`{c.name}`{abbrev[c.dtype]}" for c in t.columns)
         out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): one row per {t.row}. Columns: {cols}.")
     return "\n".join(out)
 
 
+def draft(name: str, csv_path, stage: str) -> str:
+    """A ``Table(...)`` declaration guessed from an existing CSV file, to review and paste into
+    ``_TABLES``: a column is ``bool`` when it holds only True/False, ``int`` when only whole
+    numbers, ``float`` when numbers (or empty), else text. Raises FileNotFoundError."""
+    import pandas as pd
+
+    d = pd.read_csv(csv_path, dtype=str, keep_default_na=False)
+    cols = []
+    for c in d.columns:
+        filled = d[c][d[c] != ""]
+        kind = "str"
+        if len(filled) and filled.isin(["True", "False"]).all() and len(filled) == len(d):
+            kind = "bool"
+        elif len(filled) and pd.to_numeric(filled, errors="coerce").notna().all():
+            kind = "int" if filled.str.fullmatch(r"-?\d+").all() and len(filled) == len(d) else "float"
+        cols.append(f'Col("{c}")' if kind == "str" else f'Col("{c}", {kind})')
+    return (f'    Table("{name}", "{Path(csv_path).name}", "{stage}", "<what one row is>",\n          ('
+            + ", ".join(cols) + ")),")
+
+
 if __name__ == "__main__":  # pragma: no cover
-    print(contract_markdown())
+    import sys
+
+    if len(sys.argv) == 5 and sys.argv[1] == "--draft":  # --draft NAME CSV STAGE
+        print(draft(*sys.argv[2:]))
+    else:
+        print(contract_markdown())
