@@ -88,6 +88,8 @@ build/%.ipynb: notebooks/%.py | $(STAMP)
 
 # The parameter stamp holds the parameters and the cost file's SHA-256; it is rewritten (after
 # the scenario CLI validated them) only when they change, so only then does the report re-run.
+# The cost stamp holds the SHA-256 alone: the cost model re-runs when the prices change, not
+# when the same prices are read from another path.
 # The positional fallback serves scenario.py versions before the --flag interface.
 .PHONY: FORCE
 $(PARAMS_STAMP): FORCE | $(STAMP)
@@ -98,8 +100,7 @@ $(PARAMS_STAMP): FORCE | $(STAMP)
 $(COST_STAMP): FORCE
 	@mkdir -p build
 	@test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }
-	@if [ "$$(cat $@ 2>/dev/null)" != "$(abspath $(COST_FILE)) $(COST_SHA)" ]; then \
-	  echo "$(abspath $(COST_FILE)) $(COST_SHA)" > $@; fi
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then echo "$(COST_SHA)" > $@; fi
 
 check_params = { test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }; \
 	if grep -q -- '--boot-window' src/vdi_report/models/scenario.py; then \
