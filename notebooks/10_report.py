@@ -17,7 +17,11 @@
 report_date = ""  # empty: today's date
 desktops = 2000  # sizing scenario: number of desktops
 worker_class = "knowledge"  # sizing scenario: Login VSI worker class (task, office, knowledge, power)
+concurrency = 1.0  # sizing scenario: fraction of desktops active at once
 headroom = 0.2  # sizing scenario: fraction of each resource kept free
+boot_window_min = 30  # sizing scenario: minutes to boot all concurrently needed desktops
+raid = "none"  # sizing scenario: none, raid10, raid5, raid6 (write penalty 1, 2, 4, 6)
+failover = "none"  # sizing scenario: none, or controller (sized with one controller down)
 cost_file = ""  # cost assumptions CSV; empty: data/raw/cost_assumptions.csv
 
 # %%
@@ -26,7 +30,7 @@ import datetime
 import pandas as pd
 from IPython.display import Markdown, display
 
-from vdi_report import charts, config, normalize, sources, tables
+from vdi_report import charts, config, files, normalize, sources, tables
 
 srcs = sources.load_sources()
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
@@ -61,10 +65,14 @@ that test; for {mixed['vendor']}'s mixed pool ({mixed['workload']}), by all {mix
 desktops, the mix kept explicit. A sign before a number is the document's own bound: `<` "less
 than", `>` "more than", `≈` "about" (taken as ± {tol}). "Measured at" is the vantage point the
 vendor names (array front end, array back end, ESXi host, storage port, guest); numbers from
-different vantage points are not directly comparable. A dash: the document does not state it."""))
+different vantage points are not directly comparable; a figure at another vantage than the rest of its
+row says so in its cell. Latency reported per user type (storage ports serving each) is shown per type.
+A value the document states for the whole phase without naming the test run, or with another
+statistic, is marked "(phase)", "(total)" or "(single value)". A dash: the document does not state it.
+"Source" gives where in the document the row's numbers are."""))
 
 # %%
-tables.styled(tables.headline_table(tests), "Table 2. Headline results per test run, normal operation")
+tables.styled(tables.headline_table(tests, results), "Table 2. Headline results per test run, normal operation")
 
 # %% [markdown]
 # Only some numbers can be compared across vendors at all: the same phase, metric and statistic
@@ -106,115 +114,150 @@ import math
 from vdi_report.models import cost, density, iops, scenario
 from vdi_report.models import tables as mtables
 
-desktops, worker_class, headroom = scenario.validate(desktops, worker_class, headroom)
-assumptions = cost.load_assumptions(cost_file or None)
-pred = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv")
-cv = pd.read_csv(config.PROCESSED_DIR / "iops_model_cv.csv")
-coefs = pd.read_csv(config.PROCESSED_DIR / "iops_model_coefficients.csv")
-obs = pd.read_csv(config.PROCESSED_DIR / "iops_model_observations.csv", keep_default_na=False)
-cv_stats = iops.cv_summary(cv)
+params = scenario.validate(desktops, worker_class, concurrency, headroom, boot_window_min, raid, failover)
+assumptions = cost.load_assumptions(cost_file or config.RAW_DIR / "cost_assumptions.csv")
+P = config.PROCESSED_DIR
+pred = pd.read_csv(P / "iops_per_desktop_model.csv", keep_default_na=False, na_values=[""])
+by_vendor = pd.read_csv(P / "iops_model_cv_by_vendor.csv")
+cv = pd.read_csv(P / "iops_model_cv.csv")
+coefs = pd.read_csv(P / "iops_model_coefficients.csv")
+specs = pd.read_csv(P / "iops_model_specs.csv")
+obs = pd.read_csv(P / "iops_model_observations.csv", keep_default_na=False)
+excl = pd.read_csv(P / "iops_model_exclusions.csv", keep_default_na=False)
+ext = pd.read_csv(P / "iops_model_external.csv", keep_default_na=False)
+storms = pd.read_csv(P / "boot_storms.csv", keep_default_na=False, na_values=[""])
+boot_model = pred[pred["phase"] == "boot"]
+inputs = scenario.read_inputs(P / "sizing_inputs.json")
 
 # %% [markdown]
-# ## IOPS per desktop: one model for four vendors
+# ## IOPS per desktop: what the documents can tell a planner
 #
-# Each vendor tested one array with one population and extrapolated from it. Fitting the four
-# documents together gives a planning figure with an honest spread. The model (statsmodels OLS)
-# explains the logarithm of IOPS per desktop by the phase of the VDI day (boot storm, login
-# storm, steady state), the statistic (peak or average) and the worker class. The worker class
-# enters as one number: Login VSI's own IOPS for that class, from the workload table AccelStor
-# reprints. Only normal-operation tests measured at the array front end, the ESXi host or the
-# storage port are used. Left out: failover runs, NetApp's warm-cache Tuesday login, back-end
-# IOPS, and values printed as "<" or ">". Approximate values enter at their midpoint.
-# Hitachi's mixed pool of task and extreme power users (Table 1) is never divided by one class's
-# count. Its boot storm counts with all the pool's desktops, because nobody is logged in during a
-# boot, and its pooled login figures are left out. Notebook `04_iops_model` justifies each choice and
-# checks its sensitivity.
+# Each per-desktop figure says what it aggregates (an array or host total divided by the test's
+# desktops, or a sample of single desktops), over what window (a phase, or a whole test spanning
+# login and steady state), at what vantage and under what load (a standard Login VSI workload or a
+# boosted one). The model (statsmodels OLS on the logarithm) uses like with like: the login peak,
+# the steady-state average and the average over a whole test are separate cells. Boot storms are
+# modelled by boot rate (next section). The specification is chosen by the criteria computed in
+# notebook `04_iops_model` (held-out predictions, leave-one-vendor-out error, AIC).
 
 # %%
-tables.styled(mtables.prediction_table(pred), "Table M1. IOPS per desktop: model estimate and 90 % prediction interval")
-
-# %%
-charts.show(iops.prediction_chart(pred, obs))
-
-# %% [markdown]
-# The intervals are wide because the vendors disagree: for the same phase and statistic their
-# per-desktop figures differ by a factor of two to three. A 90 % prediction interval is the range
-# a *new* deployment's figure should fall in nine times out of ten, not the uncertainty of the
-# average. Boot storms are workload-independent, so the boot rows are the same for every class.
-# The coefficients below are multiplicative factors on IOPS per desktop, with 95 % confidence
-# intervals. The worker-class slope is not distinguishable from zero: with four documents, the
-# differences between vendors swamp those between worker classes.
-
-# %%
-tables.styled(mtables.coefficient_table(coefs), "Table M2. Model coefficients (factors on IOPS per desktop, 95 % CI)")
-
-# %% [markdown]
-# ### Validation: leave one vendor out
-#
-# Each vendor's figures were predicted by the model fitted to the other three vendors only.
-
-# %%
+chosen = pred.loc[pred["phase"] != "boot", "spec"].iloc[0]
+pooled = (pred["worker_class"] == "any").all()
 display(Markdown(
-    f"Out of sample, {cv_stats['n_predicted']} of {cv_stats['n']} observations could be predicted. "
-    f"The root-mean-square error is {cv_stats['rmse_log']:.2f} on the natural-log scale: a typical prediction is off "
-    f"by a factor of about {math.exp(cv_stats['rmse_log']):.1f} (median {cv_stats['median_factor']:.2f}). "
-    f"{cv_stats['coverage']:.0%} of the held-out observations fell inside their 90 % prediction interval."))
-tables.styled(mtables.cv_table(cv), "Table M3. Leave-one-vendor-out validation")
+    f"The criteria choose the **{chosen}** specification. "
+    + (f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the vendor "
+       "effect, and the table below has one row per phase for every class (`any`)."
+       if pooled else "It estimates a worker-class effect.")
+    + f" It rests on {len(obs)} observations from {obs['vendor'].nunique()} documents; {excl['record_id'].nunique()} records are left out, "
+    "each with its reason (Table M0)."))
+tables.styled(mtables.prediction_table(pred), "Table M1. Planning table: IOPS per desktop (model, 90 % interval), boot-rate model, read share, I/O size, latency")
 
 # %%
-charts.show(iops.cv_chart(cv))
+tables.styled(mtables.context_table(iops.observation_context(obs, storms.assign(
+    peak_iops_per_rate=pd.to_numeric(storms["peak_iops_per_rate"])), srcs)),
+    "Table M1b. What each observation was measured with: Login VSI version, guest OS, clone type, broker")
+
+# %%
+tables.styled(mtables.exclusions_table(excl), "Table M0. Records the model leaves out, and why")
+
+# %%
+charts.show(iops.prediction_chart(pred[pred["phase"] != "boot"], obs))
+
+# %%
+tables.styled(mtables.coefficient_table(coefs), "Table M2. Model coefficients (IOPS per desktop per cell, 95 % CI)")
+
+# %% [markdown]
+# ### Validation: leave one vendor out, per vendor
+#
+# Each vendor's figures are predicted by the model fitted to the other vendors only. Per held-out
+# vendor: the error factor, how many observations fell inside the 90 % interval, and the
+# interval's sharpness (median ratio of its ends). There is no all-vendor figure: pooled, it
+# would hide intervals too wide to guide a purchase.
+
+# %%
+display(Markdown("\n".join(
+    f"- **{r.held_out}**: " + (f"{r.n_predicted} of {r.n_obs} observations predictable; typical error factor "
+                             f"{r.median_error_factor:.2f}; {r.n_covered} of {r.n_predicted} inside the 90 % interval; "
+                             f"interval ends {r.sharpness:.1f}× apart" + (" (too wide to inform a purchase)" if r.vacuous else "")
+                             if r.n_predicted else f"none of its {r.n_obs} observations can be predicted from the other vendors "
+                             "(a cell only it reports, or too few observations left)")
+    for r in by_vendor.itertuples())))
+tables.styled(mtables.cv_table(by_vendor), "Table M3. Leave-one-vendor-out validation, per held-out vendor")
+
+# %% [markdown]
+# ### Out of sample: the external documents
+#
+# Later documents (`role = external` in `sources.csv`) are never fitted; the seed model predicts
+# their figures, labelled by what differs (broker, load tool, guest OS, platform).
+
+# %%
+ext_boot = pd.read_csv(P / "boot_external.csv", keep_default_na=False, na_values=[""])
+if len(ext):
+    exact = ext[ext["bound"] != "lt"]
+    display(Markdown(
+        f"{len(ext)} external figures from {ext['source_id'].nunique()} documents ({', '.join(sorted(set(ext['load_tool'])))}; "
+        f"{', '.join(sorted(set(ext['guest_os'])))}). Of the {len(exact)} exact ones, {int(exact['covered'].astype(str).eq('True').sum())} "
+        f"fall inside the seed model's 90 % interval; observed / predicted runs from {exact['ratio'].astype(float).min():.1f}× to "
+        f"{exact['ratio'].astype(float).max():.1f}×. Upper bounds (a sum of separate read and write peaks) are marked. Later "
+        "documents with another load tool and guest OS sit far above the 2016–2018 seeds: the planning table describes the "
+        "seeds' era, not today's desktops."))
+    display(tables.styled(mtables.external_table(ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")},
+                                                            covered=ext["covered"].astype(str).eq("True"))),
+                          "Table M3b. External documents predicted by the seed model"))
+else:
+    display(Markdown("No external document has a usable per-desktop observation yet, so there is no out-of-sample check."))
+if len(ext_boot):
+    display(Markdown("Boot storms of the external documents against the seeds' boot-rate model: " + "; ".join(
+        f"{r.source_id} {r.statistic.replace('_', ' ')} {r.observed:,.0f} ({r.bound}; seeds {r.low:,.0f}–{r.high:,.0f}): {r.inside}"
+        for r in ext_boot.itertuples()) + "."))
+
+# %% [markdown]
+# ## Boot storms by rate
+#
+# A boot storm's peak is set by how fast desktops are booted, not by the desktop alone. Per
+# document: the boot rate (desktops ÷ boot duration), the I/O one desktop boot costs (average
+# IOPS × duration ÷ desktops; an upper bound where only a peak is given) and the peak IOPS per
+# desktop booted per minute. The sizing scenario multiplies the last by its boot rate.
+
+# %%
+tables.styled(mtables.boot_table(storms), "Table M4a. Boot storms: rate, I/O per desktop boot, peak IOPS per desktop/min")
+
+# %%
+from vdi_report.models import boot as boot_mod  # noqa: E402
+charts.show(boot_mod.demand_chart(boot_model, storms.assign(
+    **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}),
+    scenario_rate=params["desktops"] * params["concurrency"] / params["boot_window_min"]))
 
 # %% [markdown]
 # ### The rules of thumb the documents quote
 #
-# Each rule is set beside the model's steady-state average for its worker class. A rule that
-# names no class is compared with a knowledge worker, Dell's test workload. Rules are reported
-# values, and the model never uses them as data, except that Login VSI's table sets the relative
-# intensity of the classes.
+# Each rule is set beside the model's steady-state average (pooled over classes where the model
+# cannot separate them). Rules are reported values, and the model never uses them as data.
 
 # %%
 rules = iops.rules_of_thumb(results, pred)
 tables.styled(mtables.rules_table(rules), "Table M4. Quoted IOPS-per-desktop rules against the model")
 
-# %% [markdown]
-# ### Read/write mix and I/O size
-#
-# Derived from tests that report read and write IOPS, or throughput and IOPS, at the same
-# vantage. The implied size is MB/s × 10^6 / IOPS / 1024, in binary KB. AccelStor's array
-# back-end figures include the array's own I/O and are not the desktops' demand. NetApp's
-# per-size profiles are in `data/processed/results.csv` (metrics `io_size`, `read_percent`).
-
 # %%
-tables.styled(mtables.io_profile_table(iops.io_profile(results)), "Table M4b. Read share and implied I/O size (derived)")
-
-# %%
-display(Markdown(
-    f"**Limitations.** The model rests on {len(obs)} observations from {obs['vendor'].nunique()} documents, and each "
-    "vendor measured at one main vantage with one clone type. Vantage and clone type are therefore confounded with "
-    "the vendor and cannot be modelled. \"Peak\" means the highest value of each vendor's own sampling interval, and "
-    "the intervals differ. Login VSI classes are not identical across Login VSI versions. Extreme power users "
-    "(Hitachi) run a custom workload and are outside the model."))
+tables.styled(mtables.io_profile_table(iops.io_profile(results)), "Table M4b. Read share and implied I/O size per test (derived)")
 
 # %% [markdown]
-# ## Headroom and density
+# ## Density: demonstrated before extrapolated
 #
-# For each tested array and configuration, the vendor's own utilization figures (array controller
-# CPU, Hitachi MPU, disk busy) show which resource is closest to saturation in each phase. The
-# scaling law is an assumption: utilization is proportional to desktops. A resource at *u* %
-# with *d* desktops saturates at *d* × 100 / *u* desktops. A "< u" figure gives only a lower
-# bound (≥), and a resource already at 100 % gives at most the tested count (≤). With one of two
-# controllers down, controller load doubles and disk load does not. Where the vendor measured
-# failover (NetApp), its measured figures are used. Latency is not extrapolated, because it rises
-# non-linearly near saturation.
+# For each tested array and configuration: what it demonstrably carried (desktops, with both
+# controllers and with one down), the busiest resource it reported, and only then what the
+# figures allow beyond the test. Controller CPU (array CPU, Hitachi MPU) is extrapolated under a
+# stated scaling law (a resource at *u* % with *d* desktops saturates at *d* × 100 / *u*; an
+# assumption: controller load need not grow linearly). Port bandwidth gives a limit from link
+# speed × ports. Nothing is extrapolated from a figure at 95 % or more (the test already reached a
+# limit), from disk or flash-module busy % (not proportional to desktops), or from a statement the
+# claims table rates *not testable*. A peak maximum is never above the average-based one. A boot
+# storm at a limit limits the boot rate, not the number of desktops (see the boot-rate section).
 
 # %%
-dens = density.read(config.PROCESSED_DIR / "density.csv")
-claims_df = density.claims(results)
-summ = density.summary(dens, claims_df)
-tables.styled(mtables.density_table(summ), "Table M5. Maximum desktops under the scaling law (binding phase and resource) and the vendors' claims")
-
-# %%
-charts.show(density.summary_chart(summ, claims_df))
+dens = density.read(P / "density.csv")
+summ = pd.read_csv(P / "density_summary.csv", keep_default_na=False, na_values=[""])
+tables.styled(mtables.density_table(summ), "Table M5. Density per array: demonstrated, busiest resource, extrapolated only where it scales")
 
 # %%
 display(Markdown("\n".join("- " + t for t in density.summary_sentences(summ))))
@@ -222,88 +265,75 @@ display(Markdown("\n".join("- " + t for t in density.summary_sentences(summ))))
 # %% [markdown]
 # ## Cost per desktop
 #
-# No document states an array price. The vendors' own $-per-desktop claims imply one: claimed
-# $ per desktop × the density the claim is made at. The cost model uses only these implied
-# prices and the assumptions below, all listed in `data/raw/cost_assumptions.csv` (or
-# `COST_FILE`). Each assumption carries its rationale and a low–high range.
+# No document states an array price, and the audit register sets every vendor $-per-desktop claim
+# aside. Each claim is shown with every reading its document allows and what each reading
+# implies; cost per desktop is computed only from array prices stated in the assumptions file
+# (`data/raw/cost_assumptions.csv`, or `COST_FILE`), each with its scope.
 
 # %%
-tables.styled(mtables.assumptions_table(assumptions), "Table M6. Cost assumptions (all assumed)")
+tables.styled(mtables.assumptions_table(assumptions), "Table M6. Cost assumptions (all assumed, with their scope)")
 
 # %%
-vclaims = cost.vendor_claims(results, assumptions)
-recomputed = cost.recompute(vclaims, summ, assumptions)
-tables.styled(mtables.claims_table(vclaims), "Table M7. The vendors' $ per desktop claims and the array price they imply")
+readings = pd.read_csv(P / "cost_readings.csv", keep_default_na=False, na_values=[""])
+tables.styled(mtables.readings_table(readings), "Table M7. The vendors' $ per desktop claims: each reading and its consequence")
 
 # %%
-tables.styled(mtables.recompute_table(recomputed), "Table M8. Implied price per desktop at the claimed, tested and model densities")
+per_desktop = pd.read_csv(P / "cost.csv", keep_default_na=False, na_values=[""])
+if len(per_desktop):
+    display(tables.styled(mtables.cost_table(per_desktop), "Table M8. Cost per desktop from assumed array prices"))
+else:
+    display(Markdown("No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
+                     f"`{cost.ARRAY_PRICE_PREFIX}<source_id>` of the assumptions file, with its scope and rationale."))
 
 # %% [markdown]
-# ### Hitachi's "save 75 % of the FMD cost"
+# ### Tiered configurations: flash modules saved, HDDs included
 #
-# The document compares drive counts (its Table 10). The tiered configuration replaces flash
-# modules (FMD) with SAS HDDs, and the HDDs cost money too. Counting them at an assumed HDD/FMD
-# price ratio:
+# A document that compares drive counts of configurations that replace flash modules (FMD) with
+# HDDs saves flash modules, but the HDDs cost money too. Counting them at an assumed HDD/FMD
+# price ratio (drives only):
 
 # %%
-drives = cost.hitachi_drives(results)
-ratio = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
-sav = [cost.hitachi_saving(drives, ratio, ref) for ref in ("config3", "config1")]
-d = drives.set_index("configuration")
-display(Markdown(", ".join(f"{c}: {d.at[c, 'fmd']:.0f} FMD + {d.at[c, 'hdd']:.0f} HDD" for c in d.index) + " (reported). " + " ".join(
-    f"Against {s['reference']}: {s['claimed_fmd_only']:.0%} fewer FMDs (the document's arithmetic), "
-    f"a {s['with_hdds']:.0%} drive-cost saving with the HDDs at {ratio:g} × an FMD's price (assumed), "
-    f"and no saving at all if an HDD costs {s['break_even_ratio']:.2f} × an FMD or more." for s in sav)
-    + " Shelves, power and the tiering licence are not counted."))
-charts.show(cost.saving_curve(drives, assumptions))
-
-# %% [markdown]
-# ### Sensitivity
-#
-# Each input is moved to its low and its high end while the others stay at their base values.
-# For AccelStor, the meaning of "full desktop density" decides almost everything.
-
-# %%
-charts.show(cost.tornado_chart(cost.tornado(assumptions, vclaims, cost.density_ranges(summ), drives)))
+drives = cost.drive_mix(results)
+if len(drives):
+    ratio = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
+    tiered = cost.tiered_configuration(drives)
+    sav = [cost.tiering_saving(drives, ratio, ref, tiered) for ref in drives["configuration"] if ref != tiered]
+    d = drives.set_index("configuration")
+    display(Markdown(", ".join(f"{c}: {d.at[c, 'fmd']:.0f} FMD + {d.at[c, 'hdd']:.0f} HDD" for c in d.index) + " (reported). " + " ".join(
+        f"{s['tiered']} against {s['reference']}: {s['claimed_fmd_only']:.0%} fewer FMDs, "
+        f"a {s['with_hdds']:.0%} drive-cost saving with the HDDs at {ratio:g} × an FMD's price (assumed), "
+        f"and no saving at all if an HDD costs {s['break_even_ratio']:.2f} × an FMD or more." for s in sav)
+        + " Shelves, power and the tiering licence are not counted."))
+    charts.show(cost.saving_curve(drives, assumptions))
 
 # %% [markdown]
 # ## Sizing scenario
 
 # %%
-req = scenario.required_iops(pred, desktops, worker_class, headroom)
-cov = scenario.coverage(req, scenario.capacity(results))
+sizing = scenario.size(params, inputs)
+config.REPORTS_DIR.mkdir(parents=True, exist_ok=True)
+files.write_csv(sizing, config.REPORTS_DIR / "sizing_scenario.csv")
 display(Markdown(
-    f"**{desktops:,} {worker_class} desktops with {headroom:.0%} headroom** (report parameters `DESKTOPS`, `WORKER`, "
-    f"`HEADROOM`). Required IOPS = desktops × IOPS per desktop (model) / (1 − headroom), with the 90 % prediction interval."))
-tables.styled(mtables.required_table(req), "Table M9. Required IOPS for the scenario")
-
-# %% [markdown]
-# Capacity of a tested configuration: the peak IOPS it delivered in its test × 100 / the peak
-# utilization of its busiest resource in that phase (the scaling law above). Where no
-# utilization is reported, the capacity is only what the test demonstrated. This assumes that the
-# busiest resource a vendor reported is the one that limits the array. AccelStor reports only an
-# upper bound on its controller CPU, so its capacity is a far extrapolation, not a measurement. A
-# configuration *covers* a phase when its capacity exceeds the requirement even at the upper end
-# of the prediction interval.
+    f"**{params['desktops']:,} {params['worker_class']} desktops, {params['concurrency']:.0%} active at once, "
+    f"{params['headroom']:.0%} headroom, all booted within {params['boot_window_min']:g} minutes, {params['raid']} "
+    f"(write penalty {inputs['write_penalty'][params['raid']]}), failover: {params['failover']}** (report parameters `DESKTOPS`, "
+    "`WORKER`, `CONCURRENCY`, `HEADROOM`, `BOOT_WINDOW`, `RAID`, `FAILOVER`). Active desktops = desktops × concurrency; "
+    "login and steady state: active × IOPS per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per "
+    "minute; everything ÷ (1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); "
+    "throughput = front end × I/O size. Written to `reports/sizing_scenario.csv`."))
+tables.styled(mtables.sizing_table(sizing), "Table M9. Sizing scenario per phase")
 
 # %%
-tables.styled(mtables.coverage_table(cov), "Table M10. Which tested configurations cover the scenario's peak demand")
-
-# %%
-cr = scenario.cost_range(cov, vclaims, assumptions, desktops)
+ext_cov = ext["covered"].astype(str).eq("True") if len(ext) else pd.Series(dtype=bool)
 display(Markdown(
-    "Cost range, only for arrays whose price a vendor claim implies. The number of arrays is set "
-    "by the tightest phase, from the estimate up to the prediction interval's upper end. The price "
-    "runs from the implied price to the implied price × the assumed claim factor. Dell and Hitachi "
-    "state no price, so their cost cannot be computed without inventing one."))
-tables.styled(mtables.cost_range_table(cr), "Table M11. Storage cost range for the scenario (derived from assumed prices)")
-
-# %%
-display(Markdown(
-    f"**Validation in one line:** predicting each vendor from the other three, IOPS per desktop was off by a "
-    f"typical factor of {cv_stats['median_factor']:.2f} (median; RMSE {cv_stats['rmse_log']:.2f} in ln units), and "
-    f"{cv_stats['coverage']:.0%} of held-out observations fell inside the 90 % prediction interval "
-    f"({cv_stats['n_predicted']} of {cv_stats['n']} predictable)."))
+    "**Validation in brief.** Leave one vendor out: " + "; ".join(
+        f"{r.held_out} {r.n_covered} of {r.n_predicted} inside the 90 % interval, typical error ×{r.median_error_factor:.2f}, "
+        f"interval ends {r.sharpness:.1f}× apart" if r.n_predicted else f"{r.held_out} not predictable from the others"
+        for r in by_vendor.itertuples()) + ". "
+    + (f"External documents: {int(ext_cov.sum())} of {len(ext)} figures consistent with the seed model's interval "
+       f"({int((ext['bound'] == 'lt').sum())} of them upper bounds); observed / predicted {ext['ratio'].astype(float).min():.1f}× to "
+       f"{ext['ratio'].astype(float).max():.1f}×."
+       if len(ext) else "External documents: none with a usable observation yet.")))
 
 # %% [markdown]
 # ## Source audit
