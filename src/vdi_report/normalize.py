@@ -137,19 +137,50 @@ def comparison_group(df: pd.DataFrame) -> pd.Series:
     return df["phase"] + "|" + df["metric"] + "|" + df["statistic"] + "|" + df["vantage"].replace("", "unstated")
 
 
-def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None) -> pd.DataFrame:
+def platform_kind(platform: str) -> str:
+    """The kind of storage platform of a ``sources.csv`` ``platform`` text: the words before any
+    parenthesis, lower-cased and trimmed (``hyperconverged (Nutanix AOS 6.5.5.1, ...)`` ->
+    ``hyperconverged``); versions and hypervisors in parentheses do not split a platform."""
+    return str(platform).split("(")[0].strip().lower()
+
+
+def comparison_pool(df: pd.DataFrame, sources_df: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """For each row of ``df`` (column ``source_id``): the pool it may be compared within and the
+    peer it counts as, from ``sources_df`` (sources.csv: ``source_id, role, platform``).
+
+    A seed (``role = seed``) is pooled with the seeds and counts by vendor; an external source
+    (``role = external``) is never pooled with the seeds: it is pooled with the external sources
+    of the same ``platform_kind`` and counts by source (the external documents may share one
+    vendor). Raises KeyError naming source ids missing from ``sources_df``."""
+    s = sources_df.set_index("source_id")
+    missing = sorted(set(df["source_id"]) - set(s.index))
+    if missing:
+        raise KeyError(f"source_id(s) not in sources.csv: {missing}")
+    role = df["source_id"].map(s["role"])
+    kind = df["source_id"].map(s["platform"].map(platform_kind))
+    pool = role.where(role == "seed", "external|" + kind)
+    peer = df["vendor"].where(role == "seed", df["source_id"])
+    return pool, peer
+
+
+def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None,
+            sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """Stack normalized sources into ``results.csv`` (columns ``RESULT_COLUMNS``), sorted stably.
 
-    ``comparable`` is True when the record states its vantage and at least one other vendor
-    reports the same phase, metric, statistic and vantage. ``resolutions`` (columns
+    ``comparable`` is True when the record states its vantage and another peer of its pool
+    reports the same phase, metric, statistic and vantage (``comparison_pool``): for a seed,
+    another seed vendor; for an external source, another external source of the same platform
+    kind. A seed is never comparable because of an external source, nor the reverse.
+    ``sources_df``: sources.csv (default ``sources.load_sources()``). ``resolutions`` (columns
     ``record_id, discrepancy_id, resolution``) marks records the analysis does not use
     (``used_in_analysis`` False) and says why. Validation against the catalogue's schema
     happens when the table is written (``catalogue.write("results", df)``).
     """
     df = pd.concat(frames, ignore_index=True)
     df["comparison_group"] = comparison_group(df)
-    vendors = df.groupby("comparison_group")["vendor"].transform("nunique")
-    df["comparable"] = (df["vantage"] != "") & (vendors >= 2)
+    pool, peer = comparison_pool(df, sources.load_sources() if sources_df is None else sources_df)
+    peers = peer.groupby([df["comparison_group"], pool]).transform("nunique")
+    df["comparable"] = (df["vantage"] != "") & (peers >= 2)
     if resolutions is not None and len(resolutions):
         res = resolutions.set_index("record_id")
         hit = df["record_id"].isin(res.index)
