@@ -168,3 +168,32 @@ def test_nutanix_host_power_digitized(results):
     got = {(r.source_id, r.statistic): r.value for r in p.itertuples()}
     assert got[("nutanix_ra2022", "average")] == 757 and got[("nutanix_ra2136", "peak")] == 793
     assert got[("nutanix_ra2053", "average")] == 685 and set(p["unit"]) == {"W"}
+
+
+def test_hyperconverged_raw_capacity_is_drives_per_node_times_nodes(results, sources_df):
+    """A cluster that states drives per node and the node count on one table gets raw capacity
+    = nodes x drives per node x drive size (derived); the records it used are named."""
+    tb = normalize.build_testbeds(results, sources_df).set_index("source_id")
+    per_node = results[(results["metric"] == "drives_per_node") & (results["phase"] == "testbed")]
+    assert len(per_node) > 0
+    for r in per_node.itertuples():
+        nodes = results[results["metric"].isin(normalize.NODE_METRICS) & (results["source_id"] == r.source_id)
+                        & (results["locator"] == r.locator) & (results["phase"] == "testbed")]
+        size = results[(results["metric"] == "drive_capacity") & (results["source_id"] == r.source_id)
+                       & (results["line"] == r.line)]
+        row = tb.loc[r.source_id]
+        if nodes.empty:
+            assert math.isnan(row["drives"])
+            continue
+        n = nodes.iloc[0]["value"]
+        assert row["drives"] == r.value * n
+        assert row["raw_capacity_gb"] == pytest.approx(r.value * n * size.iloc[0]["value"])
+        assert "derived" in row["drive_layout"] and r.record_id in row["record_ids"].split()
+
+
+def test_testbed_rows_ignore_test_configurations(results, sources_df):
+    """Configurations named by test runs (not by drive records) do not split a source's test bed."""
+    tb = normalize.build_testbeds(results, sources_df)
+    drive_cfgs = set(results.loc[results["metric"].isin(["drives", "drives_per_node"]), "configuration"]) - {""}
+    assert set(tb["configuration"]) - {""} <= drive_cfgs
+    assert tb["source_id"].nunique() == len(sources_df)

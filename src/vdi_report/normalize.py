@@ -246,6 +246,10 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
     return base.sort_values(keys, kind="stable").reset_index(drop=True)
 
 
+# Metrics counting the nodes of a hyperconverged cluster (data/raw/metrics.csv).
+NODE_METRICS = ("hosts", "storage_nodes")
+
+
 def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Density of each tested array (derived): one row per source and pool configuration.
 
@@ -256,31 +260,49 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
     (sum of count x size, decimal GB), ``drive_layout``, ``desktops_per_drive``,
     ``desktops_per_raw_tb``, ``locator``, ``record_ids``. A source whose document states no
     drive count of the tested array gets empty figures rather than a guess.
+
+    A hyperconverged cluster states drives per node (metric ``drives_per_node``) instead: when
+    the same table (locator) also states the node count (a metric of ``NODE_METRICS``), the
+    drives are drives per node x nodes (derived; ``drive_layout`` says so). Without a node count
+    on that table the figures stay empty.
     """
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]
-                 & results["metric"].isin(["drives", "drive_capacity"])]
+                 & results["metric"].isin(["drives", "drive_capacity", "drives_per_node", *NODE_METRICS])]
     rows = []
     for _, src in sources_df.iterrows():
         s = tb[tb["source_id"] == src["source_id"]].sort_values("record_id")
-        configs = sorted(set(s["configuration"]) - {""}) or [""]
+        # pool configurations are those the drive records name (Hitachi's config1..3), not the
+        # test configurations other records carry (a node count of each test run)
+        configs = sorted(set(s.loc[s["metric"].isin(["drives", "drives_per_node"]), "configuration"]) - {""}) or [""]
         for cfg in configs:
             c = s[s["configuration"] == cfg]
             drives = c[c["metric"] == "drives"]
+            per_node = c[c["metric"] == "drives_per_node"] if drives.empty else drives.iloc[0:0]
             row = {"source_id": src["source_id"], "vendor": src["vendor"], "configuration": cfg,
                    "desktops": float(src["desktops"])}
+            nodes, prefix = None, ""
+            if len(per_node):
+                loc = per_node.iloc[0]["locator"]
+                n_rec = c[c["metric"].isin(NODE_METRICS) & (c["locator"] == loc)]
+                if len(n_rec):
+                    nodes = n_rec.iloc[0]
+                    drives = per_node
+                    prefix = f"{nodes['value']:.0f} nodes × "
             if len(drives):
                 loc = drives.iloc[0]["locator"]
-                groups, ids = [], []
+                mult = 1.0 if nodes is None else float(nodes["value"])
+                groups, ids = [], [] if nodes is None else [nodes["record_id"]]
                 for _, d in drives[drives["locator"] == loc].iterrows():
                     size = c[(c["metric"] == "drive_capacity") & (c["locator"] == loc) & (c["line"] == d["line"])]
                     if len(size):
-                        groups.append((d["value"], size.iloc[0]["value"]))
+                        groups.append((d["value"] * mult, size.iloc[0]["value"], d["value"]))
                         ids += [d["record_id"], size.iloc[0]["record_id"]]
                 if groups:
                     n = sum(g[0] for g in groups)
                     raw = sum(g[0] * g[1] for g in groups)
                     row.update(drives=n, raw_capacity_gb=_sig(raw),
-                               drive_layout=" + ".join(f"{g[0]:.0f} × {g[1]:,.0f} GB" for g in groups),
+                               drive_layout=prefix + " + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups)
+                               + (" (derived)" if nodes is not None else ""),
                                desktops_per_drive=_sig(row["desktops"] / n),
                                desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
                                locator=loc, record_ids=" ".join(ids))
