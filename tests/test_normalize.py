@@ -188,7 +188,7 @@ def test_hyperconverged_raw_capacity_is_drives_per_node_times_nodes(results, sou
         n = nodes.iloc[0]["value"]
         assert row["drives"] == r.value * n
         assert row["raw_capacity_gb"] == pytest.approx(r.value * n * size.iloc[0]["value"])
-        assert "derived" in row["drive_layout"] and r.record_id in row["record_ids"].split()
+        assert row["drive_layout"].endswith(f"per node × {n:.0f} nodes") and r.record_id in row["record_ids"].split()
 
 
 def test_testbed_rows_ignore_test_configurations(results, sources_df):

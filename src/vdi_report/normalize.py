@@ -263,7 +263,8 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
 
     A hyperconverged cluster states drives per node (metric ``drives_per_node``) instead: when
     the same table (locator) also states the node count (a metric of ``NODE_METRICS``), the
-    drives are drives per node x nodes (derived; ``drive_layout`` says so). Without a node count
+    drives are drives per node x nodes (derived; ``drive_layout`` reads
+    ``4 × 1,920 GB per node × 8 nodes``). Without a node count
     on that table the figures stay empty.
     """
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]
@@ -280,14 +281,14 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
             per_node = c[c["metric"] == "drives_per_node"] if drives.empty else drives.iloc[0:0]
             row = {"source_id": src["source_id"], "vendor": src["vendor"], "configuration": cfg,
                    "desktops": float(src["desktops"])}
-            nodes, prefix = None, ""
+            nodes, suffix = None, ""
             if len(per_node):
                 loc = per_node.iloc[0]["locator"]
                 n_rec = c[c["metric"].isin(NODE_METRICS) & (c["locator"] == loc)]
                 if len(n_rec):
                     nodes = n_rec.iloc[0]
                     drives = per_node
-                    prefix = f"{nodes['value']:.0f} nodes × "
+                    suffix = f" per node × {nodes['value']:.0f} nodes"
             if len(drives):
                 loc = drives.iloc[0]["locator"]
                 mult = 1.0 if nodes is None else float(nodes["value"])
@@ -301,8 +302,7 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
                     n = sum(g[0] for g in groups)
                     raw = sum(g[0] * g[1] for g in groups)
                     row.update(drives=n, raw_capacity_gb=_sig(raw),
-                               drive_layout=prefix + " + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups)
-                               + (" (derived)" if nodes is not None else ""),
+                               drive_layout=" + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups) + suffix,
                                desktops_per_drive=_sig(row["desktops"] / n),
                                desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
                                locator=loc, record_ids=" ".join(ids))
