@@ -1,0 +1,182 @@
+"""Chapter 1, Answers: what a storage buyer needs, on the first page.
+
+Scope, the planning table (IOPS per desktop by phase with the prediction interval, read share,
+I/O size, latency, vendors behind it), the sizing-relevant vendor claims with verdicts, what
+each array demonstrably carried, how to size N desktops, and the caveats that matter most.
+"""
+
+import re
+
+import pandas as pd
+
+from .. import fmt
+from ..show import block, heading, ref, say, table
+
+# Claims about what an array carries (users, desktops, IOPS, latency, boot): the ones a sizing
+# depends on. Cost, capacity and feature claims are in the appendix's full claims table.
+SIZING_CLAIM = re.compile(r"\b(users?|desktops?|VMs|IOPS|latency|boot)\b", re.IGNORECASE)
+NOT_SIZING_CLAIM = re.compile(r"\$|cost|capacity|petabyte|efficien|dedup|reliab|created|provision", re.IGNORECASE)
+N_CAVEATS = 5  # the issue asks for the five caveats that matter most
+USER_PHASES = ("boot", "login", "steady_state")
+
+
+def title(ctx) -> None:
+    """The title block and, in the PDF, the printed contents (filled in by render)."""
+    seeds = ctx.seeds
+    block('<header class="vdi-title" data-date="{date}"><div class="vdi-doc-title">VDI storage: what {n_docs} vendor reference '
+          'architectures show</div><div class="vdi-doc-subtitle">Report of {date} · {n_records} digitized numbers · '
+          'every number traced to a line of a vendor document</div></header><!--vdi:toc-->',
+          n_docs=len(seeds), date=ctx.report_date, n_records=fmt.num(len(ctx.results)))
+
+
+def scope(ctx) -> None:
+    s = ctx.seeds
+    years = s["published"].astype(str).str[:4]
+    ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
+    say("**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
+        "(no document reports repeated runs or their spread). Load: {tools}. Desktops: {oses}; brokers: {brokers}. "
+        "{ext_line}",
+        n_docs=len(s), vendors=fmt.words(s["vendor"] + " " + s["array"]),
+        years=fmt.span(years.astype(int)).replace("–", "–"),
+        tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
+        brokers=fmt.words(dict.fromkeys(s["broker"])),
+        ext_line=("" if ext.empty else
+                  f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['array'])}) are kept apart as an "
+                  "out-of-sample check, never pooled with these."))
+
+
+def _pi_label() -> str:
+    from ...models import iops
+    return fmt.pct(1 - iops.PI_ALPHA)
+
+
+def planning_table(ctx) -> pd.DataFrame:
+    """Planning figures per phase for the report's worker class.
+
+    Columns: Phase, Peak IOPS per desktop (model, PI), Average IOPS per desktop (model, PI),
+    Read share (derived), KB per I/O (derived), Latency, ms (reported), Vendors (IOPS model).
+    Read share, I/O size and latency are the range over the documents that report them at the
+    array front end, ESXi host or storage port (back-end figures include the array's own I/O).
+    """
+    from ...models import iops
+
+    wc = ctx.params["worker_class"]
+    p = ctx.pred[ctx.pred["worker_class"] == wc]
+    prof = iops.io_profile(ctx.results)
+    prof = prof[prof["vantage"] != "array_backend"].assign(phase=lambda d: d["phase"].map(iops.MODEL_PHASES))
+    r = ctx.results
+    lat = r[(r["metric"] == "latency") & r["used_in_analysis"] & (r["condition"] == "normal")
+            & (r["vantage"] != "array_backend") & (r["statistic"] == "average")
+            & (r["variant"] != "tuesday")].assign(phase=lambda d: d["phase"].map(iops.MODEL_PHASES))
+    rows = []
+    for ph in USER_PHASES:
+        cell = {}
+        for stat in ("peak", "average"):
+            q = p[(p["phase"] == ph) & (p["statistic"] == stat)]
+            cell[stat] = fmt.interval(*q[["estimate", "pi90_low", "pi90_high"]].iloc[0]) if len(q) else "–"
+        pr, lt = prof[prof["phase"] == ph], lat[lat["phase"] == ph]
+        rs = pr.dropna(subset=["read_share"])
+        kb = pr.dropna(subset=["kb_per_io"])
+        rows.append({
+            "Phase": ctx.label("phase", ph),
+            "Peak IOPS per desktop (model, PI)": cell["peak"],
+            "Average IOPS per desktop (model, PI)": cell["average"],
+            "Read share (derived)": (f"{fmt.span(rs['read_share'] * 100)} % ({rs['vendor'].nunique()})" if len(rs) else "–"),
+            "KB per I/O (derived)": (f"{fmt.span(kb['kb_per_io'])} ({kb['vendor'].nunique()})" if len(kb) else "–"),
+            "Average latency, ms (reported)": (f"{fmt.span(lt['value'])} ({lt['vendor'].nunique()})" if len(lt) else "–"),
+            "Vendors behind the IOPS": str(ctx.obs.loc[ctx.obs["phase"] == ph, "vendor"].nunique()),
+        })
+    return pd.DataFrame(rows)
+
+
+def claims_table(ctx) -> pd.DataFrame:
+    """One line per sizing-relevant claim (``SIZING_CLAIM``): Vendor, Claim, Verdict, Why.
+
+    Why: the first sentence of the evidence against (verdicts other than *supported*) or for.
+    """
+    c = ctx.claims.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
+    c = c[c["claim"].str.contains(SIZING_CLAIM) & ~c["claim"].str.contains(NOT_SIZING_CLAIM)]
+    why = [fmt.first_sentence(f if v == "supported" else a or f)
+           for v, f, a in zip(c["verdict"], c["evidence_for"].fillna(""), c["evidence_against"].fillna(""))]
+    verdict = [f'<span class="vdi-verdict vdi-verdict-{v.replace(" ", "-")}">{v}</span>' for v in c["verdict"]]
+    return pd.DataFrame({"Vendor": c["vendor"], "Claim (reported)": c["claim"], "Verdict": verdict,
+                         "Why (the document's own data)": why, "Id": c["claim_id"]}).reset_index(drop=True)
+
+
+def carried_table(ctx) -> pd.DataFrame:
+    """What each array demonstrably carried: Vendor, Array, Desktops tested, Peak IOPS delivered
+    (reported, with vantage), Highest peak utilization (reported), Steady-state latency (reported)."""
+    from ...tables import VANTAGE_LABELS, fmt_value
+
+    t = ctx.tests[(ctx.tests["condition"] == "normal")]
+    rows = []
+    for _, s in ctx.seeds.iterrows():
+        ts = t[t["source_id"] == s["source_id"]].copy()
+        ts["_pk"] = pd.to_numeric(ts["peak_iops"], errors="coerce")
+        fe = ts[ts["peak_iops_vantage"] != "array_backend"].dropna(subset=["_pk"])
+        best = fe.sort_values("_pk", ascending=False).head(1)
+        d = ctx.density[(ctx.density["source_id"] == s["source_id"]) & (ctx.density["condition"] == "normal")
+                        & (ctx.density["statistic"] == "peak")]
+        busiest = d.sort_values("utilization_pct", ascending=False).head(1)
+        ss = ts[ts["phase"] == "steady_state"].copy()
+        ss["_lat"] = pd.to_numeric(ss["average_latency_ms"], errors="coerce")
+        rows.append({
+            "Vendor": s["vendor"], "Array": s["array"],
+            "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {ctx.label('clone_type', s['clone_type']).lower()}s",
+            "Highest peak IOPS (reported)": ("–" if best.empty else
+                f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
+                f"({ctx.label('phase', best['phase'].iloc[0]).lower()}, {VANTAGE_LABELS.get(best['peak_iops_vantage'].iloc[0], '')})"),
+            "Busiest resource at peak (reported)": ("not reported" if busiest.empty else
+                f"{busiest['resource'].iloc[0]} {fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
+                f"({ctx.label('phase', busiest['phase'].iloc[0]).lower()})"),
+            "Steady-state average latency (reported)": fmt.span(ss["_lat"]) + " ms" if ss["_lat"].notna().any() else "–",
+        })
+    return pd.DataFrame(rows)
+
+
+def caveats(ctx) -> list[str]:
+    """The ``N_CAVEATS`` comparability traps of the audit register, one per document in turn
+    (documents in sources.csv order): each entry's impact, with its id."""
+    reg = ctx.register[ctx.register["category"] == "comparability"]
+    order = {s: i for i, s in enumerate(ctx.seeds["source_id"])}
+    reg = reg[reg["source_id"].isin(order)].copy()
+    reg["_rank"] = reg.groupby("source_id").cumcount()
+    reg["_doc"] = reg["source_id"].map(order)
+    reg = reg.sort_values(["_rank", "_doc"]).head(N_CAVEATS)
+    vendor = ctx.sources.set_index("source_id")["vendor"]
+    return [f"**{vendor[r['source_id']]}** ({r['id']}): {r['impact']}" for _, r in reg.iterrows()]
+
+
+def sizing(ctx) -> None:
+    from .models import scenario_rows
+
+    rows, how = scenario_rows(ctx)
+    say("**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this "
+        "for any desktops, worker class, concurrency, headroom, boot window, RAID level and failover, with the "
+        "same formulas.", desktops=fmt.num(ctx.params["desktops"]), how=how,
+        calc='<a href="#sizing-calculator">Models: sizing calculator</a>')
+    if rows is not None:
+        table(rows, "Sizing scenario of the report parameters (model)", "answers-scenario")
+
+
+def render(ctx) -> None:
+    """Title block and chapter 1."""
+    title(ctx)
+    heading(1, "Answers", "answers")
+    scope(ctx)
+    say("**Planning figures** for a {wc} (the report's worker class): front-end IOPS per desktop by phase with "
+        "the {pi} prediction interval of the cross-vendor model ({ref_model}), and the read share, I/O size and "
+        "latency the documents report (range over documents; their number in brackets).",
+        wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"))
+    table(planning_table(ctx), "Planning figures per desktop", "planning",
+          {"Phase": "11%", "Peak IOPS per desktop (model, PI)": "17%", "Average IOPS per desktop (model, PI)": "17%",
+           "Read share (derived)": "13%", "KB per I/O (derived)": "11%", "Average latency, ms (reported)": "13%",
+           "Vendors behind the IOPS": "10%"})
+    table(carried_table(ctx), "What each array demonstrably carried in its own test", "carried",
+          {"Vendor": "11%", "Array": "14%", "Desktops tested (reported)": "15%", "Highest peak IOPS (reported)": "22%",
+           "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "12%"})
+    sizing(ctx)
+    table(claims_table(ctx), "The vendors' sizing claims against their own data", "answers-claims",
+          {"Vendor": "10%", "Claim (reported)": "34%", "Verdict": "10%", "Why (the document's own data)": "37%", "Id": "9%"})
+    say("**The caveats that matter most** (comparability traps from the audit register, {ref_reg}):\n\n{items}",
+        ref_reg='<a href="#appendix-register">Appendix</a>', items="\n".join(f"- {c}" for c in caveats(ctx)))
