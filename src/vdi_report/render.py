@@ -116,9 +116,19 @@ def number_captions(soup: BeautifulSoup) -> dict[str, str]:
 
 def _headings(soup: BeautifulSoup) -> list[tuple[int, str, str]]:
     """(level, id, text) of the chapter (h1) and section (h2) headings in the report body."""
-    out = []
-    for h in soup.select("main h1, main h2"):
-        if h.find_parent(class_="vdi-title") or not h.get("id"):
+    out, seen = [], {t["id"] for t in soup.find_all(id=True)}
+    for h in soup.select("main h1, main h2, main h3"):
+        if h.find_parent(class_="vdi-title"):
+            continue
+        if not h.get("id"):  # markdown headings: a stable id from the text
+            base = re.sub(r"[^a-z0-9]+", "-", h.get_text(" ", strip=True).lower()).strip("-") or "section"
+            hid, i = base, 1
+            while hid in seen:
+                i += 1
+                hid = f"{base}-{i}"
+            h["id"] = hid
+            seen.add(hid)
+        if h.name == "h3":
             continue
         out.append((int(h.name[1]), h["id"], h.get_text(" ", strip=True)))
     return out
@@ -164,8 +174,8 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
     body, _ = _exporter(PDF_PRIORITY if for_pdf else HTML_PRIORITY).from_notebook_node(nb)
     soup = BeautifulSoup(body, "html.parser")
-    number_captions(soup)
     heads = _headings(soup)
+    number_captions(soup)
     html = str(soup)
     head = _head(soup, for_pdf)
     if for_pdf:

@@ -44,12 +44,14 @@ def explorer_html(ev: pd.DataFrame) -> str:
         ev, table_id=TABLE_ID, connected=False, showIndex=False, maxBytes=0, pageLength=25,
         lengthMenu=[10, 25, 100, 1000], column_filters="footer", classes="display compact",
         layout={"top1": "searchPanes"},
-        searchPanes={"columns": panes, "layout": "columns-5", "cascadePanes": True, "initCollapsed": False},
+        searchPanes={"columns": panes, "layout": "columns-3", "cascadePanes": True, "initCollapsed": False},
         autoWidth=False, scrollX=True, allow_html=False, display_logo_when_loading=False)
     # Drop itables' static preview (it links to itables.org) and the help link of its loading
     # message: the report links to nothing outside the page.
     html = re.sub(r'<div id="evidence_fallback">.*?</table></div>', "", html, flags=re.S)
     html = re.sub(r"\(need <a href=[^>]*>help</a>\?\)", "", html)
+    html = html.replace(f'<table id="{TABLE_ID}" hidden="hidden">', f'<table id="{TABLE_ID}">')
+    html = re.sub(r"<script>document\.getElementById\([^<]*</script>", "", html)
     return f'<div class="vdi-explorer vdi-screen-only" id="evidence-explorer">{html}</div>'
 
 

@@ -12,10 +12,11 @@ import pandas as pd
 from .. import fmt
 from ..show import block, heading, ref, say, table
 
-# Claims about what an array carries (users, desktops, IOPS, latency, boot): the ones a sizing
-# depends on. Cost, capacity and feature claims are in the appendix's full claims table.
-SIZING_CLAIM = re.compile(r"\b(users?|desktops?|VMs|IOPS|latency|boot)\b", re.IGNORECASE)
-NOT_SIZING_CLAIM = re.compile(r"\$|cost|capacity|petabyte|efficien|dedup|reliab|created|provision", re.IGNORECASE)
+# The claims a sizing rests on: how many users or desktops an array supports, and IOPS per
+# desktop. Boot, patch, cost, capacity and feature claims are in the appendix's full claims table.
+SIZING_CLAIM = re.compile(r"(?:\d[\d,]*\s+(?:\w+\s+)?(?:users?|desktops?)\b)|IOPS per|IOPS on average"
+                          r"|\bsupports?\b.*\busers\b", re.IGNORECASE)
+NOT_SIZING_CLAIM = re.compile(r"\$|cost|boot|provision|created|capacity|patch", re.IGNORECASE)
 N_CAVEATS = 5  # the issue asks for the five caveats that matter most
 USER_PHASES = ("boot", "login", "steady_state")
 
@@ -37,7 +38,7 @@ def scope(ctx) -> None:
         "(no document reports repeated runs or their spread). Load: {tools}. Desktops: {oses}; brokers: {brokers}. "
         "{ext_line}",
         n_docs=len(s), vendors=fmt.words(s["vendor"] + " " + s["array"]),
-        years=fmt.span(years.astype(int)).replace("–", "–"),
+        years="–".join(dict.fromkeys([min(years), max(years)])),
         tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
         brokers=fmt.words(dict.fromkeys(s["broker"])),
         ext_line=("" if ext.empty else
@@ -96,7 +97,7 @@ def claims_table(ctx) -> pd.DataFrame:
     """
     c = ctx.claims.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
     c = c[c["claim"].str.contains(SIZING_CLAIM) & ~c["claim"].str.contains(NOT_SIZING_CLAIM)]
-    why = [fmt.first_sentence(f if v == "supported" else a or f)
+    why = [fmt.first_sentence(f if v == "supported" else a or f, limit=120)
            for v, f, a in zip(c["verdict"], c["evidence_for"].fillna(""), c["evidence_against"].fillna(""))]
     verdict = [f'<span class="vdi-verdict vdi-verdict-{v.replace(" ", "-")}">{v}</span>' for v in c["verdict"]]
     return pd.DataFrame({"Vendor": c["vendor"], "Claim (reported)": c["claim"], "Verdict": verdict,
@@ -106,7 +107,7 @@ def claims_table(ctx) -> pd.DataFrame:
 def carried_table(ctx) -> pd.DataFrame:
     """What each array demonstrably carried: Vendor, Array, Desktops tested, Peak IOPS delivered
     (reported, with vantage), Highest peak utilization (reported), Steady-state latency (reported)."""
-    from ...tables import VANTAGE_LABELS, fmt_value
+    from ...tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
 
     t = ctx.tests[(ctx.tests["condition"] == "normal")]
     rows = []
@@ -118,18 +119,20 @@ def carried_table(ctx) -> pd.DataFrame:
         d = ctx.density[(ctx.density["source_id"] == s["source_id"]) & (ctx.density["condition"] == "normal")
                         & (ctx.density["statistic"] == "peak")]
         busiest = d.sort_values("utilization_pct", ascending=False).head(1)
-        ss = ts[ts["phase"] == "steady_state"].copy()
-        ss["_lat"] = pd.to_numeric(ss["average_latency_ms"], errors="coerce")
+        r = ctx.results
+        lat = r[(r["source_id"] == s["source_id"]) & (r["metric"] == "latency") & (r["statistic"] == "average")
+                & r["used_in_analysis"] & (r["condition"] == "normal") & (r["vantage"] != "array_backend")
+                & r["phase"].isin(["steady_state", "login_and_steady_state"])]
         rows.append({
             "Vendor": s["vendor"], "Array": s["array"],
-            "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {ctx.label('clone_type', s['clone_type']).lower()}s",
+            "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
             "Highest peak IOPS (reported)": ("–" if best.empty else
                 f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
                 f"({ctx.label('phase', best['phase'].iloc[0]).lower()}, {VANTAGE_LABELS.get(best['peak_iops_vantage'].iloc[0], '')})"),
             "Busiest resource at peak (reported)": ("not reported" if busiest.empty else
                 f"{busiest['resource'].iloc[0]} {fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
                 f"({ctx.label('phase', busiest['phase'].iloc[0]).lower()})"),
-            "Steady-state average latency (reported)": fmt.span(ss["_lat"]) + " ms" if ss["_lat"].notna().any() else "–",
+            "Steady-state average latency (reported)": fmt.span(lat["value"]) + " ms" if len(lat) else "–",
         })
     return pd.DataFrame(rows)
 

@@ -9,7 +9,7 @@ from ..show import figure, heading, html_only, ref, say, table
 def render(ctx) -> None:
     heading(1, "Evidence", "evidence")
     s = ctx.seeds
-    say("## The documents\n\n{n} storage vendors published reference architectures for VMware Horizon virtual "
+    say("## The documents\n\nStorage vendors published these {n} reference architectures for VMware Horizon virtual "
         "desktops, each tested with Login VSI. They tested different arrays with different desktop counts, clone "
         "types and workloads, and measured at different vantage points; the tables keep those differences visible "
         "({ref}).", n=len(s), ref=ref("sources"))
@@ -28,8 +28,8 @@ def render(ctx) -> None:
         mix=mix_line, tol=fmt.pct(normalize.APPROX_TOLERANCE))
     table(tables.headline_table(ctx.tests), "Headline results per test run, normal operation", "headline",
           {"Vendor": "9%", "Test": "15%", "Desktops": "7%", "Peak IOPS per desktop": "8%",
-           "Average IOPS per desktop": "8%", "IOPS measured at": "11%", "Average latency": "8%",
-           "Peak latency": "8%", "Latency measured at": "11%", "Duration": "7%"})
+           "Average IOPS per desktop": "8%", "IOPS measured at": "10%", "Average latency": "7%",
+           "Peak latency": "7%", "Latency measured at": "10%", "Duration": "7%"})
     say("Only some numbers can be compared across vendors at all: the same phase, metric and statistic measured "
         "at the same vantage point. {ref} lists the groups that two or more vendors report.", ref=ref("comparable"))
     table(tables.comparability_table(ctx.results), "Cross-vendor comparable groups of reported numbers", "comparable")
