@@ -109,7 +109,9 @@ def number_captions(soup: BeautifulSoup) -> dict[str, str]:
         key = a.get("data-key", "")
         if key in labels:
             a.string, a["href"] = labels[key], f"#{anchors[key]}"
-        elif not soup.find(id=key):
+        elif (target := soup.find(id=key)) is not None:  # a heading: its text
+            a.string = target.get_text(" ", strip=True)
+        else:
             raise ValueError(f"report: reference to {key!r}, which no table, figure or heading has")
     return labels
 

@@ -45,7 +45,7 @@ def explorer_html(ev: pd.DataFrame) -> str:
         lengthMenu=[10, 25, 100, 1000], column_filters="footer", classes="display compact",
         layout={"top1": "searchPanes"},
         searchPanes={"columns": panes, "layout": "columns-3", "cascadePanes": True, "initCollapsed": False},
-        autoWidth=False, scrollX=True, allow_html=False, display_logo_when_loading=False)
+        autoWidth=False, allow_html=False, display_logo_when_loading=False)
     # Drop itables' static preview (it links to itables.org) and the help link of its loading
     # message: the report links to nothing outside the page.
     html = re.sub(r'<div id="evidence_fallback">.*?</table></div>', "", html, flags=re.S)
