@@ -23,8 +23,12 @@ REPORT_DATE ?=
 DESKTOPS    ?= 2000
 WORKER      ?= knowledge
 HEADROOM    ?= 0.2
+CONCURRENCY ?= 1.0
+BOOT_WINDOW ?= 30
+RAID        ?= none
+FAILOVER    ?= none
 COST_FILE   ?= data/raw/cost_assumptions.csv
-PARAMS_STAMP := build/params-$(DESKTOPS)-$(WORKER)-$(HEADROOM)-$(REPORT_DATE).stamp
+PARAMS_STAMP := build/params-$(DESKTOPS)-$(WORKER)-$(HEADROOM)-$(CONCURRENCY)-$(BOOT_WINDOW)-$(RAID)-$(FAILOVER)-$(REPORT_DATE).stamp
 
 # Keep the intermediate build/*.ipynb (tests run one of them with a bad parameter).
 .SECONDARY: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py))
@@ -82,7 +86,8 @@ MODELS := $(if $(wildcard notebooks/03_audit.py),data/processed/audit_findings.c
 $(EXECUTED)/10_report.ipynb: data/processed/results.csv $(MODELS) build/10_report.ipynb $(PKG) $(PARAMS_STAMP)
 	$(call step,report notebook (scenario: $(DESKTOPS) $(WORKER) desktops, headroom $(HEADROOM)))
 	$(PAPERMILL) build/10_report.ipynb $@ -p report_date "$(REPORT_DATE)" \
-	  -p desktops $(DESKTOPS) -p worker_class "$(WORKER)" -p headroom $(HEADROOM) -p cost_file "$(abspath $(COST_FILE))"
+	  -p desktops $(DESKTOPS) -p worker_class "$(WORKER)" -p headroom $(HEADROOM) -p concurrency $(CONCURRENCY) \
+	  -p boot_window_min $(BOOT_WINDOW) -p raid "$(RAID)" -p failover "$(FAILOVER)" -p cost_file "$(abspath $(COST_FILE))"
 
 $(REPORT).pdf: $(EXECUTED)/10_report.ipynb $(wildcard templates/vdi_report/*) | check-system
 	$(call step,render HTML and PDF)
@@ -103,7 +108,8 @@ venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
 
 .PHONY: check-params
 check-params: $(STAMP)
-	@$(PY) -m vdi_report.models.scenario "$(DESKTOPS)" "$(WORKER)" "$(HEADROOM)"
+	@$(PY) -m vdi_report.models.scenario --desktops "$(DESKTOPS)" --worker "$(WORKER)" --concurrency "$(CONCURRENCY)" \
+	  --headroom "$(HEADROOM)" --boot-window "$(BOOT_WINDOW)" --raid "$(RAID)" --failover "$(FAILOVER)"
 
 .PHONY: check-system
 check-system: $(STAMP) ## Check the system libraries the PDF route needs (pango, a font)

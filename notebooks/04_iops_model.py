@@ -14,145 +14,130 @@
 # ---
 
 # %% [markdown]
-# # IOPS per desktop: one model for four vendors
+# # IOPS per desktop and boot storms by rate: the planning model
 #
-# Each vendor tested one array with one population. Here all four are fitted together: the
-# logarithm of IOPS per desktop explained by the phase of the VDI day (boot, login, steady state),
-# the statistic (peak or average) and the intensity of the worker class, with statsmodels OLS.
-# The model code is in `vdi_report.models.iops`; this notebook narrates it and writes
-# `data/processed/iops_per_desktop_model.csv` (predictions with 90 % prediction intervals) and
-# `data/processed/iops_model_cv.csv` (leave-one-vendor-out predictions).
+# Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.sources`).
+# Writes `data/processed/iops_per_desktop_model.csv` (the planning table),
+# `iops_model_observations.csv`, `iops_model_exclusions.csv`, `iops_model_specs.csv`,
+# `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
+# `iops_model_external.csv`, `boot_storms.csv`, `io_profile.csv`, `io_characteristics.csv` and
+# `sizing_inputs.json` (everything the sizing scenario and its JavaScript twin need). The code is
+# in `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`).
 
 # %%
 import pandas as pd
 
 from vdi_report import config, files, normalize
-from vdi_report.models import iops
+from vdi_report.models import boot, iops, scenario
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
+OUT = config.PROCESSED_DIR
 
 # %% [markdown]
-# ## Which records enter the model
+# ## Observation semantics and exclusions
 #
-# Every IOPS record with a per-desktop figure is a candidate. A record is left out, with the
-# reason shown, when it is a failover test (one controller down: the array's behaviour, not the
-# desktops' demand), NetApp's Tuesday login (warm caches; the Monday login is the design case),
-# measured at the array back end (RAID and internal operations included) or in the guest, a
-# maintenance phase (provisioning, patching, refresh), or a login/steady-state figure of a
-# population that is not one Login VSI class. Hitachi's pool of 400 task and 180 extreme-power
-# users is never divided by one class's count: its boot storm is used with all 580 desktops
-# (nobody is logged in during a boot storm, so the mix does not matter), its pooled login numbers
-# are left out, and extreme power (Hitachi's own Vdbench workload, not a Login VSI class) is kept
-# out of the fit and compared separately.
+# Every per-desktop IOPS figure says what it aggregates (an array or host total divided by the
+# test's desktops, or a single-desktop sample), over what window (the phase, or a whole test
+# spanning login and steady state), at what vantage and under what load (a standard Login VSI
+# workload, or a boosted I/O workload). The model uses like with like: a login peak, a
+# steady-state average and a whole-test average are separate cells; a single desktop's peak is not
+# an array's peak share; boosted loads and boot storms (next section) are kept out. Every record
+# left out is listed with its reason.
 
 # %%
-cand = iops.candidate_records(results)
-cand.assign(reason=cand["reason"].replace("", "used")).groupby(["reason"]).size().rename("records").to_frame()
-
-# %% [markdown]
-# **Bounds.** A `<` or `>` value is not a measurement of the quantity, only a limit on it; the
-# main fit excludes them (only Dell's "exceeded 216,000" steady-state peak and "over 40 IOPS per
-# user" are affected) and a sensitivity fit below uses them at the printed bound. Ranges (Hitachi's
-# "between 3 and 4") and "approximately" values (±10 % intervals from the normalization) enter at
-# their midpoint, with refits at both ends. Repeats of one number are counted once, distinct tests
-# of the same cell (Hitachi's three configurations, AccelStor's 8-hour run) are combined by their
-# geometric mean, so each vendor contributes one observation per phase, statistic and class.
+excl = iops.exclusions(results)
+files.write_csv(excl, OUT / "iops_model_exclusions.csv")
+excl.groupby("reason").size().rename("records").to_frame()
 
 # %%
 obs = iops.observations(results)
-obs.drop(columns=["source_id", "log_iops", "log_iops_vsi"])
+files.write_csv(obs, OUT / "iops_model_observations.csv")
+obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 
 # %% [markdown]
-# ## Choice of terms
+# ## Choice of specification
 #
-# Candidate specifications: `additive` (phase + statistic + worker intensity), `interaction`
-# (a separate level for each phase × statistic), `no_workload` (worker class ignored),
-# `vsi_offset` (worker classes scaled exactly as Login VSI's workload table, slope fixed at 1),
-# and `vantage` (adding where the IOPS were measured). Worker intensity is one number per class,
-# the log of Login VSI's IOPS for the class relative to a knowledge worker (task 6, office 8.1,
-# knowledge 8.5, power 10.8, from the table AccelStor reprints): with categorical classes a
-# class seen at only one vendor (office: NetApp; task: Hitachi) could not be predicted when that
-# vendor is held out. Clone type and vantage are each confounded with the vendor (every vendor
-# tested one clone type and reported per-desktop figures at one main vantage), so the data cannot
-# separate them from vendor differences; the `vantage` row shows what happens when one tries.
+# Candidates: `pooled` (one level per cell, worker class ignored), `workload` (plus Login VSI's
+# worker intensity), `vsi_offset` (classes scaled exactly as Login VSI's table) and `vantage`.
+# The choice follows the computed criteria (`iops.choose_spec`): most held-out observations
+# predicted, then the lowest leave-one-vendor-out error, then AIC.
 
 # %%
 specs = iops.compare_specs(obs)
+files.write_csv(specs, OUT / "iops_model_specs.csv")
+spec = iops.choose_spec(specs)
+print("chosen specification:", spec)
 specs
 
-# %% [markdown]
-# The differences in leave-one-vendor-out error between `additive`, `interaction`,
-# `no_workload` and `vsi_offset` are small (a few hundredths to a tenth on the natural-log
-# scale, i.e. a few per cent on a typical error of a factor of about two) and are driven by one
-# or two observations; `vantage` fails out of sample because each vantage is nearly one vendor.
-# We keep `additive`: it is the simplest model that answers the question asked (IOPS by phase,
-# statistic *and* worker class), it estimates the worker effect instead of assuming it, and its
-# intervals carry that effect's uncertainty. Its coefficients, as multiplicative factors on IOPS
-# per desktop with 95 % confidence intervals:
-
 # %%
-model = iops.fit(obs, iops.DEFAULT_SPEC)
+model = iops.fit(obs, spec)
 coefs = iops.coefficients(model)
+files.write_csv(coefs, OUT / "iops_model_coefficients.csv")
+pred = iops.predict_grid(model, results)
 coefs
 
 # %% [markdown]
-# The intercept is a boot-storm peak per desktop. Login and steady state run at roughly a quarter
-# of the boot level, averages at under half of peaks. The worker-intensity slope is not
-# distinguishable from zero, and its interval includes 1 (proportional to Login VSI's table):
-# with four documents the differences between vendors swamp the differences between worker
-# classes, so the class-specific predictions below differ little and their intervals are wide.
+# ## Leave-one-vendor-out, per held-out vendor
+#
+# Each vendor is predicted from the others only. Per vendor: error factor, coverage of the 90 %
+# interval and its sharpness (median ratio of the interval's ends). No all-vendor figure: a pooled
+# coverage hides intervals too wide to inform a purchase.
 
 # %%
-pred = iops.predict_grid(model, results)
-files.write_csv(pred, config.PROCESSED_DIR / "iops_per_desktop_model.csv")
-files.write_csv(coefs, config.PROCESSED_DIR / "iops_model_coefficients.csv")
-files.write_csv(specs, config.PROCESSED_DIR / "iops_model_specs.csv")
-files.write_csv(obs, config.PROCESSED_DIR / "iops_model_observations.csv")
-pred
+cv = iops.leave_one_vendor_out(obs, spec)
+files.write_csv(cv, OUT / "iops_model_cv.csv")
+by_vendor = iops.cv_by_vendor(cv)
+files.write_csv(by_vendor, OUT / "iops_model_cv_by_vendor.csv")
+by_vendor
 
 # %% [markdown]
-# ## Leave-one-vendor-out validation
+# ## Out of sample: the external sources
 #
-# Each vendor's observations are predicted by the model fitted to the other three vendors only
-# (the function asserts that the held-out vendor is absent from the training data, and a test
-# checks it). The error is ln(predicted) − ln(observed); coverage is the share of held-out
-# observations inside their 90 % prediction interval.
+# Sources with `role = external` in `sources.csv` are never fitted; their observations (same
+# semantics and exclusions) are predicted by the seed model and labelled by how they differ
+# (broker, load tool, guest OS, platform). Zero rows while no external records exist.
 
 # %%
-cv = iops.leave_one_vendor_out(obs, iops.DEFAULT_SPEC)
-files.write_csv(cv, config.PROCESSED_DIR / "iops_model_cv.csv")
-summary = iops.cv_summary(cv)
-print(f"{summary['n_predicted']} of {summary['n']} observations predicted; RMSE (ln) {summary['rmse_log']:.2f} "
-      f"(typical factor {summary['median_factor']:.2f}); 90 % PI coverage {summary['coverage']:.0%}")
-cv.drop(columns=["record_ids", "trained_on"])
+ext = iops.external_check(results, model)
+files.write_csv(ext, OUT / "iops_model_external.csv")
+ext
 
 # %% [markdown]
-# ## Sensitivity to the treatment of bounds
+# ## Boot storms by rate
 #
-# Knowledge-worker predictions under each treatment: approximate values at the low or high end of
-# their interval, or `<`/`>` values used at the printed bound.
+# Boot demand depends on how fast desktops are booted. Per document: boot rate (desktops per
+# minute, from the boot duration), I/O per desktop boot (average IOPS × duration ÷ desktops; an
+# upper bound where only a peak is reported) and peak IOPS per desktop booted per minute.
 
 # %%
-iops.bounds_sensitivity(results).pivot_table(index=["phase", "statistic"], columns="treatment", values="estimate")
+storms = boot.boot_storms(results)
+files.write_csv(storms, OUT / "boot_storms.csv")
+boot_model = boot.rate_model(storms)
+storms
 
 # %% [markdown]
-# ## The rules of thumb the documents quote
-#
-# Each rule beside the model's steady-state average (and its 90 % PI) for the rule's worker class
-# (a rule without a class is compared with a knowledge worker, Dell's test workload).
+# ## Read share, I/O size, latency; the planning table and the sizing inputs
+
+# %%
+profile = iops.io_profile(results)
+files.write_csv(profile, OUT / "io_profile.csv")
+chars = scenario.io_characteristics(results, profile)
+files.write_csv(chars, OUT / "io_characteristics.csv")
+plan = iops.planning_table(pred, obs, boot_model, chars)
+files.write_csv(plan, OUT / "iops_per_desktop_model.csv")
+plan
+
+# %%
+inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
+scenario.write_inputs(inputs, OUT / "sizing_inputs.json")
+scenario.size(scenario.validate(2000, "knowledge"), inputs)
+
+# %% [markdown]
+# ## The rules of thumb the documents quote, and bounds sensitivity
 
 # %%
 iops.rules_of_thumb(results, pred)
 
-# %% [markdown]
-# ## Read/write mix and I/O size
-#
-# Read share where a test reports read and write IOPS, and the implied size of an I/O where it
-# reports throughput and IOPS at the same vantage (MB/s × 10^6 / IOPS / 1024, in binary KB).
-# Back-end figures (AccelStor's array) include the array's own I/O and are not the desktops'.
-
 # %%
-profile = iops.io_profile(results)
-files.write_csv(profile, config.PROCESSED_DIR / "io_profile.csv")
-profile
+iops.bounds_sensitivity(results, spec).pivot_table(index=["phase", "statistic"], columns="treatment", values="estimate")

@@ -185,9 +185,9 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
     assert {p: p.read_bytes() for p in processed} == before
 
 
-@pytest.mark.parametrize("args,fragment", [(["-5", "power", "0.2"], "desktops must be a positive"),
-                                           (["3000", "ceo", "0.2"], "unknown worker_class 'ceo'"),
-                                           (["3000", "power", "1.5"], "headroom must be a fraction")])
+@pytest.mark.parametrize("args,fragment", [(["--desktops", "-5", "--worker", "power", "--headroom", "0.2"], "desktops must be a positive"),
+                                           (["--desktops", "3000", "--worker", "ceo"], "unknown worker_class 'ceo'"),
+                                           (["--desktops", "3000", "--worker", "power", "--headroom", "1.5"], "headroom must be a fraction")])
 def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
     proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], capture_output=True, text=True)
     assert proc.returncode == 2 and fragment in proc.stderr

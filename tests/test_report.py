@@ -40,13 +40,17 @@ def params():
 
 
 def test_page_one_answers_with_the_model_planning_figures(pages, params):
+    """Page 1 carries the model stage's planning table (every row for the report's worker class
+    or the pooled rows) with the numbers formatted from iops_per_desktop_model.csv."""
     pred = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv")
     first = pages[0]
-    assert "Answers" in first and "Planning figures per desktop" in first
+    assert "Answers" in first and "Planning figures per concurrent desktop" in first
+    first = first.replace("– ", "–")  # a cell may wrap after the dash
     wc = params.get("worker_class", "knowledge")
-    for phase in ("boot", "login", "steady_state"):
-        r = pred[(pred["worker_class"] == wc) & (pred["phase"] == phase) & (pred["statistic"] == "peak")].iloc[0]
-        assert fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"]) in first, phase
+    rows = pred[pred["worker_class"].isin([wc, "any"])]
+    assert set(rows["phase"]) >= {"boot", "login", "steady_state"}
+    for _, r in rows.iterrows():
+        assert fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"]) in first, (r["phase"], r["statistic"])
 
 
 def test_page_one_has_scope_from_sources_and_printed_contents(pages, sources_df):

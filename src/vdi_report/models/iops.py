@@ -1,22 +1,28 @@
-"""Per-desktop IOPS model: log(IOPS per desktop) ~ phase, statistic and worker intensity (OLS/WLS).
+"""Per-desktop IOPS model for the planning table: log(IOPS per desktop) ~ cell [+ worker intensity].
 
-Pipeline: ``candidate_records`` (every IOPS record with the reason it is or is not used) ->
-``observations`` (one row per vendor x phase x statistic x worker class) -> ``fit`` (statsmodels)
--> ``predict_grid`` (the table ``iops_per_desktop_model.csv``) and ``leave_one_vendor_out``.
+Pipeline: ``candidate_records`` (every per-desktop IOPS record with its semantics and the reason
+it is or is not used) -> ``observations`` (one row per vendor x cell x worker class) -> ``fit``
+(statsmodels OLS) -> ``planning_table`` (``iops_per_desktop_model.csv``), ``leave_one_vendor_out``
+and ``external_check``.
 
-Modelling choices (justified in notebooks/04_iops_model.py):
-- Phases: ``boot``, ``login`` (a ``login_and_steady_state`` test is counted as login: its peak is
-  the login storm's; its average covers login plus steady state) and ``steady_state``.
-- Worker class enters as one number, ``workload`` = log(Login VSI IOPS of the class / Login VSI
-  IOPS of a knowledge worker), from the Login VSI workload table quoted by AccelStor (records of
-  phase ``sizing`` in results.csv, never typed here). Boot has no user session, so its workload
-  is 0 and its prediction is the same for every class.
-- Bounds: ``lt``/``gt`` values are excluded from the fit (``bounded="exclude"``, the default);
-  ranges and ``approx`` values enter at their interval midpoint. ``bounds_sensitivity`` refits
-  with the other choices.
-- Hitachi's pooled numbers (400 task + 180 extreme power = ``mixed``) are used only for boot,
-  where the workload does not matter, always divided by all 580 desktops; extreme power is not a
-  Login VSI class and is kept out of the fit.
+Like with like (``semantics.observation_semantics``):
+- A *cell* is a phase with its statistic and window: ``login`` peak (the login storm's peak,
+  also when the test spans login and steady state), ``steady_state`` average, and
+  ``login_and_steady_state`` average (an average over a whole test, window ``test``: never
+  pooled with a steady-state average).
+- Per-desktop figures are array or host totals divided by the desktops of the test. A
+  single-desktop sample (Hitachi's "four representative desktops") enters only as an average
+  (the mean of sampled desktops estimates the mean per desktop); its peak is the peak of one
+  desktop, not its share of the array's coincident peak, and is excluded.
+- Only standard Login VSI loads; a boosted I/O workload (an IOPS target per desktop, or an I/O
+  generator such as Vdbench) is excluded, with the reason, and listed.
+- Boot storms are not modelled here: their demand depends on the boot rate (``models.boot``).
+- External sources (sources.csv ``role = external``) never enter the fit; ``external_check``
+  predicts them out of sample.
+
+Bounds: ``lt``/``gt`` values are excluded (``bounded="exclude"``); ranges and ``approx`` values
+enter at their midpoint. The specification is chosen by ``choose_spec`` from the computed criteria
+(leave-one-vendor-out coverage of observations, then error, then AIC).
 """
 
 from dataclasses import dataclass
@@ -27,23 +33,28 @@ import patsy
 import statsmodels.api as sm
 
 from ..normalize import VANTAGE_PREFERENCE
+from . import semantics
 
-MODEL_PHASES = {"boot": "boot", "login": "login", "login_and_steady_state": "login", "steady_state": "steady_state"}
-PHASES = ("boot", "login", "steady_state")
+CELLS = {("login", "peak"): "login peak", ("steady_state", "average"): "steady_state average",
+         ("login_and_steady_state", "average"): "login_and_steady_state average"}
+CELL_ORDER = list(CELLS.values())
+PHASES = ("login", "steady_state", "login_and_steady_state")
+VANTAGE_LEVELS = ["array_frontend", "host", "storage_port", ""]
 STATISTICS = ("peak", "average")
 WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
+ANY_CLASS = "any"
 REFERENCE_CLASS = "knowledge"
 SPECS = {
-    "additive": "log_iops ~ C(phase, levels=PHASES) + C(statistic, levels=STATISTICS) + workload",
-    "interaction": "log_iops ~ 0 + C(phase, levels=PHASES):C(statistic, levels=STATISTICS) + workload",
-    "no_workload": "log_iops ~ C(phase, levels=PHASES) + C(statistic, levels=STATISTICS)",
-    "vantage": "log_iops ~ C(phase, levels=PHASES) + C(statistic, levels=STATISTICS) + workload + C(vantage)",
-    "vsi_offset": "log_iops_vsi ~ C(phase, levels=PHASES) + C(statistic, levels=STATISTICS)",
+    "pooled": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS)",
+    "workload": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS) + workload",
+    "vsi_offset": "log_iops_vsi ~ 0 + C(cell, levels=CELL_LEVELS)",
+    "vantage": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS) + C(vantage, levels=VANTAGE_LEVELS)",
 }
+WORKLOAD_SPECS = {"workload", "vsi_offset"}
 # Specs whose response is log_iops - workload: IOPS per desktop proportional to Login VSI's
 # table across classes (slope fixed at 1); predictions add the workload back.
 OFFSET_SPECS = {"vsi_offset"}
-DEFAULT_SPEC = "additive"
+DEFAULT_SPEC = "pooled"
 PI_ALPHA = 0.10  # 90 % prediction intervals
 CI_ALPHA = 0.05  # 95 % confidence intervals
 
@@ -51,106 +62,141 @@ CI_ALPHA = 0.05  # 95 % confidence intervals
 def login_vsi_weights(results: pd.DataFrame) -> dict[str, float]:
     """Login VSI's IOPS per desktop of each worker class (task, office, knowledge, power).
 
-    Read from results.csv: phase ``sizing``, metric ``iops_per_desktop``, source
-    ``accelstor_p710`` (the Login VSI workload table AccelStor reprints). Raises ValueError
-    when a class is missing.
+    Read from results.csv: phase ``sizing``, metric ``iops_per_desktop``, statistic ``single``,
+    from the first source (by source_id) that reprints the whole Login VSI workload table (all
+    four classes). Raises ValueError when no source gives all four.
     """
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")
-                & (results["source_id"] == "accelstor_p710") & (results["statistic"] == "single")
-                & results["worker_class"].isin(WORKER_CLASSES) & results["used_in_analysis"]]
-    w = r.groupby("worker_class")["value"].first().to_dict()
-    missing = [c for c in WORKER_CLASSES if c not in w]
-    if missing:
-        raise ValueError(f"Login VSI workload table lacks {missing} (expected in accelstor_p710 sizing records)")
-    return {c: float(w[c]) for c in WORKER_CLASSES}
+                & (results["statistic"] == "single") & results["worker_class"].isin(WORKER_CLASSES)
+                & results["used_in_analysis"]]
+    for _, g in r.sort_values("record_id").groupby("source_id", sort=True):
+        w = g.groupby("worker_class")["value"].first().to_dict()
+        if all(c in w for c in WORKER_CLASSES):
+            return {c: float(w[c]) for c in WORKER_CLASSES}
+    raise ValueError(f"no source reprints Login VSI's IOPS per desktop for all of {WORKER_CLASSES} (phase sizing)")
 
 
 def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str, float]) -> pd.Series:
-    """log(weight[class] / weight[knowledge]) for login and steady state; 0 for boot."""
+    """log(weight[class] / weight[knowledge]); 0 for the pooled class ``any`` and for boot."""
     ref = weights[REFERENCE_CLASS]
-    score = worker_class.map(lambda c: np.log(weights[c] / ref) if c in weights else np.nan)
+    score = worker_class.map(lambda c: np.log(weights[c] / ref) if c in weights else (0.0 if c == ANY_CLASS else np.nan))
     return score.where(phase != "boot", 0.0)
+
+
+def cell_of(phase: str, statistic: str, window: str) -> str:
+    """The model cell of a record (``CELLS``), or "" when it has none."""
+    if phase == "login_and_steady_state":
+        phase = "login" if statistic == "peak" else phase
+    if phase == "login_and_steady_state" and window != "test":
+        return ""
+    return CELLS.get((phase, statistic), "")
 
 
 def _reason(r) -> str:
     if not r["used_in_analysis"]:
-        return "not used in analysis (audit)"
-    if r["phase"] not in MODEL_PHASES:
-        return f"phase {r['phase']} not modelled"
+        return "not used in analysis (audit register)"
+    if r["phase"] == "boot":
+        return "boot storm: modelled per desktop boot and by boot rate (boot model)"
+    if r["phase"] not in PHASES:
+        return f"phase {r['phase'] or 'not stated'} not modelled"
     if r["statistic"] not in STATISTICS:
         return f"statistic {r['statistic']} (not peak or average)"
     if r["condition"] == "failover":
-        return "failover (one controller down): not a demand measurement"
+        return "failover (one controller down): the array's behaviour, not the desktops' demand"
     if r["variant"] == "tuesday":
         return "Tuesday login (warm caches); Monday is the design case"
     if r["vantage"] in ("array_backend", "guest"):
-        return f"vantage {r['vantage']}: not the desktops' own demand"
-    phase = MODEL_PHASES[r["phase"]]
-    if phase != "boot" and r["worker_class"] == "mixed":
-        return "pooled 400 task + 180 extreme power: no per-class split"
-    if phase != "boot" and r["worker_class"] not in WORKER_CLASSES:
-        return f"worker class {r['worker_class'] or 'not stated'} is not a Login VSI class"
+        return f"vantage {r['vantage']}: not the desktops' front-end demand"
+    if r["aggregation"] == "single_desktop" and r["statistic"] == "peak":
+        return "single-desktop peak sample: not the per-desktop share of the array's peak"
+    if r["load"] == "boosted":
+        return "boosted I/O workload (IOPS target or I/O generator), not a standard Login VSI load"
+    if r["worker_class"] not in WORKER_CLASSES:
+        return f"worker class {r['worker_class'] or 'not stated'} is not one Login VSI class"
+    if not r["cell"]:
+        return f"no model cell for {r['phase']} {r['statistic']} over window {r['window']}"
     return ""
 
 
-def candidate_records(results: pd.DataFrame) -> pd.DataFrame:
-    """Every per-desktop IOPS record, with ``iops_per_desktop`` (and ``_low``/``_high``) and ``reason``.
+def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every per-desktop IOPS record with its semantics and ``reason`` (empty = used).
 
     Input: results.csv. Rows: metric ``iops`` with a per-desktop figure (value / desktops of the
-    test, Hitachi's pool / 580) and metric ``iops_per_desktop`` as printed, outside ``sizing``.
-    ``reason`` is empty when the record is eligible; ``bound`` tells whether it is exact.
-    Columns added: ``model_phase``, ``iops_per_desktop``, ``iops_per_desktop_low``,
-    ``iops_per_desktop_high``, ``reason``.
+    test) and metric ``iops_per_desktop`` as printed, outside ``sizing``. Columns added:
+    ``aggregation``, ``window``, ``load``, ``role`` (``semantics.observation_semantics``),
+    ``cell``, ``iops_per_desktop``, ``iops_per_desktop_low``, ``iops_per_desktop_high`` (IOPS per
+    desktop), ``reason``. External sources get their reasons too (they are checked out of
+    sample, never fitted: ``observations`` filters on ``role``).
     """
-    r = results[((results["metric"] == "iops") & results["per_desktop"].notna())
-                | (results["metric"] == "iops_per_desktop")]
-    r = r[r["phase"] != "sizing"].copy()
+    r = semantics.observation_semantics(results, sources_df)
+    r = r[(((r["metric"] == "iops") & r["per_desktop"].notna()) | (r["metric"] == "iops_per_desktop"))
+          & (r["phase"] != "sizing")].copy()
     direct = r["metric"] == "iops_per_desktop"
     r["iops_per_desktop"] = np.where(direct, r["value"], r["per_desktop"])
     r["iops_per_desktop_low"] = np.where(direct, r["value_low"], r["per_desktop_low"])
     r["iops_per_desktop_high"] = np.where(direct, r["value_high"], r["per_desktop_high"])
-    r["model_phase"] = r["phase"].map(MODEL_PHASES).fillna("")
-    r["reason"] = r.apply(_reason, axis=1)
+    r["cell"] = [cell_of(p, s, w) for p, s, w in zip(r["phase"], r["statistic"], r["window"])]
+    r["reason"] = r.apply(_reason, axis=1) if len(r) else pd.Series(dtype=str)
     return r.reset_index(drop=True)
 
 
-def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = "mid") -> pd.DataFrame:
-    """Model observations: one row per vendor x phase x statistic x worker class (boot: class ``any``).
+def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The records the model does not use, with the reason (a table the report lists).
+
+    Columns: source_id, vendor, role, record_id, test_id, phase, statistic, vantage,
+    aggregation, window, load, worker_class, iops_per_desktop (IOPS per desktop), reason.
+    One row per record; audit exclusions and non-modelled phases included.
+    """
+    c = candidate_records(results, sources_df)
+    c = c[c["reason"] != ""]
+    cols = ["source_id", "vendor", "role", "record_id", "test_id", "phase", "statistic", "vantage", "aggregation",
+            "window", "load", "worker_class", "iops_per_desktop", "reason"]
+    return c[cols].sort_values(["role", "source_id", "record_id"]).reset_index(drop=True)
+
+
+def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = "mid", role: str = "seed",
+                 sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Model observations: one row per vendor x cell x worker class, from sources of ``role``.
 
     ``bounded``: ``exclude`` drops lt/gt records, ``at_bound`` uses them at their printed value.
     ``approx``: ``mid``, ``low`` or ``high`` end of the interval of approx values and ranges.
     Within a group the preferred vantage wins (front end, host, port, unstated); repeats of one
-    number are counted once; distinct tests (Hitachi's three configurations, AccelStor's 8-hour
-    run) are combined by their geometric mean.
-    Columns: vendor, source_id, phase, statistic, worker_class, vantage, iops_per_desktop
-    (IOPS per desktop), low, high, n_tests, record_ids, workload, log_iops, log_iops_vsi (log_iops - workload).
-    Raises ValueError for an unknown ``bounded`` or ``approx``.
+    number are counted once; distinct tests are combined by their geometric mean.
+    Columns: vendor, source_id, cell, phase, statistic, window, aggregation, worker_class,
+    vantage, iops_per_desktop (IOPS per desktop), low, high, n_tests, record_ids, workload,
+    log_iops, log_iops_vsi (log_iops - workload). Raises ValueError for an unknown ``bounded``
+    or ``approx``. May be empty (e.g. no external source yet).
     """
     if bounded not in ("exclude", "at_bound") or approx not in ("mid", "low", "high"):
         raise ValueError(f"bounded must be exclude|at_bound and approx mid|low|high, got {bounded!r}, {approx!r}")
-    c = candidate_records(results)
-    c = c[c["reason"] == ""]
+    c = candidate_records(results, sources_df)
+    c = c[(c["reason"] == "") & (c["role"] == role)]
     if bounded == "exclude":
         c = c[~c["bound"].isin(["lt", "gt"])]
     c = c.copy()
+    cols = ["vendor", "source_id", "cell", "phase", "statistic", "window", "aggregation", "worker_class", "vantage",
+            "iops_per_desktop", "low", "high", "n_tests", "record_ids", "workload", "log_iops", "log_iops_vsi"]
+    if c.empty:
+        return pd.DataFrame(columns=cols)
     lo, hi = c["iops_per_desktop_low"], c["iops_per_desktop_high"]
     exact_pt = np.where(c["bound"].isin(["lt", "gt"]), c["iops_per_desktop"], np.nan)
     pick = {"mid": (lo + hi) / 2, "low": lo, "high": hi}[approx]
     c["y"] = np.where(np.isnan(exact_pt), pick, exact_pt)
-    c["phase"] = c["model_phase"]
-    c["worker_class"] = c["worker_class"].where(c["phase"] != "boot", "any")
+    c["phase"], c["statistic"] = zip(*[next(k for k, v in CELLS.items() if v == cell) for cell in c["cell"]])
     c["_vp"] = c["vantage"].map(VANTAGE_PREFERENCE.index)
-    keys = ["vendor", "source_id", "phase", "statistic", "worker_class"]
+    keys = ["vendor", "source_id", "cell", "worker_class"]
     c = c[c["_vp"] == c.groupby(keys)["_vp"].transform("min")]
     c = c.assign(_y=c["y"].round(6)).drop_duplicates(keys + ["test_id", "_y"])
     g = c.groupby(keys, sort=True)
-    obs = g.agg(vantage=("vantage", "first"), iops_per_desktop=("y", lambda s: float(np.exp(np.log(s).mean()))),
+    obs = g.agg(phase=("phase", "first"), statistic=("statistic", "first"), window=("window", "first"),
+                aggregation=("aggregation", "first"), vantage=("vantage", "first"),
+                iops_per_desktop=("y", lambda s: float(np.exp(np.log(s).mean()))),
                 low=("iops_per_desktop_low", "min"), high=("iops_per_desktop_high", "max"),
                 n_tests=("test_id", "nunique"), record_ids=("record_id", lambda s: " ".join(sorted(s)))).reset_index()
     obs["workload"] = workload_score(obs["worker_class"], obs["phase"], login_vsi_weights(results))
     obs["log_iops"] = np.log(obs["iops_per_desktop"])
     obs["log_iops_vsi"] = obs["log_iops"] - obs["workload"]
-    return obs
+    return obs[cols]
 
 
 @dataclass
@@ -187,7 +233,7 @@ class IopsModel:
 def _design(obs: pd.DataFrame, spec: str):
     if spec not in SPECS:
         raise ValueError(f"unknown model spec {spec!r}; known: {', '.join(SPECS)}")
-    env = patsy.EvalEnvironment.capture().with_outer_namespace({"PHASES": list(PHASES), "STATISTICS": list(STATISTICS)})
+    env = patsy.EvalEnvironment.capture().with_outer_namespace({"CELL_LEVELS": CELL_ORDER, "VANTAGE_LEVELS": VANTAGE_LEVELS})
     y, X = patsy.dmatrices(SPECS[spec], obs, eval_env=env, return_type="dataframe", NA_action="raise")
     return y, X
 
@@ -202,7 +248,7 @@ def fit(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: str | None = None)
     ``weights="vendor"`` (each vendor's observations weigh 1/n_vendor in total).
 
     Raises ValueError for an unknown spec or weights, or when there are not more observations
-    than estimable coefficients.
+    than estimable coefficients (no residual degree of freedom: no prediction interval).
     """
     y, X = _design(obs, spec)
     kept = [i for i in range(X.shape[1]) if (X.iloc[:, i].abs() > 0).any()]
@@ -217,43 +263,51 @@ def fit(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: str | None = None)
 
 
 def coefficients(model: IopsModel) -> pd.DataFrame:
-    """Columns: term, coef (log scale), ci95_low, ci95_high, factor (exp(coef): multiplicative
-    effect on IOPS per desktop), factor_low, factor_high, p_value."""
+    """Columns: term, coef (log scale), ci95_low, ci95_high, factor (exp(coef): IOPS per desktop
+    for a cell term, multiplicative effect otherwise), factor_low, factor_high, p_value."""
     r = model.result
     ci = np.asarray(r.conf_int(alpha=CI_ALPHA))
     names = [model.design_info.column_names[i] for i in model.kept]
-    names = [n.replace("C(phase, levels=PHASES)", "phase").replace("C(statistic, levels=STATISTICS)", "statistic") for n in names]
+    names = [n.replace("C(cell, levels=CELL_LEVELS)", "cell").replace("C(vantage, levels=VANTAGE_LEVELS)", "vantage") for n in names]
     return pd.DataFrame({"term": names, "coef": r.params, "ci95_low": ci[:, 0], "ci95_high": ci[:, 1],
                          "factor": np.exp(r.params), "factor_low": np.exp(ci[:, 0]), "factor_high": np.exp(ci[:, 1]),
                          "p_value": r.pvalues})
 
 
 def grid(results: pd.DataFrame, classes=WORKER_CLASSES) -> pd.DataFrame:
-    """Phase x worker class x statistic rows (columns phase, worker_class, statistic, workload)."""
-    rows = pd.MultiIndex.from_product([PHASES, classes, STATISTICS], names=["phase", "worker_class", "statistic"]).to_frame(index=False)
-    rows["workload"] = workload_score(rows["worker_class"], rows["phase"], login_vsi_weights(results))
-    return rows
+    """Cell x worker class rows (columns cell, phase, statistic, worker_class, workload, vantage)."""
+    rows = [{"cell": cell, "phase": ph, "statistic": st, "worker_class": c}
+            for (ph, st), cell in CELLS.items() for c in classes]
+    g = pd.DataFrame(rows)
+    g["workload"] = workload_score(g["worker_class"], g["phase"], login_vsi_weights(results))
+    g["vantage"] = "array_frontend"
+    return g
 
 
 def predict_grid(model: IopsModel, results: pd.DataFrame) -> pd.DataFrame:
-    """The table of ``iops_per_desktop_model.csv``: phase, worker_class, statistic, estimate,
-    pi90_low, pi90_high, ci95_low, ci95_high (IOPS per desktop), spec, n_obs.
-    A ``vantage`` spec predicts at the array front end."""
-    g = grid(results)
-    g["vantage"] = "array_frontend"
+    """Predictions per cell: one row per worker class when the model has a worker term, else one
+    pooled row per cell with ``worker_class = any`` (the class cannot be separated).
+
+    Columns: phase, worker_class, statistic, cell, estimate, pi90_low, pi90_high, ci95_low,
+    ci95_high (IOPS per desktop), spec, n_obs. A ``vantage`` spec predicts at the array front end.
+    """
+    classes = WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,)
+    g = grid(results, classes)
     p = model.predict(g)
-    out = pd.concat([g[["phase", "worker_class", "statistic"]], p], axis=1)
+    out = pd.concat([g[["phase", "worker_class", "statistic", "cell"]], p], axis=1)
     out["spec"], out["n_obs"] = model.spec, int(model.result.nobs)
-    return out[["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "ci95_low", "ci95_high", "spec", "n_obs"]]
+    return out[["phase", "worker_class", "statistic", "cell", "estimate", "pi90_low", "pi90_high", "ci95_low", "ci95_high",
+                "spec", "n_obs"]]
 
 
 def leave_one_vendor_out(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: str | None = None) -> pd.DataFrame:
     """Predict each vendor's observations from a model fitted to the other vendors only.
 
     Columns: held_out (vendor), trained_on (the training vendors, ``;``-joined), n_train, the
-    observation's keys (phase, statistic, worker_class, vantage, record_ids), observed,
+    observation's keys (cell, phase, statistic, worker_class, vantage, record_ids), observed,
     predicted, pi90_low, pi90_high (IOPS per desktop), log_error (ln predicted - ln observed;
-    NaN when not estimable), covered (observed inside the 90 % PI), spec.
+    NaN when not estimable: too few training observations, or a cell only the held-out vendor
+    reports), covered (observed inside the 90 % PI), spec.
     """
     rows = []
     for v in sorted(obs["vendor"].unique()):
@@ -265,10 +319,11 @@ def leave_one_vendor_out(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: s
             p = pd.DataFrame(np.nan, index=test.index, columns=["estimate", "pi90_low", "pi90_high"])
         rows.append(pd.DataFrame({
             "held_out": v, "trained_on": ";".join(sorted(train["vendor"].unique())), "n_train": len(train),
-            "phase": test["phase"], "statistic": test["statistic"], "worker_class": test["worker_class"],
+            "cell": test["cell"], "phase": test["phase"], "statistic": test["statistic"], "worker_class": test["worker_class"],
             "vantage": test["vantage"], "record_ids": test["record_ids"], "observed": test["iops_per_desktop"],
             "predicted": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"]}))
     cv = pd.concat(rows, ignore_index=True)
+    cv["predicted"] = cv["predicted"].astype(float)
     cv["log_error"] = np.log(cv["predicted"]) - np.log(cv["observed"])
     cv["covered"] = np.where(cv["predicted"].isna(), np.nan, (cv["observed"] >= cv["pi90_low"]) & (cv["observed"] <= cv["pi90_high"]))
     cv["spec"] = spec
@@ -277,64 +332,148 @@ def leave_one_vendor_out(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: s
 
 def cv_summary(cv: pd.DataFrame) -> dict:
     """n (observations), n_predicted (estimable), rmse_log (root mean squared ln error),
-    median_factor (median of exp|ln error|: typical over/under-prediction factor), coverage
-    (share of predicted observations inside their 90 % PI)."""
+    median_factor (median of exp|ln error|), coverage (share of predicted observations inside
+    their 90 % PI), median_sharpness (median pi90_high / pi90_low). For choosing a spec; the
+    report shows ``cv_by_vendor`` instead (a pooled figure can hide vacuous intervals)."""
     p = cv[cv["predicted"].notna()]
     e = p["log_error"]
     return {"spec": cv["spec"].iloc[0], "n": len(cv), "n_predicted": len(p),
             "rmse_log": float(np.sqrt((e ** 2).mean())) if len(p) else np.nan,
             "median_factor": float(np.exp(e.abs().median())) if len(p) else np.nan,
-            "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan}
+            "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
+            "median_sharpness": float((p["pi90_high"] / p["pi90_low"]).median()) if len(p) else np.nan}
+
+
+VACUOUS_SHARPNESS = 10.0  # a 90 % interval whose ends differ by more than 10x does not guide a purchase
+
+
+def cv_by_vendor(cv: pd.DataFrame) -> pd.DataFrame:
+    """Leave-one-vendor-out result per held-out vendor (no all-vendor summary).
+
+    Columns: held_out, trained_on, n_obs, n_predicted, median_error_factor (median of
+    exp|ln predicted - ln observed|), n_covered, coverage (n_covered / n_predicted), sharpness
+    (median pi90_high / pi90_low of its predictions), max_sharpness, vacuous (sharpness >
+    ``VACUOUS_SHARPNESS``: the interval is too wide to inform a purchase, so its coverage says
+    little), cells (the cells held out). Vendors with nothing estimable keep a row of NaN.
+    """
+    rows = []
+    for v, g in cv.groupby("held_out", sort=True):
+        p = g[g["predicted"].notna()]
+        sharp = p["pi90_high"] / p["pi90_low"]
+        rows.append({"held_out": v, "trained_on": g["trained_on"].iloc[0], "n_obs": len(g), "n_predicted": len(p),
+                     "median_error_factor": float(np.exp(p["log_error"].abs().median())) if len(p) else np.nan,
+                     "n_covered": int(p["covered"].astype(bool).sum()),
+                     "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
+                     "sharpness": float(sharp.median()) if len(p) else np.nan,
+                     "max_sharpness": float(sharp.max()) if len(p) else np.nan,
+                     "vacuous": bool(sharp.median() > VACUOUS_SHARPNESS) if len(p) else False,
+                     "cells": ", ".join(sorted(set(g["cell"])))})
+    return pd.DataFrame(rows)
 
 
 def compare_specs(obs: pd.DataFrame, specs=tuple(SPECS)) -> pd.DataFrame:
     """One row per spec: n_params, aic, bic, adj_r2 (in-sample), and the leave-one-vendor-out
-    n_predicted, rmse_log, median_factor, coverage (``cv_summary``)."""
+    n_predicted, rmse_log, median_factor, coverage, median_sharpness (``cv_summary``). A spec
+    that cannot be fitted to all observations is listed with NaN criteria."""
     rows = []
     for s in specs:
-        m = fit(obs, s)
+        try:
+            m = fit(obs, s)
+        except ValueError:
+            rows.append({"spec": s, "n": len(obs)})
+            continue
         rows.append({**cv_summary(leave_one_vendor_out(obs, s)), "n_params": len(m.kept), "aic": m.result.aic,
                      "bic": m.result.bic, "adj_r2": m.result.rsquared_adj})
-    return pd.DataFrame(rows)[["spec", "n_params", "aic", "bic", "adj_r2", "n", "n_predicted", "rmse_log", "median_factor", "coverage"]]
+    cols = ["spec", "n_params", "aic", "bic", "adj_r2", "n", "n_predicted", "rmse_log", "median_factor", "coverage",
+            "median_sharpness"]
+    return pd.DataFrame(rows).reindex(columns=cols)
+
+
+def choose_spec(specs: pd.DataFrame) -> str:
+    """The specification the criteria of ``compare_specs`` prefer: the most held-out
+    observations predicted, then the lowest leave-one-vendor-out RMSE (ln), then the lowest AIC.
+    Raises ValueError when no spec could be fitted."""
+    s = specs.dropna(subset=["aic"])
+    if s.empty:
+        raise ValueError("no model specification could be fitted to the observations")
+    s = s.assign(_np=-s["n_predicted"].fillna(0), _e=s["rmse_log"].fillna(np.inf))
+    return str(s.sort_values(["_np", "_e", "aic"]).iloc[0]["spec"])
 
 
 def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.DataFrame:
     """Refit under each treatment of bounds; columns: treatment, n_obs, phase, worker_class,
-    statistic, estimate, pi90_low, pi90_high (knowledge worker; IOPS per desktop)."""
+    statistic, estimate, pi90_low, pi90_high (IOPS per desktop; the reference class, or the
+    pooled row)."""
     out = []
     for name, kw in {"exclude lt/gt, approx at midpoint (main)": {}, "approx at low end": {"approx": "low"},
                      "approx at high end": {"approx": "high"}, "lt/gt at printed bound": {"bounded": "at_bound"}}.items():
         o = observations(results, **kw)
         g = predict_grid(fit(o, spec), results)
-        g = g[g["worker_class"] == REFERENCE_CLASS].assign(treatment=name, n_obs=len(o))
+        g = g[g["worker_class"].isin([REFERENCE_CLASS, ANY_CLASS])].assign(treatment=name, n_obs=len(o))
         out.append(g[["treatment", "n_obs", "phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high"]])
     return pd.concat(out, ignore_index=True)
 
 
+def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Out-of-sample check on the external sources (sources.csv ``role = external``).
+
+    Their observations are built like the seeds' (same semantics and exclusions) and predicted
+    by ``model`` (fitted to the seeds only). Columns: source_id, vendor, broker, load_tool,
+    guest_os, platform (how the source differs), cell, worker_class, observed, predicted,
+    pi90_low, pi90_high (IOPS per desktop), ratio (observed / predicted), covered, record_ids.
+    Zero rows when no external source has a usable observation.
+    """
+    cols = ["source_id", "vendor", "broker", "load_tool", "guest_os", "platform", "cell", "worker_class", "observed",
+            "predicted", "pi90_low", "pi90_high", "ratio", "covered", "record_ids"]
+    o = observations(results, role="external", sources_df=sources_df)
+    if o.empty:
+        return pd.DataFrame(columns=cols)
+    o = o[o["cell"].isin(CELL_ORDER)].copy()
+    if model.spec not in WORKLOAD_SPECS:
+        o["workload"] = 0.0
+    o = o.dropna(subset=["workload"])
+    p = model.predict(o)
+    from .. import sources
+    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    out = pd.DataFrame({"source_id": o["source_id"], "vendor": o["vendor"], "cell": o["cell"], "worker_class": o["worker_class"],
+                        "observed": o["iops_per_desktop"], "predicted": p["estimate"], "pi90_low": p["pi90_low"],
+                        "pi90_high": p["pi90_high"], "record_ids": o["record_ids"]})
+    for c in ("broker", "load_tool", "guest_os", "platform"):
+        out[c] = out["source_id"].map(s[c])
+    out["ratio"] = out["observed"] / out["predicted"]
+    out["covered"] = (out["observed"] >= out["pi90_low"]) & (out["observed"] <= out["pi90_high"])
+    return out[cols].reset_index(drop=True)
+
+
 def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     """The documents' per-desktop IOPS rules (results.csv, phase ``sizing``, metric
-    ``iops_per_desktop``) beside the model's steady-state average and login peak for the class.
+    ``iops_per_desktop``) beside the model's steady-state average and login peak (the rule's
+    class, or the pooled row ``any`` when the model cannot separate classes).
 
-    Columns: vendor, record_id, rule (value with bound), rule_low, rule_high, worker_class,
-    compared_class, steady_avg, steady_avg_pi90 (text), login_peak, verdict (rule inside, above
-    or below the steady-state-average 90 % PI; ``not modelled`` for extreme power), audit (the
-    audit's resolution; rules are shown even when the audit keeps them out of the analysis).
+    Columns: vendor, record_id, worker_class, compared_class, rule_value, rule_low, rule_high,
+    bound, steady_avg, steady_pi90_low, steady_pi90_high, login_peak, login_pi90_low,
+    login_pi90_high (IOPS per desktop), verdict (rule inside, above or below the
+    steady-state-average 90 % PI; ``not modelled`` for a class outside Login VSI), audit.
     """
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
     r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(["vendor", "record_id"])
     p = pred.set_index(["phase", "worker_class", "statistic"])
+    pooled = ANY_CLASS in set(pred["worker_class"])
     rows = []
     for _, x in r.iterrows():
         cls = x["worker_class"] if x["worker_class"] else REFERENCE_CLASS
         lo, hi = x["value_low"], x["value_high"]
+        use = ANY_CLASS if pooled else cls
         row = {"vendor": x["vendor"], "record_id": x["record_id"], "worker_class": x["worker_class"] or "not stated",
-               "compared_class": cls if cls in WORKER_CLASSES else "", "rule_low": lo, "rule_high": hi,
+               "compared_class": use if cls in WORKER_CLASSES else "", "rule_low": lo, "rule_high": hi,
                "rule_value": x["value"], "bound": x["bound"], "audit": x["resolution"]}
         if cls in WORKER_CLASSES:
-            s, lp = p.loc[("steady_state", cls, "average")], p.loc[("login", cls, "peak")]
+            s, lp = p.loc[("steady_state", use, "average")], p.loc[("login", use, "peak")]
             row.update(steady_avg=s["estimate"], steady_pi90_low=s["pi90_low"], steady_pi90_high=s["pi90_high"],
                        login_peak=lp["estimate"], login_pi90_low=lp["pi90_low"], login_pi90_high=lp["pi90_high"])
-            if lo > s["pi90_high"]:
+            if pd.isna(s["pi90_high"]):
+                row["verdict"] = "model not estimable"
+            elif lo > s["pi90_high"]:
                 row["verdict"] = "above the 90 % PI"
             elif hi < s["pi90_low"]:
                 row["verdict"] = "below the 90 % PI"
@@ -347,38 +486,27 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
 
 
 def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
-    """Altair chart: model estimate and 90 % PI per phase, class and statistic (log scale), with
-    the observations (IOPS per desktop) as crosses. Boot is the same for every class."""
+    """Altair chart: model estimate and 90 % PI per cell (log scale), with the observations
+    (IOPS per desktop, colour = vendor) as crosses."""
     import altair as alt
 
     from ..charts import vendor_scale
-    p = pred.assign(label=pred["phase"].str.replace("_", " ") + " · " + pred["worker_class"])
-    o = obs.assign(label=obs["phase"].str.replace("_", " ") + " · " + obs["worker_class"].replace("any", "all classes"))
-    o = o[o["worker_class"].isin(list(WORKER_CLASSES) + ["any"])]
-    o = pd.concat([o[o["worker_class"] != "any"]] + [o[o["worker_class"] == "any"].assign(
-        label=f"boot · {c}") for c in WORKER_CLASSES], ignore_index=True)
-    order = [f"{ph.replace('_', ' ')} · {c}" for ph in PHASES for c in WORKER_CLASSES]
+    pooled = ANY_CLASS in set(pred["worker_class"])
+    p = pred.assign(label=(pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"])
+    o = obs.assign(label=(obs["phase"] + " " + obs["statistic"]).str.replace("_", " ") + " · " + (ANY_CLASS if pooled else obs["worker_class"]))
     lo = float(min(p["pi90_low"].min(), o["iops_per_desktop"].min()) * 0.8)
     hi = float(max(p["pi90_high"].max(), o["iops_per_desktop"].max()) * 1.2)
-    x_scale = alt.Scale(type="log", domain=[lo, hi])
-
-    def panel(stat: str, show_labels: bool):
-        ps, os_ = p[p["statistic"] == stat], o[o["statistic"] == stat]
-        y = alt.Y("label:N", sort=order, title=None, axis=alt.Axis(labels=show_labels))
-        x = alt.X("pi90_low:Q", title="IOPS per desktop (log scale)", scale=x_scale)
-        bars = alt.Chart(ps).mark_rule(strokeWidth=2, color="#999").encode(x=x, x2="pi90_high:Q", y=y)
-        pts = alt.Chart(ps).mark_point(filled=True, size=50, color="black").encode(
-            x=alt.X("estimate:Q", scale=x_scale), y=y,
-            tooltip=["phase", "worker_class", "statistic", alt.Tooltip("estimate:Q", format=".1f"),
-                     alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
-        ob = alt.Chart(os_).mark_point(shape="cross", size=70, filled=True).encode(
-            x=alt.X("iops_per_desktop:Q", scale=x_scale), y=y,
-            color=alt.Color("vendor:N", scale=vendor_scale(), title="Observed"),
-            tooltip=["vendor", "phase", "worker_class", "vantage", alt.Tooltip("iops_per_desktop:Q", format=".1f"), "record_ids"])
-        return alt.layer(bars, pts, ob).properties(width=230, height=300, title=stat)
-
-    return alt.hconcat(panel("peak", True), panel("average", False)).properties(
-        title="IOPS per desktop: model estimate (dot), 90 % prediction interval (bar), observations (crosses)")
+    sc = alt.Scale(type="log", domain=[lo, hi])
+    y = alt.Y("label:N", title=None, sort=list(p["label"]))
+    bars = alt.Chart(p).mark_rule(strokeWidth=2, color="#999").encode(x=alt.X("pi90_low:Q", scale=sc, title="IOPS per desktop (log scale)"), x2="pi90_high:Q", y=y)
+    pts = alt.Chart(p).mark_point(filled=True, size=50, color="black").encode(
+        x=alt.X("estimate:Q", scale=sc), y=y, tooltip=["phase", "statistic", "worker_class", alt.Tooltip("estimate:Q", format=".1f"),
+                                                       alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
+    ob = alt.Chart(o).mark_point(shape="cross", size=70, filled=True).encode(
+        x=alt.X("iops_per_desktop:Q", scale=sc), y=y, color=alt.Color("vendor:N", scale=vendor_scale(), title="Observed"),
+        tooltip=["vendor", "phase", "statistic", "worker_class", "vantage", alt.Tooltip("iops_per_desktop:Q", format=".1f"), "record_ids"])
+    return alt.layer(bars, pts, ob).properties(width=420, height=160,
+                                               title="IOPS per desktop: estimate (dot), 90 % prediction interval (bar), observations (crosses)")
 
 
 def cv_chart(cv: pd.DataFrame):
@@ -421,3 +549,47 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"read_share": w["read_iops"] / (w["read_iops"] + w["write_iops"]),
                         "kb_per_io": w["throughput"] * 1e6 / w["iops"] / 1024, "records": ids}).reset_index()
     return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)
+
+
+PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
+                    "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
+                    "latency_ms", "identifiable"]
+
+
+def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame) -> pd.DataFrame:
+    """The planning table ``iops_per_desktop_model.csv``: columns ``PLANNING_COLUMNS``.
+
+    Rows: the IOPS model's predictions (``predict_grid``: login peak, steady-state average,
+    login + steady-state test average; unit IOPS per desktop; 90 % PI) and the boot-rate model
+    (``boot.rate_model``: ``peak_per_rate`` in IOPS per desktop booted per minute, ``io_per_boot``
+    in I/O per desktop boot; their interval is the documents' range when too few for a PI,
+    ``interval_kind`` says which). n_vendors / vendors: the documents behind the row.
+    read_share, io_size_kb, latency_ms: ``scenario.io_characteristics`` of the row's phase
+    (login_and_steady_state rows take steady state's). identifiable: what the row can and cannot
+    tell (e.g. the worker class is pooled).
+    """
+    rows = []
+    ch = chars.set_index("phase")
+    pooled = ANY_CLASS in set(pred["worker_class"])
+    for _, p in pred.iterrows():
+        o = obs[obs["cell"] == p["cell"]]
+        vendors = sorted(set(o["vendor"]))
+        note = ("worker classes pooled: each class but knowledge comes from one vendor, so the class effect "
+                "cannot be separated from the vendor effect" if pooled else f"worker class {p['worker_class']}")
+        rows.append({"phase": p["phase"], "worker_class": p["worker_class"], "statistic": p["statistic"],
+                     "estimate": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
+                     "interval_kind": f"90 % prediction interval ({p['spec']} OLS on ln)", "unit": "IOPS per desktop",
+                     "n_obs": len(o), "n_vendors": len(vendors), "vendors": ", ".join(vendors), "spec": p["spec"],
+                     "identifiable": note})
+    for _, b in boot_model.iterrows():
+        rows.append({"phase": "boot", "worker_class": b["worker_class"], "statistic": b["statistic"], "estimate": b["estimate"],
+                     "pi90_low": b["pi90_low"], "pi90_high": b["pi90_high"], "interval_kind": b["interval_kind"],
+                     "unit": "IOPS per (desktop booted per minute)" if b["statistic"] == "peak_per_rate" else "I/O per desktop boot",
+                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["records"], "spec": "boot rate",
+                     "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
+                     "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
+    t = pd.DataFrame(rows)
+    key = t["phase"].replace("login_and_steady_state", "steady_state")
+    for c in ("read_share", "io_size_kb", "latency_ms"):
+        t[c] = key.map(ch[c]) if c in ch else np.nan
+    return t.reindex(columns=PLANNING_COLUMNS)

@@ -27,12 +27,41 @@ def _phase(p: pd.Series) -> pd.Series:
 
 
 def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
-    """Rows phase x statistic, one column per worker class: ``estimate (90 % PI)``, IOPS per desktop."""
-    d = pred.assign(cell=[_iv(e, lo, hi) for e, lo, hi in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"])])
-    t = d.pivot_table(index=["phase", "statistic"], columns="worker_class", values="cell", aggfunc="first", sort=False)
-    t = t[[c for c in ("task", "office", "knowledge", "power") if c in t.columns]].reset_index()
-    t["phase"] = _phase(t["phase"])
-    return t.rename(columns={"phase": "Phase", "statistic": "Statistic", **{c: f"{c.capitalize()} (model)" for c in ("task", "office", "knowledge", "power")}})
+    """The planning table (``iops_per_desktop_model.csv``): per phase, statistic and worker class
+    (``any`` = pooled), the estimate with its interval and its kind, the documents behind it, and
+    read share, I/O size and latency beside every IOPS figure."""
+    unit = pred["unit"].fillna("")
+    return pd.DataFrame({
+        "Phase": _phase(pred["phase"]), "Statistic": pred["statistic"].str.replace("_", " "),
+        "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
+        "Estimate (model)": [f"{_iv(e, lo, hi)} {u}" for e, lo, hi, u in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit)],
+        "Interval": pred["interval_kind"], "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_vendors"], pred["vendors"])],
+        "Read share (derived)": pred["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
+        "I/O size, KB (derived)": pred["io_size_kb"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+        "Latency, ms (reported, median)": pred["latency_ms"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+    })
+
+
+def exclusions_table(ex: pd.DataFrame) -> pd.DataFrame:
+    """Records the IOPS model leaves out, grouped by reason: reason, records (count), record ids."""
+    g = ex.groupby("reason", sort=True)["record_id"].agg(["count", lambda s: " ".join(s)]).reset_index()
+    return pd.DataFrame({"Reason left out": g["reason"], "Records": g["count"], "Record ids": g["<lambda_0>"]})
+
+
+def boot_table(storms: pd.DataFrame) -> pd.DataFrame:
+    """Per document: desktops, boot duration (reported), boot rate, I/O per desktop boot and peak
+    IOPS per desktop booted per minute (derived, with their bounds), records."""
+    def b(v, bound):
+        return "" if pd.isna(v) else f"{BOUND_WORDS.get(bound, '')}{fmt_number(v)}"
+    return pd.DataFrame({
+        "Vendor": storms["vendor"], "Desktops": storms["desktops"].map(fmt_number),
+        "Boot duration, min (reported)": [b(v, x) for v, x in zip(storms["duration_min"], storms["duration_bound"])],
+        "Boot rate, desktops/min (derived)": [b(v, x) for v, x in zip(storms["boot_rate_per_min"], storms["rate_bound"])],
+        "Peak IOPS (reported)": [b(v, x) for v, x in zip(storms["peak_iops"], storms["peak_bound"])],
+        "I/O per desktop boot (derived)": [b(v, x) for v, x in zip(storms["io_per_boot"], storms["io_per_boot_bound"])],
+        "Peak IOPS per desktop/min (derived)": [b(v, x) for v, x in zip(storms["peak_iops_per_rate"], storms["peak_per_rate_bound"])],
+        "Sources": (storms["duration_record"] + " " + storms["peak_record"].fillna("") + " " + storms["average_record"].fillna("")).str.split().str.join(" "),
+    })
 
 
 def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
@@ -42,15 +71,41 @@ def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
                          "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
 
 
-def cv_table(cv: pd.DataFrame) -> pd.DataFrame:
-    """Per held-out vendor: observations, predicted, typical error factor, PI coverage."""
-    rows = []
-    for v, g in list(cv.groupby("held_out")) + [("All vendors", cv)]:
-        p = g[g["predicted"].notna()]
-        rows.append({"Held-out vendor": v, "Observations": len(g), "Predicted": len(p),
-                     "Median error factor": f"{math.exp(p['log_error'].abs().median()):.2f}×" if len(p) else "",
-                     "Inside 90 % PI": f"{int(p['covered'].astype(bool).sum())} of {len(p)}"})
-    return pd.DataFrame(rows)
+def cv_table(by_vendor: pd.DataFrame) -> pd.DataFrame:
+    """Per held-out vendor (``iops.cv_by_vendor``): observations, predicted, error factor,
+    coverage, sharpness; no all-vendor row."""
+    def f(x, fmt):
+        return "" if pd.isna(x) else fmt.format(x)
+    return pd.DataFrame({
+        "Held-out vendor": by_vendor["held_out"], "Trained on": by_vendor["trained_on"].str.replace(";", ", "),
+        "Observations": by_vendor["n_obs"], "Predicted": by_vendor["n_predicted"],
+        "Median error factor": by_vendor["median_error_factor"].map(lambda x: f(x, "{:.2f}×")),
+        "Inside 90 % PI": [f"{int(c)} of {int(n)}" if n else "not estimable" for c, n in zip(by_vendor["n_covered"], by_vendor["n_predicted"])],
+        "Sharpness (median PI high/low)": [f(x, "{:.1f}×") + (" (vacuous)" if v else "") for x, v in zip(by_vendor["sharpness"], by_vendor["vacuous"])],
+    })
+
+
+def external_table(ext: pd.DataFrame) -> pd.DataFrame:
+    """External sources predicted by the seed model, labelled by how they differ."""
+    return pd.DataFrame({
+        "Source": ext["vendor"] + " (" + ext["source_id"] + ")", "Broker": ext["broker"], "Load tool": ext["load_tool"],
+        "Guest OS": ext["guest_os"], "Platform": ext["platform"], "Cell": ext["cell"],
+        "Observed (derived)": ext["observed"].map(fmt_number),
+        "Predicted (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])],
+        "Observed / predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"), "Inside PI": ext["covered"].map({True: "yes", False: "no"}),
+        "Records": ext["record_ids"]})
+
+
+def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
+    """The scenario (``scenario.size``) per phase: front end with its interval, read share,
+    back end, throughput, capacity per desktop and which arrays demonstrably carried it."""
+    return pd.DataFrame({
+        "Phase": _phase(t["phase"]), "Statistic": t["statistic"], "Worker class used": t["worker_class"].replace({"any": "any (pooled)"}),
+        "Front-end IOPS (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])],
+        "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
+        "Back-end IOPS (write penalty)": [f"{_iv(e, lo, hi)} (×{w:g})" for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])],
+        "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
+        "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"]})
 
 
 def rules_table(rules: pd.DataFrame) -> pd.DataFrame:

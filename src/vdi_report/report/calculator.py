@@ -11,17 +11,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import config
 from . import fmt
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
-RAID_LEVELS = ("none", "raid10", "raid5", "raid6")  # contract of issue 12 (write penalty 1, 2, 4, 6)
-FAILOVER = ("none", "controller")
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
     "phase": "Phase", "active_desktops": "Active desktops", "fe_iops": "Front-end IOPS (model)",
     "fe_iops_pi90_low": "Front-end IOPS, PI low", "fe_iops_pi90_high": "Front-end IOPS, PI high",
     "read_share": "Read share", "be_iops": "Back-end IOPS (model)", "be_iops_pi90_low": "Back-end IOPS, PI low",
     "be_iops_pi90_high": "Back-end IOPS, PI high", "throughput_mbps": "Throughput, MB/s (model)",
+    "carried_by": "Demonstrably carried by (reported)",
 }
 
 
@@ -35,6 +33,8 @@ def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
         v = size[col]
         if col == "phase":
             out[head] = [ctx.label("phase", p) for p in v]
+        elif col == "carried_by":
+            out[head] = list(v)
         elif col == "read_share":
             out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
         else:
@@ -49,24 +49,21 @@ def _select(name: str, options, value) -> str:
 
 
 def calculator_html(ctx) -> str:
-    """The calculator (form + result table + scripts), or a note when the sizing function's
-    JavaScript twin or its inputs are not built yet."""
-    from ..models import iops
+    """The calculator: form, result table, ``sizing.js`` and the inputs, all inline.
 
-    if not SIZING_JS.exists() or ctx.sizing_inputs is None:
-        return ('<p class="vdi-note" id="sizing-calculator">The sizing calculator needs '
-                '<code>src/vdi_report/static/sizing.js</code> and <code>data/processed/sizing_inputs.json</code> '
-                '(model stage); this build has not got them.</p>')
+    Raises FileNotFoundError when ``sizing.js`` or ``sizing_inputs.json`` is missing."""
+    from ..models import scenario
+
     p = ctx.params
-    classes = [(w, ctx.label("worker_class", w)) for w in iops.WORKER_CLASSES]
+    classes = [(w, ctx.label("worker_class", w)) for w in scenario.WORKER_CLASSES]
     fields = [
         f'<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" value="{p["desktops"]}"></label>',
         f'<label>Worker class{_select("worker_class", classes, p["worker_class"])}</label>',
         f'<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" max="1" step="0.05" value="{p["concurrency"]}"></label>',
         f'<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" max="0.95" step="0.05" value="{p["headroom"]}"></label>',
         f'<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
-        f'<label>RAID{_select("raid", [(r, r) for r in RAID_LEVELS], p["raid"])}</label>',
-        f'<label>Failover{_select("failover", [(f, f) for f in FAILOVER], p["failover"])}</label>',
+        f'<label>RAID{_select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])}</label>',
+        f'<label>Failover{_select("failover", [(f, f) for f in scenario.FAILOVER], p["failover"])}</label>',
     ]
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
     labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
@@ -88,6 +85,7 @@ def calculator_html(ctx) -> str:
   function cell(col, v) {{
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
     if (col === "phase") return PHASES[v] || v;
+    if (typeof v === "string") return v.replace(/&/g, "&amp;").replace(/</g, "&lt;");
     if (col === "read_share") return (v * 100).toFixed(0) + " %";
     return num(v);
   }}
@@ -101,8 +99,8 @@ def calculator_html(ctx) -> str:
       err.textContent = "";
       body.innerHTML = rows.map(function (r) {{
         return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
-          var v = r[c];
-          return "<td data-col=\\"" + c + "\\" data-value=\\"" + (v === null || v === undefined ? "" : v) + "\\">" + cell(c, v) + "</td>";
+          var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? "" : v;
+          return "<td data-col=\\"" + c + "\\" data-value=\\"" + raw + "\\">" + cell(c, v) + "</td>";
         }}).join("") + "</tr>";
       }}).join("");
     }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; }}

@@ -7,15 +7,13 @@ Sections read data only from here, so the switch to ``vdi_report.catalogue`` is 
 
 import datetime
 import functools
-import json
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from .. import config, normalize, sources
 
-RAID_WRITE_PENALTY = {"none": 1, "raid10": 2, "raid5": 4, "raid6": 6}  # the report contract (issue 12)
-FAILOVER_MODES = ("none", "controller")
+SCENARIO_PARAMS = ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
 
 
 def _csv(name: str, **kw) -> pd.DataFrame:
@@ -27,35 +25,12 @@ def _csv(name: str, **kw) -> pd.DataFrame:
 
 
 def validate(params: dict) -> dict:
-    """The report parameters, typed; ValueError with a plain message for a bad value.
-
-    Uses ``scenario.validate`` (the model stage's contract: seven parameters) when it takes them,
-    otherwise checks the three it knows and the four others here.
-    """
-    import inspect
-
+    """The report parameters, typed (``scenario.validate``, the model stage's contract); raises
+    ValueError with a plain message for a bad value."""
     from ..models import scenario
 
     p = dict(params)
-    names = ["desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover"]
-    if len(inspect.signature(scenario.validate).parameters) >= len(names):
-        p.update(scenario.validate(*(p[n] for n in names)))
-        return p
-    p["desktops"], p["worker_class"], p["headroom"] = scenario.validate(p["desktops"], p["worker_class"], p["headroom"])
-    try:
-        p["concurrency"], p["boot_window_min"] = float(p["concurrency"]), float(p["boot_window_min"])
-    except (TypeError, ValueError):
-        raise ValueError("concurrency and boot_window_min must be numbers") from None
-    if not 0 < p["concurrency"] <= 1:
-        raise ValueError(f"concurrency must be a fraction in (0, 1], got {p['concurrency']!r}")
-    if not p["boot_window_min"] > 0:
-        raise ValueError(f"boot_window_min must be positive minutes, got {p['boot_window_min']!r}")
-    if p["raid"] not in RAID_WRITE_PENALTY:
-        raise ValueError(f"raid must be one of {', '.join(RAID_WRITE_PENALTY)}, got {p['raid']!r}")
-    if p["failover"] not in FAILOVER_MODES:
-        raise ValueError(f"failover must be one of {', '.join(FAILOVER_MODES)}, got {p['failover']!r}")
-    if p["boot_window_min"] == int(p["boot_window_min"]):
-        p["boot_window_min"] = int(p["boot_window_min"])
+    p.update(scenario.validate(*(p[n] for n in SCENARIO_PARAMS)))
     return p
 
 
@@ -105,8 +80,30 @@ class Context:
 
     @functools.cached_property
     def pred(self) -> pd.DataFrame:
-        """iops_per_desktop_model.csv: phase, worker_class, statistic, estimate, pi90_low, pi90_high ..."""
-        return _csv("iops_per_desktop_model.csv")
+        """The planning table iops_per_desktop_model.csv (``iops.PLANNING_COLUMNS``)."""
+        return _csv("iops_per_desktop_model.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
+    def cv_by_vendor(self) -> pd.DataFrame:
+        return _csv("iops_model_cv_by_vendor.csv")
+
+    @functools.cached_property
+    def exclusions(self) -> pd.DataFrame:
+        return _csv("iops_model_exclusions.csv", keep_default_na=False)
+
+    @functools.cached_property
+    def external(self) -> pd.DataFrame:
+        return _csv("iops_model_external.csv", keep_default_na=False)
+
+    @functools.cached_property
+    def boot_storms(self) -> pd.DataFrame:
+        return _csv("boot_storms.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
+    def sizing(self) -> pd.DataFrame:
+        """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
+        from ..models import scenario
+        return scenario.size({k: self.params[k] for k in SCENARIO_PARAMS}, self.sizing_inputs)
 
     @functools.cached_property
     def cv(self) -> pd.DataFrame:
@@ -145,11 +142,14 @@ class Context:
         return config.VOCABULARY
 
     @functools.cached_property
-    def sizing_inputs(self) -> dict | None:
-        """data/processed/sizing_inputs.json (the model stage's inputs of ``scenario.size``), or
-        None while the model stage does not write it."""
-        path = config.PROCESSED_DIR / "sizing_inputs.json"
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    def sizing_inputs(self) -> dict:
+        """data/processed/sizing_inputs.json: the model stage's inputs of ``scenario.size``."""
+        from ..models import scenario
+        return scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
+
+    def vocabulary_order(self, field_name: str) -> list[str]:
+        """The values of a vocabulary field in the file's order (phases: the order of a VDI day)."""
+        return [r["value"] for r in self.vocabulary.get(field_name, [])]
 
     def label(self, field_name: str, value: str) -> str:
         """The vocabulary's label of ``value`` in ``field_name`` (the value itself when unlisted)."""

@@ -52,42 +52,29 @@ def _pi_label() -> str:
 
 
 def planning_table(ctx) -> pd.DataFrame:
-    """Planning figures per phase for the report's worker class.
+    """The model stage's planning table (``iops_per_desktop_model.csv``) for the report's worker
+    class (or the pooled ``any`` rows): one row per phase and statistic.
 
-    Columns: Phase, Peak IOPS per desktop (model, PI), Average IOPS per desktop (model, PI),
-    Read share (derived), KB per I/O (derived), Latency, ms (reported), Vendors (IOPS model).
-    Read share, I/O size and latency are the range over the documents that report them at the
-    array front end, ESXi host or storage port (back-end figures include the array's own I/O).
+    Columns: Phase, Statistic, Estimate (interval), Unit, Read share, KB per I/O, Latency (ms),
+    Vendors. Read share, I/O size and latency are the model stage's figures for the row's phase.
     """
     from ...models import iops
 
     wc = ctx.params["worker_class"]
-    p = ctx.pred[ctx.pred["worker_class"] == wc]
-    prof = iops.io_profile(ctx.results)
-    prof = prof[prof["vantage"] != "array_backend"].assign(phase=lambda d: d["phase"].map(iops.MODEL_PHASES))
-    r = ctx.results
-    lat = r[(r["metric"] == "latency") & r["used_in_analysis"] & (r["condition"] == "normal")
-            & (r["vantage"] != "array_backend") & (r["statistic"] == "average")
-            & (r["variant"] != "tuesday")].assign(phase=lambda d: d["phase"].map(iops.MODEL_PHASES))
-    rows = []
-    for ph in USER_PHASES:
-        cell = {}
-        for stat in ("peak", "average"):
-            q = p[(p["phase"] == ph) & (p["statistic"] == stat)]
-            cell[stat] = fmt.interval(*q[["estimate", "pi90_low", "pi90_high"]].iloc[0]) if len(q) else "–"
-        pr, lt = prof[prof["phase"] == ph], lat[lat["phase"] == ph]
-        rs = pr.dropna(subset=["read_share"])
-        kb = pr.dropna(subset=["kb_per_io"])
-        rows.append({
-            "Phase": ctx.label("phase", ph),
-            "Peak IOPS per desktop (model, PI)": cell["peak"],
-            "Average IOPS per desktop (model, PI)": cell["average"],
-            "Read share (derived)": (f"{fmt.span(rs['read_share'] * 100)} % ({rs['vendor'].nunique()})" if len(rs) else "–"),
-            "KB per I/O (derived)": (f"{fmt.span(kb['kb_per_io'])} ({kb['vendor'].nunique()})" if len(kb) else "–"),
-            "Average latency, ms (reported)": (f"{fmt.span(lt['value'])} ({lt['vendor'].nunique()})" if len(lt) else "–"),
-            "Vendors behind the IOPS": str(ctx.obs.loc[ctx.obs["phase"] == ph, "vendor"].nunique()),
-        })
-    return pd.DataFrame(rows)
+    p = ctx.pred
+    p = p[p["worker_class"].isin([wc, iops.ANY_CLASS])]
+    order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
+    p = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
+    return pd.DataFrame({
+        "Phase": [ctx.label("phase", x) for x in p["phase"]],
+        "Statistic": p["statistic"].str.replace("_", " "),
+        "Estimate (interval)": [fmt.interval(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
+        "Unit": p["unit"],
+        "Read share (derived)": p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
+        "KB per I/O (derived)": p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+        "Latency, ms": p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+        "Vendors": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
+    })
 
 
 def claims_table(ctx) -> pd.DataFrame:
@@ -151,15 +138,15 @@ def caveats(ctx) -> list[str]:
 
 
 def sizing(ctx) -> None:
-    from .models import scenario_rows
+    from .models import fmt_how
 
-    rows, how = scenario_rows(ctx)
-    say("**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this "
-        "for any desktops, worker class, concurrency, headroom, boot window, RAID level and failover, with the "
-        "same formulas.", desktops=fmt.num(ctx.params["desktops"]), how=how,
+    from ...models import tables as mtables
+
+    say("**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this for any "
+        "desktops, worker class, concurrency, headroom, boot window, RAID level and failover, with the same formulas; "
+        "the PDF shows the report parameters' scenario.", desktops=fmt.num(ctx.params["desktops"]), how=fmt_how(ctx),
         calc='<a href="#sizing-calculator">Models: sizing calculator</a>')
-    if rows is not None:
-        table(rows, "Sizing scenario of the report parameters (model)", "answers-scenario")
+    table(mtables.sizing_table(ctx.sizing), "Sizing scenario of the report parameters (model)", "answers-scenario")
 
 
 def render(ctx) -> None:
@@ -167,14 +154,13 @@ def render(ctx) -> None:
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
-    say("**Planning figures** for a {wc} (the report's worker class): front-end IOPS per desktop by phase with "
-        "the {pi} prediction interval of the cross-vendor model ({ref_model}), and the read share, I/O size and "
-        "latency the documents report (range over documents; their number in brackets).",
+    say("**Planning figures** for a {wc} (the report's worker class): front-end IOPS per concurrent desktop by "
+        "phase with the {pi} interval of the cross-vendor model ({ref_model}); boot storms per desktop booted per "
+        "minute; read share, I/O size and latency of the phase; the number of vendors behind each row.",
         wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"))
-    table(planning_table(ctx), "Planning figures per desktop", "planning",
-          {"Phase": "11%", "Peak IOPS per desktop (model, PI)": "17%", "Average IOPS per desktop (model, PI)": "17%",
-           "Read share (derived)": "13%", "KB per I/O (derived)": "11%", "Average latency, ms (reported)": "13%",
-           "Vendors behind the IOPS": "10%"})
+    table(planning_table(ctx), "Planning figures per concurrent desktop", "planning",
+          {"Phase": "12%", "Statistic": "10%", "Estimate (interval)": "21%", "Unit": "16%", "Read share (derived)": "9%",
+           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors": "9%"})
     table(carried_table(ctx), "What each array demonstrably carried in its own test", "carried",
           {"Vendor": "11%", "Array": "14%", "Desktops tested (reported)": "15%", "Highest peak IOPS (reported)": "22%",
            "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "12%"})

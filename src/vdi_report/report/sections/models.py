@@ -2,87 +2,113 @@
 out), rules of thumb, I/O profile, headroom and density, cost per desktop, the sizing scenario
 and (HTML) the sizing calculator."""
 
-import math
-
 import pandas as pd
 
-from ... import charts
+from ... import config
 from ...models import tables as mtables
 from .. import calculator, fmt
 from ..show import figure, heading, html_only, ref, say, table
 
 
-def scenario_rows(ctx) -> tuple[pd.DataFrame | None, str]:
-    """The report scenario, sized: (display table or None, one sentence saying how).
+def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
+    """The report scenario sized by ``scenario.size`` (the contract of issue 12): (display
+    table, one sentence saying how). Also writes ``reports/sizing_scenario.csv``."""
+    from ... import files
 
-    Uses ``scenario.size`` (the contract of issue 12) when the model stage provides it and its
-    inputs (``sizing_inputs.json``); until then the older ``scenario.required_iops``.
-    """
-    from ...models import scenario
-
-    p = ctx.params
-    if hasattr(scenario, "size") and ctx.sizing_inputs is not None:
-        params = scenario.validate(p["desktops"], p["worker_class"], p["concurrency"], p["headroom"],
-                                   p["boot_window_min"], p["raid"], p["failover"])
-        s = scenario.size(params, ctx.sizing_inputs)
-        return calculator.result_table(s, ctx), fmt_how(ctx)
-    req = scenario.required_iops(ctx.pred, p["desktops"], p["worker_class"], p["headroom"])
-    how = ("Required front-end IOPS = desktops × IOPS per desktop (model) ÷ (1 − headroom), "
-           f"with {fmt.pct(p['headroom'])} headroom, estimate and prediction interval.")
-    return mtables.required_table(req), how
+    s = ctx.sizing
+    config.REPORTS_DIR.mkdir(parents=True, exist_ok=True)
+    files.write_csv(s, config.REPORTS_DIR / "sizing_scenario.csv")
+    return mtables.sizing_table(s), fmt_how(ctx)
 
 
 def fmt_how(ctx) -> str:
-    p = ctx.params
-    return (f"Concurrent desktops = {fmt.num(p['desktops'])} × concurrency {fmt.pct(p['concurrency'])}; front-end IOPS "
-            f"= concurrent desktops × IOPS per desktop (model) ÷ (1 − headroom {fmt.pct(p['headroom'])}); back-end "
-            f"IOPS add the write penalty of {p['raid']} to the writes; the boot storm is spread over "
-            f"{fmt.num(p['boot_window_min'])} minutes; failover: {p['failover']}.")
+    """The scenario's formulas in words, with the report parameters (for the prose)."""
+    p, inputs = ctx.params, ctx.sizing_inputs
+    return (f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
+            f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
+            f"{fmt.num(p['boot_window_min'])} minutes, {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
+            f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
+            "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
+            "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
+            "front end × I/O size.")
 
 
 def _iops_model(ctx) -> None:
+    from ...models import boot as boot_mod
     from ...models import iops
 
     pi, ci = fmt.pct(1 - iops.PI_ALPHA), fmt.pct(1 - iops.CI_ALPHA)
-    obs, cv = ctx.obs, ctx.cv
-    st = iops.cv_summary(cv)
-    say("## IOPS per desktop: one model for all vendors\n\nEach vendor tested one array with one population and "
-        "extrapolated from it. Fitting the documents together gives a planning figure with an honest spread. The "
-        "model (statsmodels OLS) explains the logarithm of IOPS per desktop by the phase of the VDI day (boot storm, "
-        "login storm, steady state), the statistic (peak or average) and the worker class, entered as one number: "
-        "Login VSI's own IOPS for that class. It uses {n_obs} observations from {n_docs} documents measured at the "
-        "array front end, the ESXi host or the storage port in normal operation; failover runs, warm-cache logins, "
-        "back-end IOPS and values printed as bounds are left out, approximate values enter at their midpoint. "
-        "Notebook `04_iops_model` justifies each choice and checks its sensitivity.",
-        n_obs=len(obs), n_docs=obs["vendor"].nunique())
-    table(mtables.prediction_table(ctx.pred), f"IOPS per desktop: model estimate and {pi} prediction interval",
-          "model-prediction")
-    figure(iops.prediction_chart(ctx.pred, obs), "IOPS per desktop: model and observations", "model-prediction-chart")
-    say("The intervals are wide because the vendors disagree. A {pi} prediction interval is the range a *new* "
-        "deployment's figure should fall in, not the uncertainty of the average. Boot storms are "
-        "workload-independent, so the boot rows are the same for every class. {ref_c} gives the coefficients as "
-        "multiplicative factors on IOPS per desktop with {ci} confidence intervals.", pi=pi, ci=ci, ref_c=ref("model-coefficients"))
-    table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (factors on IOPS per desktop, {ci} CI)",
+    pred, obs, excl = ctx.pred, ctx.obs, ctx.exclusions
+    model_rows = pred[pred["phase"] != "boot"]
+    pooled = (model_rows["worker_class"] == iops.ANY_CLASS).all()
+    say("## IOPS per desktop: what the documents can tell a planner\n\nEach per-desktop figure says what it "
+        "aggregates (an array or host total divided by the test's desktops, or a sample of single desktops), over what "
+        "window (a phase, or a whole test spanning login and steady state), at what vantage and under what load (a "
+        "standard Login VSI workload or a boosted one). The model (statsmodels OLS on the logarithm) uses like with "
+        "like: the login peak, the steady-state average and the average over a whole test are separate cells. Boot "
+        "storms are modelled by boot rate. The criteria computed in notebook `04_iops_model` (held-out predictions, "
+        "leave-one-vendor-out error, AIC) choose the **{spec}** specification. {pooled} It rests on {n_obs} "
+        "observations from {n_docs} documents; {n_excl} records are left out, each with its reason ({ref_excl}).",
+        spec=model_rows["spec"].iloc[0], n_obs=len(obs), n_docs=obs["vendor"].nunique(),
+        n_excl=excl["record_id"].nunique(), ref_excl=ref("model-exclusions"),
+        pooled=("It pools the worker classes: each class but knowledge comes from a single vendor, so the class effect "
+                "cannot be separated from the vendor effect." if pooled else "It estimates a worker-class effect."))
+    table(mtables.prediction_table(pred), f"Planning table: IOPS per desktop (model, {pi} interval), boot-rate model, "
+          "read share, I/O size, latency", "model-prediction")
+    figure(iops.prediction_chart(model_rows, obs), "IOPS per desktop: model and observations", "model-prediction-chart")
+    table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
           "model-coefficients")
-    say("### Validation: leave one vendor out\n\nEach vendor's figures were predicted by the model fitted to the "
-        "other vendors only. Out of sample, {n_pred} of {n} observations could be predicted; a typical prediction "
-        "is off by a factor of {median} (median; root-mean-square error {rmse} on the natural-log scale), and "
-        "{cov} of the held-out observations fell inside their {pi} prediction interval.",
-        n_pred=st["n_predicted"], n=st["n"], median=f"{st['median_factor']:.2f}", rmse=f"{st['rmse_log']:.2f}",
-        cov=fmt.pct(st["coverage"]), pi=pi)
-    table(mtables.cv_table(cv), "Leave-one-vendor-out validation", "model-cv")
-    figure(iops.cv_chart(cv), "Held-out observations against their predictions", "model-cv-chart")
-    say("### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average for "
-        "its worker class; a rule that names no class is compared with a knowledge worker. Rules are reported "
-        "values and never enter the model as data.")
-    table(mtables.rules_table(iops.rules_of_thumb(ctx.results, ctx.pred)),
+    bv = ctx.cv_by_vendor
+    say("### Validation: leave one vendor out, per vendor\n\nEach vendor's figures are predicted by the model fitted "
+        "to the other vendors only. Per held-out vendor: the error factor, how many observations fell inside the {pi} "
+        "interval, and the interval's sharpness (median ratio of its ends). There is no all-vendor figure: pooled, it "
+        "would hide intervals too wide to guide a purchase.\n\n{items}", pi=pi, items="\n".join(
+            f"- **{r.held_out}**: " + (f"{r.n_predicted} of {r.n_obs} observations predictable; typical error factor "
+                                     f"{r.median_error_factor:.2f}; {r.n_covered} of {r.n_predicted} inside the {pi} "
+                                     f"interval; interval ends {r.sharpness:.1f}× apart"
+                                     + (" (too wide to inform a purchase)" if r.vacuous else "")
+                                     if r.n_predicted else f"none of its {r.n_obs} observations can be predicted from the "
+                                     "other vendors (a cell only it reports, or too few observations left)")
+            for r in bv.itertuples()))
+    table(mtables.cv_table(bv), "Leave-one-vendor-out validation, per held-out vendor", "model-cv")
+    ext = ctx.external
+    if len(ext):
+        ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")},
+                         covered=ext["covered"].astype(str).eq("True"))
+        say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
+            "never fitted; the seed model predicts their figures, labelled by what differs (broker, load tool, guest "
+            "OS, platform). {n_in} of {n} external observations fall inside the seed model's {pi} interval; observed "
+            "÷ predicted ranges from {lo} to {hi}.", n_in=int(ext["covered"].sum()), n=len(ext), pi=pi,
+            lo=f"{ext['ratio'].min():.2f}×", hi=f"{ext['ratio'].max():.2f}×")
+        table(mtables.external_table(ext), "External documents predicted by the seed model", "model-external")
+    else:
+        say("### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
+            "yet, so there is no out-of-sample check.")
+    storms = ctx.boot_storms
+    say("## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
+        "alone. Per document: the boot rate (desktops ÷ boot duration), the I/O one desktop boot costs (average IOPS × "
+        "duration ÷ desktops; an upper bound where only a peak is given) and the peak IOPS per desktop booted per "
+        "minute. The sizing scenario multiplies the last by its boot rate.")
+    table(mtables.boot_table(storms), "Boot storms: rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
+          "boot-storms")
+    p = ctx.params
+    figure(boot_mod.demand_chart(pred[pred["phase"] == "boot"], storms.assign(
+        **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}),
+        scenario_rate=p["desktops"] * p["concurrency"] / p["boot_window_min"]),
+        "Boot-storm demand against the boot rate", "boot-demand")
+    say("### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
+        "(pooled over classes where the model cannot separate them). Rules are reported values and never enter the "
+        "model as data.")
+    table(mtables.rules_table(iops.rules_of_thumb(ctx.results, pred)),
           "Quoted IOPS-per-desktop rules against the model", "model-rules")
     say("### Read/write mix and I/O size\n\nDerived from tests that report read and write IOPS, or throughput and "
         "IOPS, at the same vantage. The implied I/O size is throughput ÷ IOPS in binary KB. Array back-end figures "
         "include the array's own I/O and are not the desktops' demand.")
-    table(mtables.io_profile_table(iops.io_profile(ctx.results)), "Read share and implied I/O size (derived)", "io-profile",
-          {"Vendor": "11%", "Test": "15%", "Phase": "13%", "Statistic, vantage": "17%", "Read share (derived)": "9%",
-           "KB per I/O (derived)": "9%", "Sources": "22%"})
+    table(mtables.io_profile_table(iops.io_profile(ctx.results)), "Read share and implied I/O size per test (derived)",
+          "io-profile", {"Vendor": "11%", "Test": "15%", "Phase": "13%", "Statistic, vantage": "17%",
+                         "Read share (derived)": "9%", "KB per I/O (derived)": "9%", "Sources": "22%"})
+    say("### Records the model leaves out")
+    table(mtables.exclusions_table(excl), "Records the model leaves out, and why", "model-exclusions")
 
 
 def _density(ctx) -> None:
@@ -138,11 +164,9 @@ def _cost(ctx) -> None:
 
 def _scenario(ctx) -> None:
     rows, how = scenario_rows(ctx)
-    say("## Sizing scenario\n\n**{desktops} {wc} desktops** (report parameters `DESKTOPS`, `WORKER`, `CONCURRENCY`, "
-        "`HEADROOM`, `BOOT_WINDOW`, `RAID`, `FAILOVER`). {how}",
-        desktops=fmt.num(ctx.params["desktops"]), wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), how=how)
-    if rows is not None:
-        table(rows, "Sizing of the report scenario (model)", "scenario")
+    say("## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `WORKER`, `CONCURRENCY`, `HEADROOM`, "
+        "`BOOT_WINDOW`, `RAID`, `FAILOVER`; written to `reports/sizing_scenario.csv`.", how=how)
+    table(rows, "Sizing scenario per phase (model)", "scenario")
     say("### Sizing calculator")
     html_only(calculator.calculator_html(ctx),
               "The HTML report has a sizing calculator: change desktops, worker class, concurrency, headroom, boot "

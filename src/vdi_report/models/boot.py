@@ -1,0 +1,175 @@
+"""Boot storms by rate: I/O per desktop boot and peak IOPS at the tested boot rate.
+
+A boot storm's peak is set by how fast desktops are booted (the broker's power-on throttling),
+not by the desktop alone (shared/FIELD.md). Per seed document (normal condition, records used in
+the analysis, front end or host vantage):
+
+- ``boot_rate_per_min`` = desktops booted / boot duration (min). A duration printed as an upper
+  bound ("less than 6 minutes") makes the rate a lower bound (``gt``).
+- ``io_per_boot`` = average boot IOPS x duration (s) / desktops (total boot I/O per desktop).
+  Where only a peak is reported, peak x duration / desktops is an upper bound (``lt``).
+- ``peak_iops_per_rate`` = peak front-end IOPS / boot rate: IOPS per (desktop booted per
+  minute). The boot-rate model: peak IOPS = rate x ``peak_iops_per_rate``. A rate lower bound
+  makes it an upper bound; a host average in place of a missing peak makes it a lower bound.
+
+``rate_model`` pools the exact (and ``approx``) per-document values: geometric mean, and as the
+interval the range of the documents' values when fewer than ``MIN_FOR_PI`` are available
+(a statsmodels prediction interval from two points is vacuous), else a 90 % prediction interval
+of an intercept-only OLS on the logarithm.
+"""
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+
+from . import semantics
+
+FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
+MIN_FOR_PI = 3
+PI_ALPHA = 0.10
+BOOT_COLUMNS = ["source_id", "vendor", "role", "desktops", "duration_min", "duration_bound", "duration_record",
+                "boot_rate_per_min", "rate_bound", "peak_iops", "peak_bound", "peak_record", "average_iops",
+                "average_record", "io_per_boot", "io_per_boot_bound", "peak_iops_per_rate", "peak_per_rate_bound",
+                "vantage"]
+_FLIP = {"lt": "gt", "gt": "lt"}
+
+
+def _pick(df: pd.DataFrame) -> pd.Series | None:
+    """Prefer exact over approx over bounds, records of a named test, then the lowest record_id."""
+    if df.empty:
+        return None
+    order = {"eq": 0, "approx": 1, "lt": 2, "gt": 2}
+    d = df.assign(_b=df["bound"].map(order), _t=(df["test_id"] == "").astype(int))
+    return d.sort_values(["_b", "_t", "record_id"]).iloc[0]
+
+
+def _combine(*bounds: str) -> str:
+    """Bound of a product/ratio of quantities with these bounds (``eq``/``approx`` neutral)."""
+    b = {x for x in bounds if x in ("lt", "gt")}
+    if len(b) > 1:
+        return "unbounded"
+    return b.pop() if b else ("approx" if "approx" in bounds else "eq")
+
+
+def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per source with a boot storm (columns ``BOOT_COLUMNS``; IOPS, min, I/O per boot,
+    desktops per minute, IOPS per desktop-per-minute). Sources of every role (``role`` says which).
+
+    Peak and average IOPS of several configurations of one document are combined by their
+    geometric mean (record ids space-joined). Rows without a duration are dropped.
+    """
+    r = semantics.observation_semantics(results[results["phase"] == "boot"], sources_df)
+    r = r[r["used_in_analysis"] & (r["condition"] != "failover")]
+    rows = []
+    for sid, g in r.groupby("source_id", sort=True):
+        dur = _pick(g[g["metric"] == "duration"])
+        if dur is None:
+            continue
+        io = g[(g["metric"] == "iops") & g["vantage"].isin(FRONT_VANTAGES)]
+        vp = [v for v in FRONT_VANTAGES if (io["vantage"] == v).any()]
+        io = io[io["vantage"] == vp[0]] if vp else io
+
+        def agg(stat):
+            x = io[io["statistic"] == stat].drop_duplicates(["configuration", "value"])
+            if x.empty:
+                return np.nan, "", ""
+            b = _combine(*x["bound"])
+            return float(np.exp(np.log(x["value"]).mean())), b, " ".join(sorted(x["record_id"]))
+
+        peak, pb, prec = agg("peak")
+        avg, ab, arec = agg("average")
+        desktops = float(g["desktops"].dropna().max())
+        d_min, d_b = float(dur["value"]), dur["bound"]
+        rate = desktops / d_min
+        rate_b = _FLIP.get(d_b, d_b)
+        if not np.isnan(avg):
+            iob, iob_b = avg * d_min * 60 / desktops, _combine(ab, d_b)
+        elif not np.isnan(peak):
+            iob, iob_b = peak * d_min * 60 / desktops, _combine(pb, d_b, "lt")
+        else:
+            iob, iob_b = np.nan, ""
+        if not np.isnan(peak):
+            ppr, ppr_b = peak / rate, _combine(pb, _FLIP.get(rate_b, rate_b))
+        elif not np.isnan(avg):
+            ppr, ppr_b = avg / rate, _combine(ab, _FLIP.get(rate_b, rate_b), "gt")
+        else:
+            ppr, ppr_b = np.nan, ""
+        rows.append({"source_id": sid, "vendor": g["vendor"].iloc[0], "role": g["role"].iloc[0], "desktops": desktops,
+                     "duration_min": d_min, "duration_bound": d_b, "duration_record": dur["record_id"],
+                     "boot_rate_per_min": rate, "rate_bound": rate_b, "peak_iops": peak, "peak_bound": pb,
+                     "peak_record": prec, "average_iops": avg, "average_record": arec, "io_per_boot": iob,
+                     "io_per_boot_bound": iob_b, "peak_iops_per_rate": ppr, "peak_per_rate_bound": ppr_b,
+                     "vantage": vp[0] if vp else ""})
+    return pd.DataFrame(rows, columns=BOOT_COLUMNS)
+
+
+def _pool(values: pd.Series) -> dict:
+    v = values.dropna()
+    if v.empty:
+        return {"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan, "interval_kind": "not estimable", "n_vendors": 0}
+    if len(v) < MIN_FOR_PI:
+        return {"estimate": float(np.exp(np.log(v).mean())), "pi90_low": float(v.min()), "pi90_high": float(v.max()),
+                "interval_kind": f"range of {len(v)} documents (too few for a prediction interval)", "n_vendors": len(v)}
+    res = sm.OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
+    f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
+    return {"estimate": float(np.exp(f["mean"])), "pi90_low": float(np.exp(f["obs_ci_lower"])),
+            "pi90_high": float(np.exp(f["obs_ci_upper"])), "interval_kind": "90 % prediction interval (OLS on ln)",
+            "n_vendors": len(v)}
+
+
+def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
+    """The boot-rate model from the seed documents' exact or approximate values (bounds are
+    shown in ``boot_storms`` but not pooled).
+
+    Two rows (phase ``boot``, worker_class ``any``): statistic ``peak_per_rate`` (peak
+    front-end IOPS per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot).
+    Columns: phase, worker_class, statistic, estimate, pi90_low, pi90_high, interval_kind,
+    n_vendors, boot_rate_per_min (geometric mean of the documents' tested rates, desktops/min),
+    io_per_boot (the pooled I/O per boot, repeated on both rows), records (sources used).
+    """
+    s = storms[storms["role"] == "seed"]
+    out = []
+    for stat, col, bcol in (("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound"),
+                            ("io_per_boot", "io_per_boot", "io_per_boot_bound")):
+        ok = s[s[bcol].isin(["eq", "approx"])]
+        out.append({"phase": "boot", "worker_class": "any", "statistic": stat, **_pool(ok[col]),
+                    "records": " ".join(ok["source_id"])})
+    d = pd.DataFrame(out)
+    d["boot_rate_per_min"] = float(np.exp(np.log(s["boot_rate_per_min"]).mean())) if len(s) else np.nan
+    d["io_per_boot"] = d.loc[d["statistic"] == "io_per_boot", "estimate"].iloc[0]
+    return d
+
+
+def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:
+    """Peak front-end boot IOPS at each boot rate (desktops/min): rate x peak_per_rate (estimate
+    and interval ends). Columns: boot_rate_per_min, fe_iops, fe_iops_low, fe_iops_high."""
+    m = model.set_index("statistic").loc["peak_per_rate"]
+    r = np.asarray(rates, dtype=float)
+    return pd.DataFrame({"boot_rate_per_min": r, "fe_iops": r * m["estimate"], "fe_iops_low": r * m["pi90_low"],
+                         "fe_iops_high": r * m["pi90_high"]})
+
+
+def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
+    """Altair chart for the report: peak boot IOPS against boot rate (model line and interval
+    band), each document at its tested rate (with its bound), and the scenario's rate (rule)."""
+    import altair as alt
+
+    from ..charts import vendor_scale
+    s = storms[storms["peak_iops"].notna() | storms["average_iops"].notna()].copy()
+    s["iops"] = s["peak_iops"].fillna(s["average_iops"])
+    s["shown"] = np.where(s["peak_iops"].notna(), "peak", "average (no front-end peak reported)")
+    hi = float(max(s["boot_rate_per_min"].max(), scenario_rate or 0) * 1.15)
+    c = demand_curve(model, np.linspace(0, hi, 50))
+    band = alt.Chart(c).mark_area(opacity=0.15, color="#666").encode(
+        x=alt.X("boot_rate_per_min:Q", title="boot rate (desktops per minute)"), y=alt.Y("fe_iops_low:Q", title="peak front-end IOPS"),
+        y2="fe_iops_high:Q")
+    line = alt.Chart(c).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
+    pts = alt.Chart(s).mark_point(size=90, filled=True).encode(
+        x="boot_rate_per_min:Q", y="iops:Q", color=alt.Color("vendor:N", scale=vendor_scale(), title="Tested"),
+        shape=alt.Shape("shown:N", title=None),
+        tooltip=["vendor", alt.Tooltip("boot_rate_per_min:Q", format=",.0f"), "rate_bound", alt.Tooltip("iops:Q", format=",.0f"),
+                 "shown", "peak_record", "duration_record"])
+    layers = [band, line, pts]
+    if scenario_rate:
+        layers.append(alt.Chart(pd.DataFrame({"r": [scenario_rate]})).mark_rule(strokeDash=[4, 4]).encode(x="r:Q"))
+    return alt.layer(*layers).properties(width=420, height=260, title="Boot storm: peak IOPS grows with the boot rate")

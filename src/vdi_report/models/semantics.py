@@ -1,0 +1,98 @@
+"""Observation semantics: what each per-desktop figure aggregates, over what window, under what load.
+
+The raw records will carry ``aggregation``, ``window`` and ``load`` columns (rows of
+``data/raw/vocabulary.csv``). Until they do, ``observation_semantics`` derives them from the
+records; where the columns exist and are filled, their values win. Everything else in the models
+reads only the three columns this module adds, so switching to the recorded columns is this one
+function.
+
+Derivation rules (used only where a record leaves the column empty):
+
+- ``aggregation``: a total (metric ``iops``, ``read_iops`` ...) measured at the array (front end,
+  back end, storage port, or vantage not stated) is ``array_total``; at the ESXi hosts
+  ``host_total``; in the guest ``single_desktop``. A figure printed per desktop (metric
+  ``iops_per_desktop``) is ``single_desktop`` when its document states a sample of desktops
+  (metric ``sample_desktops``, e.g. "four representative desktops") for the same worker class,
+  else the per-desktop share of a total (``array_total`` / ``host_total`` by its vantage).
+- ``window``: ``test`` for an average of a test that spans login and steady state (phase
+  ``login_and_steady_state``); ``phase`` otherwise (a peak of such a test is the login storm's).
+- ``load``: empty for boot and other phases without user sessions; ``boosted`` when the source's
+  ``workload`` (sources.csv) states an I/O target per desktop ("at 40 IOPS per desktop"), for a
+  worker class that is not a Login VSI class (vocabulary definition not starting with "Login VSI",
+  e.g. extreme power users driven by Vdbench), and for a ``mixed`` population of a document with
+  such a class; ``standard`` otherwise.
+"""
+
+import re
+
+import pandas as pd
+
+from .. import config, sources
+
+SEMANTIC_COLUMNS = ("aggregation", "window", "load")
+ARRAY_VANTAGES = ("array_frontend", "array_backend", "storage_port", "")
+USER_PHASES = ("login", "login_and_steady_state", "steady_state")
+IO_TARGET = re.compile(r"\bat\s+\d+(\.\d+)?\s*IOPS\s+per\b", re.IGNORECASE)
+
+
+def login_vsi_classes() -> tuple[str, ...]:
+    """Worker classes whose vocabulary definition (data/raw/vocabulary.csv) starts with
+    "Login VSI": the standard workloads."""
+    return tuple(r["value"] for r in config.VOCABULARY["worker_class"]
+                 if r["value"] and r["definition"].startswith("Login VSI"))
+
+
+def _source_facts(sources_df: pd.DataFrame | None) -> pd.DataFrame:
+    s = sources.load_sources() if sources_df is None else sources_df
+    return s.set_index("source_id")
+
+
+def observation_semantics(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """``results`` (results.csv rows) with ``aggregation``, ``window``, ``load`` and ``role``
+    (``seed``/``external`` from sources.csv) filled in; see the module docstring for the rules.
+
+    Recorded values (non-empty ``aggregation``/``window``/``load`` columns, once the raw records
+    carry them) are kept as they are. Returns a copy; raises KeyError if a record's source_id is
+    not in sources.csv.
+    """
+    r = results.copy()
+    s = _source_facts(sources_df)
+    standard = set(login_vsi_classes())
+    boosted_sources = {sid for sid, w in s["workload"].items() if IO_TARGET.search(str(w))}
+    nonstandard = {(sid, c) for sid, c in zip(r["source_id"], r["worker_class"])
+                   if c and c != "mixed" and c not in standard}
+    with_boosted_class = {sid for sid, _ in nonstandard}
+    sampled = set(zip(r.loc[r["metric"] == "sample_desktops", "source_id"],
+                      r.loc[r["metric"] == "sample_desktops", "worker_class"]))
+
+    def aggregation(x) -> str:
+        if x["metric"] == "iops_per_desktop" and (x["source_id"], x["worker_class"]) in sampled:
+            return "single_desktop"
+        if x["vantage"] == "host":
+            return "host_total"
+        if x["vantage"] == "guest":
+            return "single_desktop"
+        return "array_total" if x["vantage"] in ARRAY_VANTAGES else ""
+
+    def window(x) -> str:
+        if x["phase"] == "login_and_steady_state" and x["statistic"] == "average":
+            return "test"
+        return "phase"
+
+    def load(x) -> str:
+        if x["phase"] not in USER_PHASES:
+            return ""
+        if x["source_id"] in boosted_sources or (x["source_id"], x["worker_class"]) in nonstandard:
+            return "boosted"
+        if x["worker_class"] == "mixed" and x["source_id"] in with_boosted_class:
+            return "boosted"
+        return "standard"
+
+    derived = {"aggregation": aggregation, "window": window, "load": load}
+    for col, f in derived.items():
+        given = r[col].fillna("").astype(str) if col in r.columns else pd.Series("", index=r.index)
+        r[col] = given.where(given != "", r.apply(f, axis=1) if len(r) else given)
+    r["role"] = r["source_id"].map(s["role"])
+    if r["role"].isna().any():
+        raise KeyError(f"source_id(s) not in sources.csv: {sorted(r.loc[r['role'].isna(), 'source_id'].unique())}")
+    return r

@@ -1,0 +1,199 @@
+"""The sizing scenario (issue 11): validate(), size() against hand calculations from specific
+records, the boot-rate model, the CLI the Makefile calls, and the JavaScript twin (node)."""
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from vdi_report import config, normalize
+from vdi_report.models import boot, iops, scenario
+
+RESULTS = config.PROCESSED_DIR / "results.csv"
+JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
+DONE_WHEN = {"desktops": 3000, "worker_class": "knowledge", "concurrency": 0.8, "headroom": 0.2, "boot_window_min": 30,
+             "raid": "raid6", "failover": "controller"}
+
+
+@pytest.fixture(scope="module")
+def results():
+    if not RESULTS.exists():
+        pytest.skip("data/processed/results.csv missing: run `make data`")
+    return normalize.read_normalized(RESULTS)
+
+
+@pytest.fixture(scope="module")
+def inputs(results):
+    """Built from results.csv exactly as notebooks/04 builds sizing_inputs.json."""
+    obs = iops.observations(results)
+    pred = iops.predict_grid(iops.fit(obs, iops.choose_spec(iops.compare_specs(obs))), results)
+    plan = iops.planning_table(pred, obs, boot.rate_model(boot.boot_storms(results)),
+                               scenario.io_characteristics(results, iops.io_profile(results)))
+    return json.loads(json.dumps(scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results)),
+                                 allow_nan=False))
+
+
+def gmean(xs):
+    return math.exp(np.mean(np.log(xs)))
+
+
+def pooled_pi(cells: dict, cell: str, alpha=0.10):
+    """Hand OLS with one level per cell: estimate = geometric mean of the cell, PI from the
+    pooled residual variance with n - k degrees of freedom."""
+    logs = {c: np.log(v) for c, v in cells.items()}
+    n = sum(len(v) for v in logs.values())
+    ssr = sum(((v - v.mean()) ** 2).sum() for v in logs.values())
+    s2 = ssr / (n - len(logs))
+    m = logs[cell].mean()
+    half = stats.t.ppf(1 - alpha / 2, n - len(logs)) * math.sqrt(s2 * (1 + 1 / len(logs[cell])))
+    return math.exp(m), math.exp(m - half), math.exp(m + half)
+
+
+def test_done_when_scenario_matches_hand_calculation(inputs):
+    t = scenario.size(DONE_WHEN, inputs).set_index("phase")
+    active = 3000 * 0.8
+    k = 1 / (1 - 0.2)
+    # boot: NetApp 117,752 IOPS peak (NTAP-0006), 1,500 desktops in ~12 min (NTAP-0005);
+    # Hitachi ~41,021 / 42,692 / 42,013 (HDS-0216..0218), 580 desktops in 3 min 4 s (HDS-0213)
+    ntap = 117752 / (1500 / 12)
+    hds = gmean([41021, 42692, 42013]) / (580 / (3 + 4 / 60))
+    rate = active / 30
+    assert t.at["boot", "boot_rate_per_min"] == pytest.approx(80)
+    assert t.at["boot", "fe_iops"] == pytest.approx(rate * gmean([ntap, hds]) * k, rel=1e-6)
+    assert t.at["boot", "fe_iops_pi90_low"] == pytest.approx(rate * hds * k, rel=1e-6)
+    assert t.at["boot", "fe_iops_pi90_high"] == pytest.approx(rate * ntap * k, rel=1e-6)
+    # boot read share: AccelStor host averages, reads 11,700 (ACCS-0015), writes 9,400 (ACCS-0014)
+    rs = 11700 / (11700 + 9400)
+    assert t.at["boot", "be_iops"] == pytest.approx(t.at["boot", "fe_iops"] * (rs + (1 - rs) * 6), rel=1e-6)
+    # boot I/O size: median of NetApp 1,469 MB/s / 57,231 IOPS (NTAP-0082/0080) and Dell 12.5 GB/s / 125,000 (DELL-0061/0060)
+    io = np.median([1469e6 / 57231 / 1024, 12500e6 / 125000 / 1024])
+    assert t.at["boot", "throughput_mbps"] == pytest.approx(t.at["boot", "fe_iops"] * io * 1024 / 1e6, rel=1e-6)
+    # login peak (pooled): AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189), NetApp 31,088 / 1,500 (NTAP-0014);
+    # steady-state average: AccelStor 3,200 and 3,600 / 500 (ACCS-0202, ACCS-0256), Hitachi 3-4 per desktop (HDS-0259);
+    # whole-test averages: 2,400 and 2,700 / 500 (ACCS-0181, ACCS-0190), 9,865 / 1,500 (NTAP-0096)
+    cells = {"login": np.array([8.0, 11.0, 31088 / 1500]), "steady": np.array([6.4, 7.2, 3.5]),
+             "test": np.array([4.8, 5.4, 9865 / 1500])}
+    for phase, cell in (("login", "login"), ("steady_state", "steady")):
+        est, lo, hi = pooled_pi(cells, cell)
+        assert t.at[phase, "fe_iops"] == pytest.approx(active * est * k, rel=1e-6)
+        assert t.at[phase, "fe_iops_pi90_low"] == pytest.approx(active * lo * k, rel=1e-6)
+        assert t.at[phase, "fe_iops_pi90_high"] == pytest.approx(active * hi * k, rel=1e-6)
+        assert t.at[phase, "worker_class"] == "any"
+    # login read share: AccelStor knowledge login peaks, reads / (reads + writes) (ACCS-0174/0176)
+    assert 0 < t.at["login", "read_share"] < 1
+    assert (t["write_penalty"] == 6).all() and (t["condition"] == "failover").all()
+    # one controller down: NetApp booted with 75,772 IOPS (NTAP-0010) and logged in with 40,000 (NTAP-0018)
+    assert "NTAP-0010" in t.at["boot", "carried_by"] and "NTAP-0018" in t.at["login", "carried_by"]
+    # ... but its failover steady-state average, 8,302 IOPS (NTAP-0104), is below the demand
+    assert t.at["steady_state", "carried_by"] == "none demonstrated"
+
+
+def test_peak_boot_demand_grows_with_the_boot_rate(inputs):
+    slow = scenario.size({**DONE_WHEN, "boot_window_min": 60}, inputs).set_index("phase")
+    fast = scenario.size({**DONE_WHEN, "boot_window_min": 15}, inputs).set_index("phase")
+    assert fast.at["boot", "fe_iops"] == pytest.approx(4 * slow.at["boot", "fe_iops"])
+    assert fast.at["login", "fe_iops"] == pytest.approx(slow.at["login", "fe_iops"])
+
+
+def test_raid_penalty_and_concurrency(inputs):
+    none = scenario.size({**DONE_WHEN, "raid": "none"}, inputs)
+    r10 = scenario.size({**DONE_WHEN, "raid": "raid10"}, inputs)
+    assert np.allclose(none["be_iops"], none["fe_iops"])
+    assert np.allclose(r10["be_iops"], r10["fe_iops"] * (r10["read_share"] + 2 * (1 - r10["read_share"])))
+    half = scenario.size({**DONE_WHEN, "concurrency": 0.4}, inputs)
+    assert np.allclose(half["fe_iops"] * 2, scenario.size(DONE_WHEN, inputs)["fe_iops"])
+
+
+def test_normal_condition_lists_more_arrays_than_failover(inputs):
+    small = {**DONE_WHEN, "desktops": 500, "failover": "none"}
+    t = scenario.size(small, inputs).set_index("phase")
+    assert "DELL-0060" in t.at["boot", "carried_by"] and t.at["boot", "condition"] == "normal"
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"desktops": -5}, "desktops must be a positive whole number"),
+    ({"desktops": 2.5}, "desktops must be a positive whole number"),
+    ({"desktops": "many"}, "desktops must be a positive whole number"),
+    ({"worker_class": "wizard"}, "unknown worker_class 'wizard'"),
+    ({"concurrency": 0}, "concurrency must be a fraction in \\(0, 1\\]"),
+    ({"concurrency": 1.5}, "concurrency must be a fraction"),
+    ({"headroom": 1.0}, "headroom must be a fraction in \\[0, 1\\)"),
+    ({"headroom": float("nan")}, "headroom must be a fraction"),
+    ({"boot_window_min": 0}, "boot_window_min must be a positive number"),
+    ({"raid": "raid4"}, "unknown raid 'raid4'"),
+    ({"failover": "node"}, "unknown failover 'node'"),
+])
+def test_invalid_parameters_raise_clear_errors(change, message):
+    with pytest.raises(ValueError, match=message):
+        scenario.validate(**{**DONE_WHEN, **change})
+
+
+def test_valid_parameters_are_typed():
+    p = scenario.validate("3000", "power", "0.8", "0.25", "30", "raid5", "none")
+    assert p == {"desktops": 3000, "worker_class": "power", "concurrency": 0.8, "headroom": 0.25, "boot_window_min": 30.0,
+                 "raid": "raid5", "failover": "none"}
+
+
+def test_cli_exits_2_with_message_on_bad_values():
+    ok = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", "--desktops", "3000", "--worker", "knowledge",
+                         "--concurrency", "0.8", "--headroom", "0.2", "--boot-window", "30", "--raid", "raid6", "--failover", "controller"],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    bad = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", "--desktops", "3000", "--worker", "knowledge",
+                          "--raid", "raid7"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown raid 'raid7'" in bad.stderr
+
+
+def test_written_sizing_inputs_match_the_data(inputs):
+    path = config.PROCESSED_DIR / "sizing_inputs.json"
+    if not path.exists():
+        pytest.skip("data/processed/sizing_inputs.json missing: run the model stage (notebook 04)")
+    written = scenario.read_inputs(path)
+    assert written["boot"] == pytest.approx(inputs["boot"]) and written["read_share"] == pytest.approx(inputs["read_share"])
+
+
+def test_boot_storm_table_hand_calculation(results):
+    s = boot.boot_storms(results).set_index("source_id")
+    # NetApp: 57,231 IOPS average (NTAP-0080) over ~12 min (NTAP-0005) / 1,500 desktops = I/O per boot
+    n = s.loc["netapp_tr4540"]
+    assert n["io_per_boot"] == pytest.approx(57231 * 12 * 60 / 1500) and n["io_per_boot_bound"] == "approx"
+    # Dell: booted 5,000 in under 6 minutes (DELL-0063): the rate is a lower bound, the peak per rate an upper bound
+    d = s.loc["dell_sc9000"]
+    assert d["rate_bound"] == "gt" and d["peak_per_rate_bound"] == "lt" and d["io_per_boot_bound"] == "lt"
+    assert d["boot_rate_per_min"] == pytest.approx(5000 / 6)
+
+
+JS_RUNNER = """
+const s = require(process.argv[1]);
+const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+console.log(JSON.stringify(input.cases.map(p => s.size(p, input.inputs))));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
+def test_javascript_twin_matches_python(inputs):
+    cases = [DONE_WHEN, {**DONE_WHEN, "failover": "none", "raid": "none"},
+             {"desktops": 500, "worker_class": "task", "concurrency": 1.0, "headroom": 0.0, "boot_window_min": 5, "raid": "raid10", "failover": "none"},
+             {"desktops": 12345, "worker_class": "power", "concurrency": 0.55, "headroom": 0.35, "boot_window_min": 90, "raid": "raid5", "failover": "controller"}]
+    out = subprocess.run(["node", "-e", JS_RUNNER, str(JS)], input=json.dumps({"cases": cases, "inputs": inputs}),
+                         capture_output=True, text=True, check=True)
+    js = json.loads(out.stdout)
+    for p, rows in zip(cases, js):
+        py = scenario.size(p, inputs)
+        assert [r["phase"] for r in rows] == list(py["phase"])
+        for r, (_, q) in zip(rows, py.iterrows()):
+            assert set(r) == set(scenario.SIZE_COLUMNS)
+            for c in scenario.SIZE_COLUMNS:
+                a, b = r[c], q[c]
+                if isinstance(b, str):
+                    assert a == b, (c, a, b)
+                elif b is None or (isinstance(b, float) and math.isnan(b)):
+                    assert a is None, (c, a)  # JSON has no NaN: JS NaN serializes as null
+                else:
+                    assert a == pytest.approx(b, rel=1e-12), (c, a, b)
