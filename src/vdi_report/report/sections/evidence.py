@@ -27,16 +27,16 @@ def render(ctx) -> None:
         "different vantage points are not directly comparable. A dash: the document does not state it.",
         mix=mix_line, tol=fmt.pct(normalize.APPROX_TOLERANCE))
     table(tables.headline_table(ctx.tests), "Headline results per test run, normal operation", "headline",
-          {"Vendor": "9%", "Test": "15%", "Desktops": "7%", "Peak IOPS per desktop": "8%",
+          {"Vendor": "9%", "Test": "14%", "Desktops": "8%", "Peak IOPS per desktop": "8%",
            "Average IOPS per desktop": "8%", "IOPS measured at": "10%", "Average latency": "7%",
-           "Peak latency": "7%", "Latency measured at": "10%", "Duration": "7%"})
+           "Peak latency": "7%", "Latency measured at": "10%", "Duration": "8%"})
     say("Only some numbers can be compared across vendors at all: the same phase, metric and statistic measured "
         "at the same vantage point. {ref} lists the groups that two or more vendors report.", ref=ref("comparable"))
     table(tables.comparability_table(ctx.results), "Cross-vendor comparable groups of reported numbers", "comparable")
     say("## Test beds: desktops per drive and per raw terabyte\n\nDerived from each document's drive count and "
         "drive size (a count and a size stated together in one table row or sentence).")
     table(tables.testbed_table(ctx.testbeds), "Tested arrays: capacity density (derived)", "testbeds",
-          {"Vendor": "11%", "Configuration": "10%", "Desktops": "8%", "Drives": "20%", "Raw capacity (derived)": "10%",
+          {"Vendor": "11%", "Configuration": "12%", "Desktops": "8%", "Drives": "18%", "Raw capacity (derived)": "10%",
            "Desktops per drive (derived)": "10%", "Desktops per raw TB (derived)": "10%", "Source": "13%"})
     say("## IOPS and latency by phase\n\nEach point of {ref_a} is one reported number divided by its test's "
         "desktops, failover runs included; the shape is the vantage point. Array back-end figures include the "
