@@ -61,15 +61,15 @@ def _expected_rows(words: list[str], column: str | None = None) -> int:
     from vdi_report.report import explorer
     from vdi_report.report.context import Context
 
-    ev = explorer.evidence_table(Context(dict(desktops=2000, worker_class="knowledge", concurrency=1.0, headroom=0.2,
-                                              boot_window_min=30, raid="none", failover="none", report_date="",
-                                              cost_file="")))
+    ev = explorer.evidence_table(Context({"desktops": 2000, "worker_class": "knowledge", "concurrency": 1.0, "headroom": 0.2,
+                                              "boot_window_min": 30, "raid": "none", "failover": "none", "report_date": "",
+                                              "cost_file": ""}))
     text = (ev[column] if column else ev.agg(" ".join, axis=1)).str.lower()
     return int(sum(all(w.lower() in t for w in words) for t in text))
 
 
 def test_explorer_search_filters_to_the_expected_rows(page, results):
-    words = [sorted(results["vendor"].unique())[0], "latency"]
+    words = [min(results["vendor"].unique()), "latency"]
     expected = _expected_rows(words)
     assert 0 < expected < len(results)
     search = page.locator("#evidence-explorer .dt-search input")

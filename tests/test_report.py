@@ -133,7 +133,7 @@ def test_html_loads_nothing_from_the_network(html):
 
 def test_html_has_sidebar_explorer_and_inline_bundles(html):
     assert '<nav class="vdi-sidebar"' in html
-    for target in re.findall(r'<nav class="vdi-sidebar".*?</nav>', html, re.S)[0].split('href="#')[1:]:
+    for target in re.findall(r'<nav class="vdi-sidebar".*?</nav>', html, re.DOTALL)[0].split('href="#')[1:]:
         assert f'id="{target.split(chr(34))[0]}"' in html
     assert html.count('vegaEmbed("#vdi-chart-') >= 5
     assert html.count("window.vegaEmbed") == 1  # the Vega bundle, inlined once

@@ -20,7 +20,7 @@ def layout():
     out = []
     for page in doc.pages:
         pb = page._page_box
-        left, right = pb.margin_left, pb.margin_width() - pb.margin_right
+        _left, right = pb.margin_left, pb.margin_width() - pb.margin_right
         top, bottom = pb.margin_top, pb.margin_height() - pb.margin_bottom
         lowest, past, starts_chapter = top, [], False
         for b in pb.descendants():

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from vdi_report.report import show
 from vdi_report.report import sections as sections_pkg
+from vdi_report.report import show
 
 SECTIONS_DIR = Path(sections_pkg.__file__).parent
 PROSE_CALLS = {"say": 0, "block": 0, "table": 1, "figure": 1, "html_only": 1, "fill": 0}

@@ -95,10 +95,10 @@ def number_captions(soup: BeautifulSoup) -> dict[str, str]:
     for el in soup.select("table > caption, p.vdi-caption"):
         if el.name == "caption":
             kind, anchor = "Table", el.parent.get("id", "")
-            key = anchor[2:] if anchor.startswith("T_") else anchor
+            key = anchor.removeprefix("T_")
         else:
             kind, anchor = "Figure", el.get("id", "")
-            key = anchor[4:] if anchor.startswith("fig-") else anchor
+            key = anchor.removeprefix("fig-")
         count[kind] += 1
         label = f"{kind} {count[kind]}"
         num = soup.new_tag("span", attrs={"class": "vdi-num"})

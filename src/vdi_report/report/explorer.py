@@ -7,6 +7,10 @@ import pandas as pd
 
 from ..tables import VANTAGE_LABELS, fmt_value
 
+# Column widths (px) of the explorer: the page scrolls the table sideways rather than squeezing it.
+WIDTHS = {"Record": 80, "Vendor": 90, "Test": 110, "Phase": 100, "Metric": 110, "Statistic": 70, "Value as printed": 90,
+          "Normalized": 100, "Vantage": 100, "Condition": 70, "Locator": 110, "Line": 45, "Quote": 320, "Used": 70,
+          "Why not used": 335}
 TABLE_ID = "evidence"  # fixed, so that two builds give the same bytes (itables draws a random id)
 COLUMNS = ["Record", "Vendor", "Test", "Phase", "Metric", "Statistic", "Value as printed", "Normalized",
            "Vantage", "Condition", "Locator", "Line", "Quote", "Used", "Why not used"]
@@ -45,10 +49,12 @@ def explorer_html(ev: pd.DataFrame) -> str:
         lengthMenu=[10, 25, 100, 1000], column_filters="footer", classes="display compact",
         layout={"top1": "searchPanes"},
         searchPanes={"columns": panes, "layout": "columns-3", "cascadePanes": True, "initCollapsed": False},
-        autoWidth=False, allow_html=False, display_logo_when_loading=False)
+        autoWidth=False, allow_html=False,
+        style={"table-layout": "fixed", "width": f"{sum(WIDTHS.values())}px", "margin": "0"},
+        columnDefs=[{"targets": i, "width": f"{WIDTHS[c]}px"} for i, c in enumerate(COLUMNS)], display_logo_when_loading=False)
     # Drop itables' static preview (it links to itables.org) and the help link of its loading
     # message: the report links to nothing outside the page.
-    html = re.sub(r'<div id="evidence_fallback">.*?</table></div>', "", html, flags=re.S)
+    html = re.sub(r'<div id="evidence_fallback">.*?</table></div>', "", html, flags=re.DOTALL)
     html = re.sub(r"\(need <a href=[^>]*>help</a>\?\)", "", html)
     html = html.replace(f'<table id="{TABLE_ID}" hidden="hidden">', f'<table id="{TABLE_ID}">')
     html = re.sub(r"<script>document\.getElementById\([^<]*</script>", "", html)
@@ -60,4 +66,4 @@ def bundle_html() -> str:
     from itables import javascript, options
 
     html = javascript.generate_init_offline_itables_html(options.dt_bundle)
-    return re.sub(r"<noscript>.*?</noscript>", "", html, flags=re.S)  # its logo links to itables.org
+    return re.sub(r"<noscript>.*?</noscript>", "", html, flags=re.DOTALL)  # its logo links to itables.org
