@@ -172,25 +172,49 @@ def _head(soup: BeautifulSoup, for_pdf: bool) -> str:
     return "\n".join(meta) + f'\n<style type="text/css">\n{css}\n</style>'
 
 
+def vega_bundle() -> str:
+    """vl-convert's offline bundle of vega, vega-lite and vega-embed (the same bytes each time).
+
+    Building it takes seconds, so it is kept in ``build/vega-bundle-<vl-convert version>.js``
+    (``make clean`` removes it).
+    """
+    import vl_convert as vlc
+
+    cache = config.PROJ_ROOT / "build" / f"vega-bundle-{vlc.__version__}.js"
+    if cache.exists():
+        return cache.read_text(encoding="utf-8")
+    js = vlc.javascript_bundle()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(cache, js.encode("utf-8"))
+    return js
+
+
 def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
     body, _ = _exporter(PDF_PRIORITY if for_pdf else HTML_PRIORITY).from_notebook_node(nb)
+    # Scripts (chart specs, the explorer's data) are set aside while the page is parsed: the
+    # parser need not read megabytes of JavaScript and JSON, and their bytes stay untouched.
+    scripts: list[str] = []
+
+    def _stash(m: re.Match) -> str:
+        scripts.append(m.group(2))
+        return f"{m.group(1)}@@vdi-script-{len(scripts) - 1}@@</script>"
+
+    body = re.sub(r"(<script[^>]*>)(.*?)</script>", _stash, body, flags=re.S)
     soup = BeautifulSoup(body, "html.parser")
     heads = _headings(soup)
     number_captions(soup)
-    html = str(soup)
+    html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
     head = _head(soup, for_pdf)
     if for_pdf:
         toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
         html = html.replace("<!--vdi:toc-->", toc, 1).replace("<!--vdi:nav-->", "", 1)
     else:
-        import vl_convert as vlc
-
         from .report import explorer
         side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
                 + _nav(heads, (1, 2)) + "</nav>")
         html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
-        head += f'\n<script type="module">\n{vlc.javascript_bundle()}\n</script>\n' + explorer.bundle_html()
+        head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + explorer.bundle_html()
     return html.replace("<!--vdi:head-->", head, 1)
 
 
