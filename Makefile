@@ -10,7 +10,7 @@ STAMP     := $(VENV)/.installed
 KERNEL    := $(VENV)/share/jupyter/kernels/vdi-report/kernel.json
 
 SOURCES   := $(sort $(basename $(notdir $(wildcard data/raw/records/*.csv))))
-PKG       := $(wildcard src/vdi_report/*.py src/vdi_report/*/*.py)
+PKG       := $(wildcard src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py)
 RAW       := data/raw/sources.csv data/raw/metrics.csv
 NORMALIZED:= $(SOURCES:%=data/processed/normalized/%.csv)
 EXECUTED  := reports/notebooks

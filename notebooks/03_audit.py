@@ -20,7 +20,10 @@
 # `vdi_report.audit` over `data/processed/results.csv` (all sources, every record as stated, used
 # in the analysis or not) and writes one row per finding to `data/processed/audit_findings.csv`.
 # A fifth document needs no new code: the rules key on the codebook's columns (test, condition,
-# variant, configuration, worker class, metric, statistic, vantage), not on vendors.
+# variant, configuration, worker class, metric, statistic, vantage, aggregation, window, load), not
+# on vendors, and pair only numbers that describe the same thing. Each rule is one module under
+# `vdi_report/audit/rules/`, registered with its name, label and description; the list below is
+# the registry itself.
 #
 # Tolerance comes from the printed precision: `441µs` stands for 440.5-441.5 µs, `3.2K` for
 # 3,150-3,250, `~12 min` for ±10 %, `< 27%` for 0-27 %. A finding means no reading of the printed
@@ -33,6 +36,10 @@ import pandas as pd
 
 from vdi_report import audit, config, files, normalize
 
+pd.set_option("display.max_colwidth", 200)
+audit.rules_list()
+
+# %%
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
 register = audit.load_discrepancies()
 findings = audit.run_rules(results, register=register)
@@ -49,7 +56,6 @@ findings.pivot_table(index=["source_id", "rule"], columns="severity", values="fi
                      aggfunc="count", fill_value=0)
 
 # %%
-pd.set_option("display.max_colwidth", 200)
 findings[["finding_id", "source_id", "rule", "severity", "message", "register_ids"]]
 
 # %% [markdown]
@@ -74,5 +80,11 @@ assert set(rejected["record_id"]) <= unused, "results.csv is stale: re-run 02_co
 print(f"register: {len(register)} entries, {len(rejected)} records set aside; claims: {len(claims)}")
 register.groupby(["source_id", "category"]).size().unstack(fill_value=0)
 
+# %% [markdown]
+# A verdict must follow from its evidence: *supported* needs evidence for and no register entry
+# that refutes the same statement, *not supported* needs evidence against, *partly supported* both.
+
 # %%
+problems = audit.check_claim_verdicts(claims, register)
+assert not problems, "\n".join(problems)
 claims.groupby(["source_id", "verdict"]).size().unstack(fill_value=0)

@@ -87,6 +87,24 @@ def test_same_quantity_ignores_one_locator_and_other_tests():
     assert run(rows, "same_quantity").empty
 
 
+def test_same_quantity_inside_one_figure():
+    """A value restated inside one figure (bullet vs narrative, two lines) is compared; three or
+    more values of one key inside a figure are parallel components and are not."""
+    restated = [rec("latency", "5.6 milliseconds", 5.6, unit="ms", locator="Figure 12", line=538, statistic="peak"),
+                rec("latency", "5 msec", 5.0, unit="ms", locator="Figure 12", line=544, statistic="peak")]
+    f = run(restated, "same_quantity")
+    assert len(f) == 1 and "line 538" in f.at[0, "message"] and "line 544" in f.at[0, "message"]
+    agree = [dict(restated[0]), rec("latency", "5.6 msec", 5.6, unit="ms", locator="Figure 12", line=544,
+                                    statistic="peak")]
+    assert run(agree, "same_quantity").empty
+    tiers = [rec("disk_busy", v, float(v[:-1]), unit="%", locator="Figure 11", line=i, statistic="peak")
+             for i, v in ((513, "33%"), (514, "97%"), (519, "33%"))]
+    assert run(tiers, "same_quantity").empty
+    profile = [rec("io_size", "4KB", 4, unit="KB", locator="Table 16", line=1516, statistic="single"),
+               rec("io_size", "8KB", 8, unit="KB", locator="Table 16", line=1517, statistic="single")]
+    assert run(profile, "same_quantity").empty
+
+
 def test_read_write_total():
     bad = [rec("write_iops", "3,200", 3200), rec("read_iops", "377", 377), rec("iops", "3,900", 3900)]
     f = run(bad, "read_write_total")
@@ -173,6 +191,13 @@ def test_count_product():
             rec("desktops", "400", 400, worker_class="task", **tb),
             rec("volumes", "5", 5, **tb), rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"})]
     assert run(good, "count_product").empty
+    # a caption's pool count and a script's per-pool count are different statements: not paired
+    caption_vs_script = [rec("pools", "10 pools", 10, **{**tb, "locator": "Figure 7", "line": 391}),
+                         rec("desktops_per_pool", "130", 130, **{**tb, "locator": "Figure 7", "line": 416}),
+                         rec("desktops", "1,500", 1500, **{**tb, "locator": "Section 1"})]
+    assert run(caption_vs_script, "count_product").empty
+    caption_vs_script[1]["line"] = 391  # the same statement: 10 x 130 = 1,300 is a finding
+    assert len(run(caption_vs_script, "count_product")) == 1
 
 
 def test_average_above_peak():
@@ -184,6 +209,44 @@ def test_average_above_peak():
     ok = [rec("latency", "0.59ms", 0.59, unit="ms"), rec("latency", "0.59ms", 0.59, unit="ms", statistic="peak"),
           rec("iops", "< 40%", 40, unit="%", bound="lt", statistic="peak"), rec("iops", "39%", 39, unit="%")]
     assert run(ok, "average_above_peak").empty
+
+
+def test_testbed_cpu():
+    tb = {"statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Table 4", "vantage": ""}
+    bad = [rec("cpu_clock", "2.50GHz", 2.5, unit="GHz", line=365, **tb),
+           rec("logical_processors", "40", 40, unit="count", line=369, **tb),
+           rec("host_cpu_capacity", "44 GHz", 44, unit="GHz", line=373, **tb)]
+    f = run(bad, "testbed_cpu")
+    assert len(f) == 1 and "50 GHz" in f.at[0, "message"] and "44 GHz" in f.at[0, "message"]
+    good = [dict(r, locator="Table 3") for r in bad]
+    good[1].update(value=32.0, value_low=32.0, value_high=32.0, reported_value=32.0, value_text="32")
+    good[2].update(value=40.0, value_low=40.0, value_high=40.0, reported_value=40.0, value_text="40 GHz")
+    assert run(good, "testbed_cpu").empty  # 32 logical = 16 cores x 2.5 GHz = 40 GHz
+    threads = [rec("host_cores", "12 cores", 12, unit="count", line=271, **tb),
+               rec("host_threads", "24 with hyperthreading", 24, unit="count", line=271, **tb)]
+    assert run(threads, "testbed_cpu").empty
+    threads[1].update(value=30.0, value_low=30.0, value_high=30.0, reported_value=30.0, value_text="30")
+    assert len(run(threads, "testbed_cpu")) == 1
+    # a capacity in another table (another host type) is not paired
+    other = bad[:2] + [dict(bad[2], locator="Section 4.1.3")]
+    assert run(other, "testbed_cpu").empty
+
+
+def test_every_registered_rule_has_its_own_tests_and_report_text():
+    """Each rule in the registry has a test function here named after it (fires on a planted error,
+    silent on a clean case), a label and a description; the report's rule list is the registry."""
+    here = globals()
+    for name, r in audit.RULES.items():
+        assert any(t.startswith(f"test_{name}") for t in here), f"no test_{name}* in tests/test_audit.py"
+        assert r.label and len(r.description) > 20 and r.name == name
+    listed = audit.rules_list()
+    assert list(listed["Check"]) == [r.label for r in audit.RULES.values()]
+    assert [r.order for r in audit.RULES.values()] == sorted(r.order for r in audit.RULES.values())
+
+
+def test_rule_registry_rejects_a_duplicate_name():
+    with pytest.raises(ValueError, match="registered twice"):
+        audit.rule(1, "same_quantity", "x", "y")(lambda df: [])
 
 
 def test_run_rules_is_deterministic_and_rejects_unknown_rule():
@@ -234,7 +297,8 @@ def test_netapp_monday_failover_latency_table1_vs_table11(findings):
 def test_netapp_boot_time_and_patch_details(findings):
     assert _has(findings, "same_quantity", "NTAP-0339")  # 10 minutes vs ~12 min
     assert _has(findings, "same_quantity", "NTAP-0034", "NTAP-0330")  # 3 sec vs 10 seconds delay
-    assert _has(findings, "count_product", "NTAP-0295")  # 10 pools x 130 != 1,500
+    # the caption's 10 pools and the script's -numvms 130 describe different things: no product
+    assert not _has(findings, "count_product", "NTAP-0295")
 
 
 def test_dell_capacity_and_management_servers(findings):
@@ -336,3 +400,37 @@ def test_netapp_failover_latency_resolution(results):
     r = results.set_index("record_id")
     assert not r.at["NTAP-0020", "used_in_analysis"] and not r.at["NTAP-0054", "used_in_analysis"]
     assert r.at["NTAP-0102", "used_in_analysis"] and math.isclose(r.at["NTAP-0102", "value"], 0.498)
+
+
+def test_claim_verdicts_follow_their_evidence(claims, register):
+    assert audit.check_claim_verdicts(claims, register) == []
+
+
+def test_claim_verdict_check_catches_planted_errors(claims, register):
+    bad = claims.copy()
+    i = bad.index[(bad["verdict"] == "not supported") & (bad["claim_id"] != "C-NTAP-01")][0]
+    bad.loc[i, "evidence_against"] = ""  # "not supported" with no evidence against
+    # "supported" for a statement the register calls a contradiction
+    j = bad.index[bad["claim_id"] == "C-NTAP-01"][0]
+    bad.loc[j, "verdict"] = "supported"
+    problems = audit.check_claim_verdicts(bad, register)
+    assert any(p.startswith(bad.at[i, "claim_id"]) and "evidence_against is empty" in p for p in problems)
+    assert any(p.startswith("C-NTAP-01") and "D-NTAP-06" in p for p in problems)
+
+
+def test_register_reports_the_documents_errors_behind_corrected_labels(register):
+    """Where the digitizer rebuilt swapped or shifted labels, a register entry still reports the
+    document's error: every record whose note says so is named by an entry (set aside, or at one of
+    its two statements' locator and line)."""
+    spots = {(r.source_id, loc, str(ln)) for r in register.itertuples()
+             for loc, ln in ((r.a_locator, r.a_line), (r.b_locator, r.b_line)) if loc}
+    named = {x for ids in register["rejected_records"] for x in ids.split()}
+    missing = []
+    for sid in sources.load_sources()["source_id"]:
+        recs = sources.load_records(sid)
+        fixed = recs[recs["note"].str.contains(r"\b(?:swapped|shifted|mislabell?ed)\b", case=False, regex=True)]
+        for r in fixed.itertuples():
+            if r.record_id not in named and (sid, r.locator, str(r.line)) not in spots \
+                    and not any(s[0] == sid and s[1] == r.locator for s in spots):
+                missing.append(r.record_id)
+    assert not missing, f"corrected labels without a register entry: {missing}"

@@ -11,16 +11,16 @@ from vdi_report import config, files, normalize, sources
 from vdi_report.sources import RawDataError
 
 GOOD = [
-    dict(record_id="NTAP-0001", source_id="netapp_tr4540", locator="Table 8", line=400,
-         quote="Peak IOPS 117,752", value_text="117,752", value="117752", value_high="", unit="IOPS",
-         bound="eq", phase="boot", metric="iops", statistic="peak", vantage="array_frontend",
-         vantage_note="storage controller", test_id="boot", condition="normal", variant="",
-         configuration="", worker_class="office", desktops="1500", note=""),
-    dict(record_id="NTAP-0002", source_id="netapp_tr4540", locator="Table 8", line=400,
-         quote="Avg latency 441µs", value_text="441µs", value="441", value_high="", unit="µs",
-         bound="eq", phase="boot", metric="latency", statistic="average", vantage="array_frontend",
-         vantage_note="storage controller", test_id="boot", condition="normal", variant="",
-         configuration="", worker_class="office", desktops="1500", note=""),
+    {"record_id": "NTAP-0001", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
+         "quote": "Peak IOPS 117,752", "value_text": "117,752", "value": "117752", "value_high": "", "unit": "IOPS",
+         "bound": "eq", "phase": "boot", "metric": "iops", "statistic": "peak", "vantage": "array_frontend",
+         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
+         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
+    {"record_id": "NTAP-0002", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
+         "quote": "Avg latency 441µs", "value_text": "441µs", "value": "441", "value_high": "", "unit": "µs",
+         "bound": "eq", "phase": "boot", "metric": "latency", "statistic": "average", "vantage": "array_frontend",
+         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
+         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
 ]
 
 
@@ -146,7 +146,7 @@ def test_header_only(raw):
 
 def test_undecodable_bytes(raw):
     p = write(raw, GOOD)
-    p.write_bytes(p.read_bytes().replace("µ".encode("utf-8"), "µ".encode("latin-1")))
+    p.write_bytes(p.read_bytes().replace("µ".encode(), "µ".encode("latin-1")))
     expect(raw, "line 3", "not UTF-8")
 
 
@@ -191,3 +191,57 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
 def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
     proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], capture_output=True, text=True)
     assert proc.returncode == 2 and fragment in proc.stderr
+
+
+# --- one source of truth per number: value must be what value_text prints -------------------
+
+@pytest.mark.parametrize("changes,fragment", [
+    ({"value": "81", "value_text": "117,752"}, "column 'value' = 81: value_text '117,752' prints 117752"),
+    ({"value": "117753"}, "column 'value' = 117753: value_text '117,752' prints 117752"),
+    ({"value": "inf"}, "column 'value' = inf: not a finite number"),
+    ({"value": "-inf"}, "not a finite number"),
+    ({"value_high": "inf"}, "column 'value_high' = inf: not a finite number"),
+    ({"value_high": "120000"}, "value_text '117,752' prints 117752 (1 number(s)), the record has 2"),
+])
+def test_value_disagreeing_with_value_text_names_file_line_column_and_both_values(raw, changes, fragment):
+    write(raw, mutate(0, **changes))
+    expect(raw, "line 2", fragment)
+
+
+def test_value_81_against_printed_81_002(raw):
+    """The issue's own example: value 81 while the document prints 81,002."""
+    write(raw, mutate(0, quote="Peak IOPS 81,002", value_text="81,002", value="81"))
+    expect(raw, "line 2", "column 'value' = 81", "'81,002' prints 81002")
+
+
+def test_value_within_printed_precision_is_accepted(raw):
+    # 0.441 ms printed as 441µs: value is in the printed unit (441); 441.4 is within half a digit
+    write(raw, mutate(1, value="441.4"))
+    assert normalize.normalize_source("netapp_tr4540", raw)["value"].iloc[1] == pytest.approx(0.4414)
+    write(raw, mutate(1, value="441.6"))
+    expect(raw, "line 3", "column 'value' = 441.6: value_text '441µs' prints 441")
+
+
+def test_a_documented_reading_must_match_the_value(raw):
+    rows = mutate(1, quote="Avg latency 045ms", value_text="045ms", value="0.45", unit="ms",
+                  note="printed without decimal point; value read as 0.45 ms")
+    write(raw, rows)
+    normalize.normalize_source("netapp_tr4540", raw)
+    write(raw, mutate(1, quote="Avg latency 045ms", value_text="045ms", value="0.5", unit="ms",
+                      note="value read as 0.45 ms"))
+    expect(raw, "line 3", "note says 'read as 0.45'")
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("81,002", [81002]), ("~80 min", [80]), ("441µs", [441]), ("3.2K", [3.2]), ("US$30", [30]),
+    ("1,5GB", [1.5]), ("Dual", [2]), ("at least twice", [2]), ("150-175", [150, 175]),
+    ("360K IOPS to 700K IOPS", [360, 700]), ("between 3 and 4", [3, 4]), ("2-node", [2]),
+    ("50:1", [50]), (".1", [0.1]), ("almost 125,000", [125000]), ("x20", [20]), ("Ready", []),
+])
+def test_parse_printed(text, expected):
+    assert [n for n, _ in sources.parse_printed(text)] == expected
+
+
+def test_parse_printed_gives_the_printed_precision():
+    assert sources.parse_printed("0.59ms") == [(0.59, pytest.approx(0.005))]
+    assert sources.parse_printed("216,000") == [(216000, 0.5)]

@@ -1,5 +1,7 @@
 """data/raw: every file validates, and every record is checked against its source text."""
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -57,3 +59,81 @@ def test_every_metric_has_a_definition():
     metrics = pd.read_csv(config.RAW_DIR / "metrics.csv", keep_default_na=False)
     assert metrics["metric"].is_unique
     assert (metrics["definition"].str.len() > 5).all()
+
+
+# --- measurement metadata: vantage, qualifiers as bounds, aggregation / window / load ----------
+
+RATE_UNITS = {"IOPS", "MB/s"}  # normalized units of IOPS and throughput metrics (metrics.csv)
+
+
+def _rate_or_latency(recs, metrics):
+    unit = recs["metric"].map(metrics.set_index("metric")["unit"])
+    return unit.isin(RATE_UNITS) | recs["metric"].str.contains("latency")
+
+
+@pytest.fixture(scope="module")
+def metrics_df():
+    return pd.read_csv(config.RAW_DIR / "metrics.csv", dtype=str, keep_default_na=False)
+
+
+@pytest.mark.parametrize("source_id", SOURCE_IDS)
+def test_iops_latency_throughput_state_a_vantage_or_why_not(source_id, metrics_df):
+    """An IOPS, latency or throughput figure without a vantage must say why (vantage_note)."""
+    recs = sources.load_records(source_id)
+    bad = recs[_rate_or_latency(recs, metrics_df) & (recs["vantage"] == "") & (recs["vantage_note"].str.strip() == "")]
+    assert bad.empty, f"no vantage and no reason: {', '.join(bad['record_id'])}"
+
+
+# Qualifier printed right before (or at the start of) the value -> the bound it implies (codebook: bound).
+QUALIFIERS = [
+    (r"<|almost|up to|under|less than|below|did not rise above|stays below", "lt"),
+    (r">|at least|minimum|over|more than|exceeded|just over|as low as", "gt"),
+    (r"~|about|approximately|nearly|roughly", "approx"),
+]
+
+
+def _qualifier_bound(quote: str, value_text: str) -> str | None:
+    """Bound implied by a qualifier printed right before ``value_text`` in ``quote`` (only
+    ``of``, ``US$`` or ``$`` between them) or at its start; None when there is none."""
+    at = quote.find(value_text)
+    head = quote[:at] if at >= 0 else ""
+    for pattern, bound in QUALIFIERS:
+        if re.search(rf"(?:^|\W)(?:{pattern})\s*(?:of\s*)?(?:US)?\$?\s*$", head, re.IGNORECASE):
+            return bound
+        if re.match(rf"(?:{pattern})(?:\W|$)", value_text, re.IGNORECASE):
+            return bound
+    return None
+
+
+@pytest.mark.parametrize("source_id", SOURCE_IDS)
+def test_qualifiers_are_recorded_as_bounds(source_id):
+    """'almost 125,000', 'up to 500', 'as low as US$30', 'minimum 30 minutes' ... are bounds, not
+    exact values; a record that keeps eq against its qualifier must say why in its note."""
+    recs = sources.load_records(source_id)
+    wrong = []
+    for r in recs.itertuples(index=False):
+        implied = _qualifier_bound(r.quote, r.value_text)
+        if implied and r.bound != implied and "qualifier" not in r.note:
+            wrong.append(f"{r.record_id}: {r.quote!r} implies {implied}, record has {r.bound}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_qualifier_detection():
+    assert _qualifier_bound("almost 125,000 IOPS at 12.5GB/Sec", "almost 125,000") == "lt"
+    assert _qualifier_bound("as low as US$30 per power-desktop", "US$30") == "gt"
+    assert _qualifier_bound("up to 500 VMs could be allocated", "500") == "lt"
+    assert _qualifier_bound("at approximately 14 minutes", "approximately 14 minutes") == "approx"
+    assert _qualifier_bound("a peak of 191K with an average of 38K IOPS", "191K") is None
+
+
+@pytest.mark.parametrize("source_id", SOURCE_IDS)
+def test_test_results_say_what_they_aggregate_over_which_window_and_load(source_id, metrics_df):
+    """Every IOPS, latency or throughput result of a test (not test-bed, sizing, overall) names
+    its aggregation, window and load (vocabulary.csv)."""
+    recs = sources.load_records(source_id)
+    if not (recs["aggregation"] != "").any():
+        pytest.skip(f"{source_id}: measurement qualifiers not digitized yet")
+    tests = recs[_rate_or_latency(recs, metrics_df) & recs["phase"].isin(config.PHASE_ORDER) & (recs["vantage"] != "")]
+    for col in ("aggregation", "window", "load"):
+        missing = tests[tests[col] == ""]
+        assert missing.empty, f"{col} empty: {', '.join(missing['record_id'])}"

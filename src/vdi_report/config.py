@@ -24,7 +24,7 @@ EXTERNAL_DIR = Path(os.environ.get("VDI_EXTERNAL_DIR", PROJ_ROOT.parent / "share
 TEXT_DIRS = {"seeds": SEEDS_DIR, "external": EXTERNAL_DIR}
 
 VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class",
-                     "clone_type", "persistence")
+                     "clone_type", "persistence", "aggregation", "window", "load")
 
 
 def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[dict]]:
@@ -62,6 +62,9 @@ CONFIGURATIONS = tuple(r["value"] for r in VOCABULARY["configuration"])
 WORKER_CLASSES = tuple(r["value"] for r in VOCABULARY["worker_class"])
 CLONE_TYPES = tuple(r["value"] for r in VOCABULARY["clone_type"])
 PERSISTENCE = tuple(r["value"] for r in VOCABULARY["persistence"])
+AGGREGATIONS = tuple(r["value"] for r in VOCABULARY["aggregation"])
+WINDOWS = tuple(r["value"] for r in VOCABULARY["window"])
+LOADS = tuple(r["value"] for r in VOCABULARY["load"])
 
 # Phases of a VDI day (the vocabulary's order), for tables and charts.
 NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")

@@ -32,7 +32,7 @@ RESULT_COLUMNS = [
     "configuration", "worker_class", "desktops", "population", "per_desktop", "per_desktop_low",
     "per_desktop_high", "per_desktop_unit", "kind", "comparison_group", "comparable",
     "used_in_analysis", "resolution", "locator", "line", "value_text", "quote",
-    "reported_value", "reported_unit", "vantage_note", "note",
+    "reported_value", "reported_unit", "vantage_note", "note", "aggregation", "window", "load",
 ]
 
 
@@ -188,8 +188,9 @@ TEST_HEADLINES = {
     ("duration", "single"): "duration_min",
 }
 # When a test reports a metric at several vantages, the headline takes the one nearest to
-# what the desktops generate: the array front end, then the host, the port, unstated, back end, guest.
-VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest"]
+# what the desktops generate: the array front end, then the host, the port, unstated, back end, guest
+# (array_controller: the controllers' CPU and cache, never an I/O figure).
+VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest", "array_controller"]
 
 
 LOGIN_PHASES = {"login", "steady_state", "login_and_steady_state"}

@@ -4,6 +4,8 @@ Every error names the file, the CSV line (header = line 1), the column and the o
 and all problems of a file are reported at once (pandera lazy validation).
 """
 
+import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -14,9 +16,11 @@ from .units import CANONICAL_UNITS, metric_units
 
 RECORD_COLUMNS = [
     "record_id", "source_id", "text_file", "locator", "line", "quote", "value_text", "value", "value_high",
-    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "test_id",
-    "condition", "variant", "configuration", "worker_class", "desktops", "note",
+    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "aggregation", "window", "load",
+    "test_id", "condition", "variant", "configuration", "worker_class", "desktops", "note",
 ]
+# Measurement qualifiers: optional columns (absent = empty), values from vocabulary.csv.
+QUALIFIER_COLUMNS = ("aggregation", "window", "load")
 SOURCE_COLUMNS = [
     "source_id", "vendor", "array", "title", "document_number", "published", "role", "text_dir",
     "text_files", "text_sha256", "record_prefix", "color", "desktops", "clone_type", "persistence",
@@ -28,6 +32,104 @@ LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|(Section|Table|Fi
 
 class RawDataError(ValueError):
     """Raw input that cannot be used; the message names file, line, column and value."""
+
+
+# --------------------------------------------------------------------------------------------
+# The one parser of printed values (value_text -> numbers)
+# --------------------------------------------------------------------------------------------
+
+# Number words the documents print instead of digits ("Dual controllers", "Two hosts",
+# "at least twice"). Listed explicitly: a word not here is not read as a number.
+NUMBER_WORDS = {
+    "single": 1, "one": 1, "dual": 2, "two": 2, "twice": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}
+# A printed number: digits with thousands commas (``81,002``), a decimal point (``0.441``,
+# ``.1``) or a decimal comma (``1,5GB``: a comma not followed by exactly three digits).
+_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+(?![\d,])|\d+,\d{1,2}(?!\d)|\d+(?:\.\d+)?|\.\d+)(?:\.\d+)?")
+_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
+# A record whose value is a reading of a garbled print says so in its note: "read as 0.45".
+READ_AS = re.compile(r"\bread as (-?\d+(?:\.\d+)?)(?:[-–](\d+(?:\.\d+)?))?")
+
+
+def parse_printed(value_text: str) -> list[tuple[float, float]]:
+    """The numbers printed in ``value_text``, in order, each as ``(number, half_step)``.
+
+    ``half_step`` is half of the last printed digit (``441µs`` -> (441, 0.5), ``3.2K`` ->
+    (3.2, 0.05), ``81,002`` -> (81002, 0.5)): the printed precision. Read:
+
+    * digits with thousands commas (``216,000``), decimals (``0.59ms``, ``.1``) and a decimal
+      comma (``1,5GB``: a comma followed by one or two digits);
+    * units and prefixes glued to the number (``441µs``, ``3.2K``, ``US$30``, ``2vCPU``,
+      ``x20``, ``10GBps``): letters and symbols around a number are ignored; ``K`` is part of
+      the unit (``kIOPS``), so ``3.2K`` is 3.2;
+    * qualifiers and signs (``~``, ``<``, ``up to``, ``almost``, ``+``) are ignored: they are
+      the record's ``bound``, not its number;
+    * ranges (``150-175``, ``360K to 700K``, ``between 3 and 4``, ``10/40Gbps``) give two
+      numbers; ``2-node``, ``933-times`` one;
+    * a ratio to one (``50:1``, ``4:1``) is its first number;
+    * the words of ``NUMBER_WORDS`` (``Dual`` -> 2, ``twice`` -> 2), only when no digit is printed.
+
+    Returns [] when nothing is printed as a number. Never raises.
+    """
+    text = re.sub(r"(\d)\s*:\s*1(?!\d)", r"\1", str(value_text))
+    out = []
+    for m in _NUMBER.finditer(text):
+        tok = m.group(0)
+        if re.fullmatch(r"\d+,\d{1,2}", tok):          # decimal comma
+            tok = tok.replace(",", ".")
+        plain = tok.replace(",", "")
+        decimals = len(plain.split(".")[1]) if "." in plain else 0
+        out.append((float(plain), 0.5 * 10 ** -decimals))
+    if not out:
+        out = [(float(NUMBER_WORDS[w.lower()]), 0.5) for w in _WORD.findall(text)]
+    return out
+
+
+def check_printed_values(df: pd.DataFrame, path: Path) -> None:
+    """Each record's ``value`` (and ``value_high``) must be what ``value_text`` prints.
+
+    ``df``: records with ``value_text``, ``value``, ``value_high`` (float, NaN when empty) and
+    ``note``. A record with an empty ``value_high`` must print one number equal to ``value``
+    within its printed precision (``parse_printed``); a range must print two, equal to
+    ``value`` and ``value_high`` in that order. A record whose print is garbled or compound
+    (``045ms`` for 0.45 ms; ``3 minutes and 4-20 seconds``) states its reading in ``note`` as
+    ``read as <value>`` (or ``read as <value>-<value_high>``), which must match the values.
+    Non-finite numbers (``inf``, ``nan``) are rejected.
+
+    Raises RawDataError listing ``path: line N: column 'value' = ...: value_text '...' prints
+    ...`` for every record that disagrees (CSV line, header = line 1).
+    """
+    problems = []
+    for i, r in df.reset_index(drop=True).iterrows():
+        where = f"{path}: line {i + 2}"
+        value, high = r["value"], r["value_high"]
+        bad = [(c, v) for c, v in (("value", value), ("value_high", high))
+               if v is not None and not (c == "value_high" and pd.isna(v)) and not math.isfinite(float(v))]
+        if bad:
+            problems += [f"{where}: column {c!r} = {v!r}: not a finite number" for c, v in bad]
+            continue
+        want = [float(value)] + ([] if pd.isna(high) else [float(high)])
+        note = READ_AS.search(str(r.get("note", "")))
+        if note:
+            read = [float(note.group(1))] + ([float(note.group(2))] if note.group(2) else [])
+            if read != want:
+                problems.append(f"{where}: column 'value' = {value!r}: note says "
+                                f"{note.group(0)!r} but value/value_high are {want}")
+            continue
+        printed = parse_printed(r["value_text"])
+        shown = " and ".join(f"{n:g}" for n, _ in printed) or "no number"
+        if len(printed) != len(want):
+            col = "value_high" if len(want) == 2 or len(printed) == 2 else "value"
+            got = high if col == "value_high" else value
+            problems.append(f"{where}: column {col!r} = {got!r}: value_text {r['value_text']!r} prints "
+                            f"{shown} ({len(printed)} number(s)), the record has {len(want)}")
+            continue
+        for col, v, (n, half) in zip(("value", "value_high"), want, printed):
+            if abs(v - n) > half + 1e-9 * max(1.0, abs(n)):
+                problems.append(f"{where}: column {col!r} = {v:g}: value_text {r['value_text']!r} prints {n:g}")
+    if problems:
+        raise RawDataError(f"{len(problems)} problem(s) in {path}:\n  " + "\n  ".join(problems))
 
 
 def _isin(values, what="value", codebook="data/raw/README.md"):
@@ -57,6 +159,9 @@ RECORDS_SCHEMA = pa.DataFrameSchema(
         "statistic": _text(_isin(config.STATISTICS, "statistic")),
         "vantage": _text(_isin(config.VANTAGES, "vantage")),
         "vantage_note": _text(),
+        "aggregation": _text(_isin(config.AGGREGATIONS, "aggregation", "data/raw/vocabulary.csv"), required=False),
+        "window": _text(_isin(config.WINDOWS, "window", "data/raw/vocabulary.csv"), required=False),
+        "load": _text(_isin(config.LOADS, "load", "data/raw/vocabulary.csv"), required=False),
         "test_id": _text(),
         "condition": _text(_isin(config.CONDITIONS, "condition")),
         "variant": _text(_isin(config.VARIANTS, "variant")),
@@ -175,6 +280,7 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
     path = records_path(source_id, raw_dir)
     df = read_csv_text(path)
     df = validate(df, RECORDS_SCHEMA, path)
+    check_printed_values(df, path)
     wrong = df.index[df["source_id"] != source_id]
     if len(wrong):
         i = wrong[0]
@@ -186,8 +292,9 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
         i = wrong[0]
         raise RawDataError(f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
                            f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)")
-    if "text_file" not in df.columns:
-        df["text_file"] = ""
+    for col in ("text_file", *QUALIFIER_COLUMNS):
+        if col not in df.columns:
+            df[col] = ""
     files = src["text_files"].split()
     df["text_file"] = df["text_file"].replace("", files[0])
     wrong = df.index[~df["text_file"].isin(files)]
