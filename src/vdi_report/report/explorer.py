@@ -5,7 +5,7 @@ import re
 
 import pandas as pd
 
-from ..tables import VANTAGE_LABELS, fmt_value
+from ..tables import fmt_value
 
 # Column widths (px) of the explorer: the page scrolls the table sideways rather than squeezing it.
 WIDTHS = {"Record": 80, "Vendor": 90, "Test": 110, "Phase": 100, "Metric": 110, "Statistic": 70, "Value as printed": 90,
@@ -28,7 +28,7 @@ def evidence_table(ctx) -> pd.DataFrame:
         "Phase": [ctx.label("phase", p) for p in r["phase"]], "Metric": r["metric"].str.replace("_", " "),
         "Statistic": r["statistic"], "Value as printed": r["value_text"],
         "Normalized": [fmt_value(v, u, b, h) for v, u, b, h in zip(r["value"], r["unit"], r["bound"], r["value_high"])],
-        "Vantage": r["vantage"].map(VANTAGE_LABELS).fillna(r["vantage"]),
+        "Vantage": [ctx.label("vantage", v) for v in r["vantage"]],
         "Condition": r["condition"], "Locator": r["locator"], "Line": r["line"].astype(str), "Quote": r["quote"],
         "Used": r["used_in_analysis"].map({True: "yes", False: "set aside"}),
         "Why not used": r["resolution"].fillna(""),
