@@ -200,7 +200,7 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
         scripts.append(m.group(2))
         return f"{m.group(1)}@@vdi-script-{len(scripts) - 1}@@</script>"
 
-    body = re.sub(r"(<script[^>]*>)(.*?)</script>", _stash, body, flags=re.S)
+    body = re.sub(r"(<script[^>]*>)(.*?)</script>", _stash, body, flags=re.DOTALL)
     soup = BeautifulSoup(body, "html.parser")
     heads = _headings(soup)
     number_captions(soup)
