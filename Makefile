@@ -66,11 +66,11 @@ data/processed/audit_findings.csv: data/processed/results.csv build/03_audit.ipy
 	$(call step,audit: consistency rules over all sources)
 	$(PAPERMILL) build/03_audit.ipynb $(EXECUTED)/03_audit.ipynb
 
-data/processed/iops_per_desktop_model.csv: data/processed/results.csv build/04_iops_model.ipynb $(PKG)
+data/processed/iops_per_desktop_model.csv: data/processed/results.csv build/04_iops_model.ipynb data/raw/sources.csv $(PKG)
 	$(call step,model: IOPS per desktop with leave-one-vendor-out validation)
 	$(PAPERMILL) build/04_iops_model.ipynb $(EXECUTED)/04_iops_model.ipynb
 
-data/processed/density.csv: data/processed/results.csv data/processed/iops_per_desktop_model.csv build/05_density_cost.ipynb $(COST_FILE) $(PKG)
+data/processed/density.csv: data/processed/results.csv data/processed/iops_per_desktop_model.csv build/05_density_cost.ipynb $(COST_FILE) data/raw/claims.csv data/raw/sources.csv $(PKG)
 	$(call step,model: headroom and density; cost per desktop)
 	$(PAPERMILL) build/05_density_cost.ipynb $(EXECUTED)/05_density_cost.ipynb -p cost_file "$(abspath $(COST_FILE))"
 

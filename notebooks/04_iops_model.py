@@ -20,7 +20,7 @@
 # Writes `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`, `iops_model_specs.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
-# `iops_model_external.csv`, `boot_storms.csv`, `io_profile.csv`, `io_characteristics.csv` and
+# `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv`, `io_profile.csv`, `io_characteristics.csv` and
 # `sizing_inputs.json` (everything the sizing scenario and its JavaScript twin need). The code is
 # in `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`).
 
@@ -115,6 +115,14 @@ storms = boot.boot_storms(results)
 files.write_csv(storms, OUT / "boot_storms.csv")
 boot_model = boot.rate_model(storms)
 storms
+
+# %% [markdown]
+# External documents' boot storms against the seeds' boot-rate model (zero rows if none).
+
+# %%
+ext_boot = boot.external_check(storms, boot_model)
+files.write_csv(ext_boot, OUT / "boot_external.csv")
+ext_boot
 
 # %% [markdown]
 # ## Read share, I/O size, latency; the planning table and the sizing inputs

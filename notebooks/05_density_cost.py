@@ -14,15 +14,14 @@
 # ---
 
 # %% [markdown]
-# # Headroom, density and cost per desktop
+# # Density (demonstrated before extrapolated) and cost (explicit assumptions only)
 #
-# From the vendors' own utilization figures: which resource is closest to saturation in each
-# phase, and how many desktops each tested array and configuration could carry under a stated
-# scaling law. Then the vendors' cost claims, what they imply, and the cost per desktop at the
-# tested and the model densities. Writes `data/processed/density.csv`,
-# `data/processed/density_summary.csv`, `data/processed/cost.csv` and
-# `data/processed/hitachi_drive_cost.csv`. Every price assumption comes from `cost_file`
-# (papermill parameter; default `data/raw/cost_assumptions.csv`).
+# Reads `data/processed/results.csv`, `data/raw/sources.csv`, `data/raw/claims.csv` (via
+# `vdi_report.sources`) and the cost assumptions (`cost_file`, papermill parameter; default
+# `data/raw/cost_assumptions.csv`). Writes `data/processed/density.csv` (every utilization
+# figure, whether and how it may be extrapolated), `density_ports.csv`, `density_summary.csv`,
+# `cost_readings.csv` (each reading of each $-per-desktop claim), `cost.csv` (cost per desktop
+# from assumed array prices; empty when none is assumed) and `tiering_drive_cost.csv`.
 
 # %% tags=["parameters"]
 cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumptions.csv
@@ -30,83 +29,72 @@ cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumpt
 # %%
 import pandas as pd
 
-from vdi_report import config, files, normalize
-from vdi_report.models import cost, density
+from vdi_report import config, files, normalize, sources
+from vdi_report.models import cost, density, scenario
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
-assumptions = cost.load_assumptions(cost_file or None)
+sources_df = sources.load_sources()
+claims_register = sources.read_csv_text(config.RAW_DIR / "claims.csv")
+assumptions = cost.load_assumptions(cost_file or config.RAW_DIR / "cost_assumptions.csv")
+OUT = config.PROCESSED_DIR
 assumptions
 
 # %% [markdown]
-# ## Scaling law
+# ## Which figures may be extrapolated
 #
-# A resource at *u* % with *d* desktops saturates at *d* × 100 / *u* desktops (utilization
-# proportional to desktops). A `< u` utilization gives a lower bound on that maximum, a `> u` an
-# upper bound, and a resource already at 100 % gives at most the tested desktops. Controller
-# resources (array CPU, Hitachi MPU) double when one of two controllers carries the load; disk
-# busy does not change. NetApp measured failover itself; its failover figures are used as
-# measured. Latency is not extrapolated: it grows non-linearly near saturation.
+# Controller CPU (and Hitachi's MPU) scales with desktops; busy % of disks and flash modules
+# does not; a figure at 95 % or more means the test already reached a limit; and a statement the
+# claims table rates *not testable* is never a basis (AccelStor's "CPU always under 4 %").
 
 # %%
-dens = density.max_desktops(density.utilization(results))
-files.write_csv(dens, config.PROCESSED_DIR / "density.csv")
-dens.drop(columns=["source_id", "population", "utilization_low", "utilization_high"])
+dens = density.max_desktops(density.utilization(results), claims_register)
+files.write_csv(dens, OUT / "density.csv")
+dens[["vendor", "configuration", "phase", "condition", "resource", "statistic", "utilization_pct", "bound",
+      "extrapolation", "reason", "max_desktops", "record_id"]]
 
 # %% [markdown]
-# ## The binding resource, beside the vendors' claims
-#
-# Per configuration, the lowest maximum over the user-facing phases (boot, login, steady state).
+# Port bandwidth: link speed × data ports against the highest tested throughput per desktop.
 
 # %%
-claims = density.claims(results)
-summ = density.summary(dens, claims)
-files.write_csv(summ, config.PROCESSED_DIR / "density_summary.csv")
-summ
-
-# %%
-density.latency(results)
+ports = density.port_bandwidth(results)
+files.write_csv(ports, OUT / "density_ports.csv")
+ports
 
 # %% [markdown]
-# ## Cost: the vendors' claims and what they imply
-#
-# The implied array price is the claimed $ per desktop times the density the claim is made at.
-# AccelStor's "full desktop density" is not quantified in its document; its value comes from the
-# assumptions file (and is varied below). NetApp's US$29 for an AFF A200 comes with no density and
-# no test, so it implies nothing.
+# ## Per array: demonstrated, then extrapolated
 
 # %%
-vclaims = cost.vendor_claims(results, assumptions)
-recomputed = cost.recompute(vclaims, summ, assumptions)
-files.write_csv(recomputed, config.PROCESSED_DIR / "cost.csv")
-vclaims.drop(columns=["quote"])
-
-# %%
-recomputed
+summ = density.summary(dens, density.claims(results), ports, scenario.demonstrated(results))
+files.write_csv(summ, OUT / "density_summary.csv")
+for s in density.summary_sentences(summ):
+    print("-", s)
 
 # %% [markdown]
-# ## Hitachi's "75 % of the FMD cost saved"
+# ## Cost: the claims' readings, and cost from explicit assumptions
 #
-# Configuration 2 (4 FMDs + 20 HDDs) against Configuration 3 (16 FMDs) saves 75 % of the FMD
-# count, but adds 20 HDDs; against Configuration 1 (8 FMDs + 12 HDDs) it saves half the FMDs and
-# adds 8 HDDs. The saving in drive cost depends on the price of an HDD relative to an FMD
-# (assumed; no price in the document).
+# The register sets every $-per-desktop claim aside; each is shown with every reading its
+# document allows and the consequence of each. Cost per desktop is computed only from array
+# prices stated in the assumptions file.
 
 # %%
-drives = cost.hitachi_drives(results)
+readings = cost.claim_readings(results, sources_df, claims_register)
+files.write_csv(readings, OUT / "cost_readings.csv")
+readings.drop(columns=["audit"])
+
+# %%
+per_desktop = cost.cost_per_desktop(assumptions, summ, sources_df)
+files.write_csv(per_desktop, OUT / "cost.csv")
+per_desktop
+
+# %% [markdown]
+# ## Tiered configurations: flash modules saved, HDDs included
+
+# %%
+drives = cost.drive_mix(results)
+tiered = cost.tiered_configuration(drives) if len(drives) else ""
 r = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
-saving = pd.DataFrame([cost.hitachi_saving(drives, r, ref) for ref in ("config3", "config1")]).assign(hdd_to_fmd_price_ratio=r)
-files.write_csv(saving, config.PROCESSED_DIR / "hitachi_drive_cost.csv")
+saving = pd.DataFrame([{**cost.tiering_saving(g, r, ref, tiered), "source_id": sid, "hdd_to_fmd_price_ratio": r}
+                       for sid, g in drives.groupby("source_id") for ref in g["configuration"] if ref != tiered])
+files.write_csv(saving, OUT / "tiering_drive_cost.csv")
 saving
-
-# %% [markdown]
-# ## Sensitivity
-#
-# Each input at its low and high end, the others at their base value. Model densities: NetApp
-# from its binding peak (tested desktops, saturated) to its average-based maximum; AccelStor from
-# the tested 500 desktops to its CPU-based lower bound.
-
-# %%
-ranges = cost.density_ranges(summ)
-tor = cost.tornado(assumptions, vclaims, ranges, drives)
-tor

@@ -338,7 +338,7 @@ def claims():
 
 
 def test_register_valid_and_covers_every_source(register):
-    assert list(register.columns) == audit.DISCREPANCY_COLUMNS
+    assert list(register.columns) == audit.DISCREPANCY_COLUMNS + audit.OPTIONAL_DISCREPANCY_COLUMNS
     assert set(register["source_id"]) == set(sources.load_sources()["source_id"])
     assert len(register) >= 40
     assert set(register["category"]) <= set(audit.CATEGORIES)
@@ -364,13 +364,14 @@ def test_register_rejects_bad_input(tmp_path, register):
 
 @needs_seeds
 def test_register_quotes_occur_in_the_seed_text(register):
-    problems = audit.verify_quotes(register, [("a_quote", "a_line"), ("b_quote", "b_line")], audit.seed_texts())
+    problems = audit.verify_quotes(register, [("a_quote", "a_line", "a_text_file"), ("b_quote", "b_line", "b_text_file")],
+                                   audit.source_texts())
     assert problems == [], "\n".join(problems)
 
 
 @needs_seeds
 def test_claim_quotes_occur_in_the_seed_text(claims):
-    problems = audit.verify_quotes(claims, [("quote", "line")], audit.seed_texts(), id_col="claim_id")
+    problems = audit.verify_quotes(claims, [("quote", "line", "text_file")], audit.source_texts(), id_col="claim_id")
     assert problems == [], "\n".join(problems)
 
 
@@ -378,6 +379,11 @@ def test_verify_quotes_catches_a_wrong_quote():
     df = pd.DataFrame([{"id": "X", "source_id": "s", "q": "the quick fox", "l": "1"}])
     assert audit.verify_quotes(df, [("q", "l")], {"s": "the quick\n  brown fox"}) != []
     assert audit.verify_quotes(df.assign(q="quick\tbrown   fox"), [("q", "l")], {"s": "the quick\n  brown fox"}) == []
+    # a source in several files: the quote is checked in the file its text-file column names
+    files = {"s": {"a.md": "first file", "b.md": "the quick\n  brown fox"}}
+    two = df.assign(q="brown fox", f="b.md")
+    assert audit.verify_quotes(two, [("q", "l", "f")], files) == []
+    assert audit.verify_quotes(two.assign(f=""), [("q", "l", "f")], files) != []  # empty: the first file
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,13 +1,11 @@
 """Tests of the models (issue 6): synthetic recovery, hand calculations from specific records,
 leave-one-vendor-out isolation, scenario parameters and their validation."""
 
-import math
-
 import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import config, normalize
+from vdi_report import config, normalize, sources
 from vdi_report.models import cost, density, iops, scenario
 
 RESULTS = config.PROCESSED_DIR / "results.csv"
@@ -183,43 +181,103 @@ def test_external_check_is_empty_or_labelled(results):
 
 # --- density and cost: hand calculations ---------------------------------------------------
 
-def test_density_scaling_law_netapp_boot(results):
-    d = density.max_desktops(density.utilization(results)).set_index("record_id")
-    assert d.at["NTAP-0084", "max_desktops"] == pytest.approx(1500 * 100 / 58)        # average 58 %
-    assert d.at["NTAP-0084", "max_desktops_failover"] == pytest.approx(1500 * 100 / 58 / 2)
-    assert d.at["NTAP-0092", "max_desktops_failover"] == pytest.approx(1500 * 100 / 82)  # measured failover
-    assert d.at["NTAP-0083", "saturated"] and d.at["NTAP-0083", "max_bound"] == "lt"     # 100 % peak: at most 1,500
+@pytest.fixture(scope="module")
+def claims_register():
+    return sources.read_csv_text(config.RAW_DIR / "claims.csv")
 
 
-def test_density_lower_bound_from_less_than(results):
-    d = density.max_desktops(density.utilization(results)).set_index("record_id")
+@pytest.fixture(scope="module")
+def dens(results, claims_register):
+    return density.max_desktops(density.utilization(results), claims_register)
+
+
+def test_density_extrapolates_only_what_scales(dens):
+    d = dens.set_index("record_id")
+    # NetApp controller CPU, Monday login peak 87 % with 1,500 desktops (NTAP-0099): scales
+    assert d.at["NTAP-0099", "extrapolation"] == "scales" and d.at["NTAP-0099", "max_desktops"] == pytest.approx(1500 * 100 / 87)
+    assert d.at["NTAP-0099", "max_desktops_failover"] == pytest.approx(1500 * 100 / 87 / 2)
+    assert d.at["NTAP-0092", "max_desktops_failover"] == pytest.approx(1500 * 100 / 82)  # measured failover, as measured
+    # saturated: NetApp boot peak CPU 100 % (NTAP-0083)
+    assert d.at["NTAP-0083", "extrapolation"] == "not extrapolated" and d.at["NTAP-0083", "reason"].startswith("saturated")
+    # non-proportional: Hitachi flash-module busy ~99 % (HDS-0288)
+    assert np.isnan(d.at["HDS-0288", "max_desktops"]) and "not proportional" in d.at["HDS-0288", "reason"]
+    # not testable: AccelStor's "CPU always under 4 %" (ACCS-0107), claim C-ACCS-12
+    assert d.at["ACCS-0107", "claim_id"] == "C-ACCS-12" and np.isnan(d.at["ACCS-0107", "max_desktops"])
+    # a '< 27 %' MPU (HDS-0223) gives only a lower bound
     assert d.at["HDS-0223", "max_bound"] == "gt" and d.at["HDS-0223", "max_desktops"] == pytest.approx(580 * 100 / 27)
 
 
-def test_implied_price_and_hitachi_saving(results):
-    a = cost.load_assumptions()
-    c = cost.vendor_claims(results, a).set_index("record_id")
-    assert c.at["NTAP-0258", "implied_price_usd"] == pytest.approx(39 * 2666)
-    assert pd.isna(c.at["NTAP-0253", "implied_price_usd"])  # AFF A200: no density, nothing implied
-    drives = cost.hitachi_drives(results).set_index("configuration")
-    assert drives.loc["config2", ["fmd", "hdd"]].tolist() == [4, 20]
-    s = cost.hitachi_saving(drives.reset_index(), 0.0)
+def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
+    s = density.summary(dens, density.claims(results), density.port_bandwidth(results), scenario.demonstrated(results))
+    both = s[s["peak_max"].notna() & s["average_max"].notna()]
+    assert (both["peak_max"] <= both["average_max"]).all()          # peak density never above average density
+    fo = s[s["peak_failover_max"].notna() & s["peak_max"].notna()]
+    assert (fo["peak_failover_max"] <= fo["peak_max"]).all()        # one controller down never carries more
+    x = s.set_index(["vendor", "configuration"])
+    # Hitachi config 3: flash modules ~99 % busy over the login and steady state (HDS-0288): at its limit, 580 demonstrated
+    assert x.at[("Hitachi Data Systems", "config3"), "peak_bound"] == "limit" and x.at[("Hitachi Data Systems", "config3"), "peak_max"] == 580
+    # NetApp: Monday login peak CPU 87 % (NTAP-0099) binds at peak; one controller down it peaked at 99 % (NTAP-0107): limit
+    assert x.at[("NetApp", ""), "peak_max"] == pytest.approx(1500 * 100 / 87)
+    assert x.at[("NetApp", ""), "peak_failover_bound"] == "limit" and x.at[("NetApp", ""), "desktops_failover_tested"] == 1500
+    # AccelStor: no CPU extrapolation (not testable); ports 2 x 10 GbE (ACCS-0044, ACCS-0043) against
+    # 448 + 60 MB/s host throughput at boot (ACCS-0144, ACCS-0143) for 500 desktops
+    assert pd.isna(x.at[("AccelStor", ""), "peak_max"])
+    assert x.at[("AccelStor", ""), "port_max"] == pytest.approx(500 * 2 * 10 * 125 / (448 + 60))
+    # nothing extrapolated above what a vendor claim rated not testable would give
+    assert "12,500" not in " ".join(density.summary_sentences(s))
+
+
+def test_claim_readings_hand_calculation(results, claims_register):
+    r = cost.claim_readings(results, sources.load_sources(), claims_register)
+    acc = r[r["record_id"] == "ACCS-0002"].set_index("reading")
+    # full density by IOPS: 700,000 IOPS (ACCS-0035) / 30 IOPS per desktop (ACCS-0275)
+    assert acc.at["full density by IOPS", "density"] == pytest.approx(700000 / 30)
+    # by capacity: 420 GB is 4 % of the capacity (ACCS-0243, ACCS-0244) / 6 GB per linked clone (ACCS-0276)
+    assert acc.at["full density by capacity", "density"] == pytest.approx(420 * 100 / 4 / 6)
+    assert acc.at["full density by capacity", "implied_price_usd"] == pytest.approx(30 * 1750)
+    ntap = r[r["record_id"] == "NTAP-0258"].set_index("reading")
+    assert ntap.at["stated density", "usd_per_tested_desktop"] == pytest.approx(39 * 2666 / 1500)  # D-NTAP-15's ~$69
+    assert (r["audit"] != "").all()  # every claim is set aside by the register, shown only
+
+
+def test_cost_only_from_stated_array_prices(results):
+    a = cost.load_assumptions(config.RAW_DIR / "cost_assumptions.csv")
+    summ = pd.DataFrame({"vendor": ["NetApp"], "desktops_tested": [1500.0], "peak_max": [1724.0], "peak_bound": ["eq"]})
+    assert cost.cost_per_desktop(a, summ, sources.load_sources()).empty  # shipped file states no array price
+    extra = pd.DataFrame([{"name": "array_price_usd:netapp_tr4540", "value": 150000, "unit": "USD", "low": 100000, "high": 200000,
+                           "basis": "assumed", "scope": "array hardware only", "source_or_rationale": "test"}])
+    c = cost.cost_per_desktop(cost.validate_assumptions(pd.concat([a, extra], ignore_index=True)), summ, sources.load_sources())
+    assert c.set_index("density_case").at["demonstrated", "usd_per_desktop"] == pytest.approx(100)
+    with pytest.raises(ValueError, match="unknown source_id"):
+        cost.cost_per_desktop(cost.validate_assumptions(pd.concat([a, extra.assign(name="array_price_usd:nope")], ignore_index=True)),
+                              summ, sources.load_sources())
+
+
+def test_tiering_saving_hand_calculation(results):
+    drives = cost.drive_mix(results)
+    assert cost.tiered_configuration(drives) == "config2"
+    d = drives.set_index("configuration")
+    assert d.loc["config2", ["fmd", "hdd"]].tolist() == [4, 20]
+    s = cost.tiering_saving(drives, 0.0, "config3", "config2")
     assert s["claimed_fmd_only"] == pytest.approx(0.75) and s["with_hdds"] == pytest.approx(0.75)
-    s = cost.hitachi_saving(drives.reset_index(), 0.15)
+    s = cost.tiering_saving(drives, 0.15, "config3", "config2")
     assert s["with_hdds"] == pytest.approx(1 - (4 + 0.15 * 20) / 16) and s["break_even_ratio"] == pytest.approx(0.6)
 
 
 def test_assumptions_file_is_validated(tmp_path):
-    good = cost.load_assumptions()
-    assert set(cost.REQUIRED) <= set(good["name"]) and (good["source_or_rationale"].str.len() > 0).all()
+    good = cost.load_assumptions(config.RAW_DIR / "cost_assumptions.csv")
+    assert set(cost.REQUIRED) <= set(good["name"]) and (good["scope"].str.len() > 0).all()
     bad = good.copy()
     bad.loc[0, "low"] = bad.loc[0, "value"] + 1
     p = tmp_path / "a.csv"
     bad.to_csv(p, index=False)
-    with pytest.raises(ValueError, match="low <= value <= high"):
+    with pytest.raises(ValueError, match="line 2: .*low <= value <= high"):
         cost.load_assumptions(p)
-    good.drop(columns="basis").to_csv(p, index=False)
+    good.drop(columns="scope").to_csv(p, index=False)
     with pytest.raises(ValueError, match="missing column"):
+        cost.load_assumptions(p)
+    good.assign(scope="").to_csv(p, index=False)
+    with pytest.raises(ValueError, match="empty scope"):
         cost.load_assumptions(p)
 
 
@@ -228,3 +286,47 @@ def test_io_profile_hand_calculation(results):
     assert p.at[("NetApp", "boot", "peak", "array_frontend"), "kb_per_io"] == pytest.approx(3082e6 / 117752 / 1024)
     assert p.at[("Dell EMC", "boot", "peak", "array_frontend"), "kb_per_io"] == pytest.approx(12500e6 / 125000 / 1024)
     assert p.at[("AccelStor", "boot", "average", "host"), "read_share"] == pytest.approx(11700 / (11700 + 9400))
+
+
+# --- Table 2 (tables.headline_table): the issue's fixes ------------------------------------
+
+def test_headline_table_fixes(results):
+    from vdi_report import tables
+    tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
+    t = tables.headline_table(tests, results)
+    hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")
+    # task-user ports shown beside the power-user ports: 5.6 ms at boot in config 1 (HDS-0241), 3.5 ms at login in config 2 (HDS-0300)
+    assert "task 5.6 ms" in hds.at["Boot storm (config 1)", "Peak latency"]
+    assert "task 3.5 ms" in hds.at["Login + steady state (config 2)", "Peak latency"]
+    # a duration stated for the phase, not a dash: 580 desktops powered on in 3 min 4 s (HDS-0213)
+    assert hds.at["Boot storm (config 1)", "Duration"] == "3.07 min (phase)"
+    # AccelStor boot: the back-end peak (ACCS-0131) is marked, never mixed silently with the host average (ACCS-0252)
+    acc = t[(t["Vendor"] == "AccelStor") & (t["Test"] == "Boot storm")].iloc[0]
+    assert acc["Peak IOPS per desktop"] == "400 (array back end)" and acc["IOPS measured at"] == "ESXi host"
+    # every row gives its source
+    assert (t["Source"] != "").all()
+    # without results.csv the table still builds from tests.csv alone
+    assert (tables.headline_table(tests)["Source"] == "").all()
+
+
+def test_derived_totals_sum_read_and_write_with_honest_bounds():
+    base = {"source_id": "x", "test_id": "t", "phase": "login", "vantage": "array_frontend", "condition": "normal", "variant": "",
+            "configuration": "", "worker_class": "knowledge", "desktops": 100.0, "used_in_analysis": True, "bound": "eq"}
+    rows = [{**base, "record_id": f"X-{i}", "metric": m, "statistic": st, "value": v}
+            for i, (m, st, v) in enumerate([("read_iops", "average", 1000), ("write_iops", "average", 3000),
+                                            ("read_iops", "peak", 2000), ("write_iops", "peak", 5000)])]
+    d = iops.derived_totals(pd.DataFrame(rows)).set_index("statistic")
+    assert d.at["average", "value"] == 4000 and d.at["average", "per_desktop"] == 40 and d.at["average", "bound"] == "eq"
+    assert d.at["peak", "bound"] == "lt"  # separate peaks need not coincide: their sum bounds the total peak from above
+    with_total = pd.DataFrame(rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}])
+    assert set(iops.derived_totals(with_total)["statistic"]) == {"peak"}  # a reported total wins
+
+
+def test_observation_context_names_load_tool_os_and_clone_type(results):
+    from vdi_report.models import boot
+    obs = iops.observations(results)
+    ctx = iops.observation_context(obs, boot.boot_storms(results), sources.load_sources())
+    s = sources.load_sources().set_index("vendor")
+    for _, r in ctx.iterrows():
+        assert r["load_tool"] == s.at[r["vendor"], "load_tool"] and r["guest_os"] == s.at[r["vendor"], "guest_os"]
+    assert len(ctx) == len(obs) + (boot.boot_storms(results)["role"] == "seed").sum()

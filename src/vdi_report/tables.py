@@ -64,18 +64,50 @@ def _test_label(t: pd.Series) -> str:
     return f"{label} ({', '.join(extra)})" if extra else label
 
 
-def headline_table(tests: pd.DataFrame) -> pd.DataFrame:
+HEADLINE_VANTAGES = ["array_frontend", "host", "storage_port", "", "array_backend", "guest"]  # as normalize.VANTAGE_PREFERENCE
+
+
+def _test_records(results: pd.DataFrame, t: pd.Series, metric: str, statistics=("peak", "average")) -> pd.DataFrame:
+    """Records of one test run (source, test) for a metric, used in the analysis, normal."""
+    r = results[(results["source_id"] == t["source_id"]) & (results["test_id"] == t["test_id"]) & (results["metric"] == metric)
+                & results["statistic"].isin(statistics) & results["used_in_analysis"]]
+    return r.assign(_vp=r["vantage"].map(HEADLINE_VANTAGES.index)).sort_values(["_vp", "record_id"])
+
+
+def _phase_statements(results: pd.DataFrame, t: pd.Series, metric: str) -> pd.DataFrame:
+    """Statements of a metric for the test's phase that name no test run (e.g. "the boot storm
+    took 3 minutes" for all configurations) or use another statistic: used, normal or unstated
+    condition, same or no configuration."""
+    phases = {t["phase"]} | ({"login", "steady_state"} if t["phase"] == "login_and_steady_state" else set())
+    r = results[(results["source_id"] == t["source_id"]) & (results["metric"] == metric) & results["phase"].isin(phases)
+                & results["used_in_analysis"] & results["condition"].isin(["", "normal"])
+                & results["configuration"].isin(["", t["configuration"]]) & results["test_id"].isin(["", t["test_id"]])
+                & results["variant"].isin(["", t["variant"]])]
+    exact = r["bound"].map({"eq": 0, "approx": 1}).fillna(2)
+    return r.assign(_own=(r["test_id"] != t["test_id"]).astype(int), _x=exact).sort_values(["_own", "_x", "record_id"])
+
+
+def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """Cross-vendor headline results from ``tests.csv``: one row per test run, normal operation.
 
     Columns: Vendor, Test, Desktops, Peak IOPS/desktop, Average IOPS/desktop (derived: the
-    reported IOPS / desktops of the test), IOPS measured at (statistic's vantage), Average
-    latency, Peak latency, Latency measured at, Duration. Reported bounds keep their sign.
+    reported IOPS / desktops of the test; a figure at another vantage than the row's says so in
+    its cell, so a back-end peak never sits unmarked beside a host average), IOPS measured at,
+    Average latency, Peak latency, Latency measured at, Duration, Source (locators of the
+    records behind the row). Reported bounds keep their sign. "–" means the document does not
+    state it.
+
+    With ``results`` (results.csv), the table also: splits latency by worker class where a test
+    reports it per class (Hitachi's task and extreme-power ports), shows a value the document
+    states for the phase without naming the test run, or with another statistic, marked by its
+    kind (``3.07 min (phase)``, ``> 1.5 ms (single value)``), and fills Source. Without it,
+    Source is empty and cells come from tests.csv alone.
     """
     t = tests[(tests["condition"] != "failover") & tests["phase"].isin(config.PHASE_ORDER)].copy()
     t["_p"] = t["phase"].map(config.PHASE_ORDER.index)
     t = t.assign(**{c: pd.to_numeric(t[c], errors="coerce") for c in ["desktops", "peak_iops_per_desktop", "average_iops_per_desktop",
                                          "average_latency_ms", "peak_latency_ms", "duration_min"]})
-    t = t.sort_values(["_p", "vendor", "test_id"])
+    t = t.sort_values(["_p", "vendor", "test_id"]).reset_index(drop=True)
     num = lambda c: pd.to_numeric(t[c], errors="coerce")
 
     def cell(col, unit):
@@ -87,14 +119,61 @@ def headline_table(tests: pd.DataFrame) -> pd.DataFrame:
                    for c in cols]
         return [" / ".join(dict.fromkeys(v for v in vals if v)) for vals in zip(*present)]
 
+    peak, avg = cell("peak_iops_per_desktop", ""), cell("average_iops_per_desktop", "")
+    iops_at = where("peak_iops", "average_iops")
+    for i, r in t.iterrows():
+        pv, av = r["peak_iops_vantage"], r["average_iops_vantage"]
+        if pd.notna(r["peak_iops_per_desktop"]) and pd.notna(r["average_iops_per_desktop"]) and pv != av:
+            rank = HEADLINE_VANTAGES.index
+            keep, other = ("average", "peak") if rank(av) < rank(pv) else ("peak", "average")
+            main_v, other_v = (av, pv) if keep == "average" else (pv, av)
+            if other == "peak":
+                peak[i] = f"{peak[i]} ({VANTAGE_LABELS[other_v]})"
+            else:
+                avg[i] = f"{avg[i]} ({VANTAGE_LABELS[other_v]})"
+            iops_at[i] = VANTAGE_LABELS[main_v]
+    lat_avg, lat_peak = cell("average_latency_ms", "ms"), cell("peak_latency_ms", "ms")
+    lat_at = where("average_latency_ms", "peak_latency_ms")
+    duration = cell("duration_min", "min")
+    source = [""] * len(t)
+    if results is not None:
+        res = results.copy()
+        res["line"] = pd.to_numeric(res["line"], errors="coerce")
+        for i, r in t.iterrows():
+            recs = []
+            # latency per worker class where the test reports several
+            lat = _test_records(res, r, "latency")
+            lat = lat[lat["_vp"] == lat["_vp"].min()] if len(lat) else lat
+            for stat, out in (("average", lat_avg), ("peak", lat_peak)):
+                x = lat[lat["statistic"] == stat].drop_duplicates("worker_class")
+                if x["worker_class"].nunique() > 1:
+                    out[i] = " / ".join(f"{w.replace('_', ' ')} {fmt_value(v, 'ms', b)}" for w, v, b in
+                                        zip(x["worker_class"], x["value"], x["bound"]))
+                recs += list(x["record_id"][:3])
+            # values stated for the phase (no test named) or with another statistic
+            for metric, unit, outs in (("latency", "ms", (lat_avg, lat_peak)), ("duration", "min", (duration,))):
+                if all(o[i] == "–" for o in outs):
+                    x = _phase_statements(res, r, metric)
+                    x = x[~((x["test_id"] == r["test_id"]) & x["statistic"].isin(["peak", "average"]))]
+                    if len(x):
+                        y = x.iloc[0]
+                        kind = "phase" if y["test_id"] == "" else ("single value" if y["statistic"] == "single" else y["statistic"])
+                        outs[0][i] = f"{fmt_value(y['value'], unit, y['bound'])} ({kind})"
+                        if metric == "latency" and not lat_at[i]:
+                            lat_at[i] = VANTAGE_LABELS.get(y["vantage"], y["vantage"])
+                        recs.append(y["record_id"])
+            for m in ("iops", "duration"):
+                recs += list(_test_records(res, r, m, ("peak", "average", "single", "total"))["record_id"][:2])
+            if not recs:  # a run that reports none of the headline metrics: where its own records are
+                own = res[(res["source_id"] == r["source_id"]) & (res["test_id"] == r["test_id"])]
+                recs = list(own.sort_values("record_id")["record_id"][:3])
+            rows = res[res["record_id"].isin(recs)].sort_values("record_id")
+            source[i] = "; ".join(list(dict.fromkeys(rows["locator"]))[:3])
     return pd.DataFrame({
         "Vendor": t["vendor"], "Test": t.apply(_test_label, axis=1), "Desktops": t["desktops"].map(fmt_number),
-        "Peak IOPS per desktop": cell("peak_iops_per_desktop", ""),
-        "Average IOPS per desktop": cell("average_iops_per_desktop", ""),
-        "IOPS measured at": where("peak_iops", "average_iops"),
-        "Average latency": cell("average_latency_ms", "ms"), "Peak latency": cell("peak_latency_ms", "ms"),
-        "Latency measured at": where("average_latency_ms", "peak_latency_ms"),
-        "Duration": cell("duration_min", "min"),
+        "Peak IOPS per desktop": peak, "Average IOPS per desktop": avg, "IOPS measured at": iops_at,
+        "Average latency": lat_avg, "Peak latency": lat_peak, "Latency measured at": lat_at,
+        "Duration": duration, "Source": source,
     }).reset_index(drop=True)
 
 

@@ -24,6 +24,8 @@ from .registers import (
                         CATEGORIES,
                         CLAIM_COLUMNS,
                         DISCREPANCY_COLUMNS,
+                        OPTIONAL_CLAIM_COLUMNS,
+                        OPTIONAL_DISCREPANCY_COLUMNS,
                         VERDICTS,
                         RegisterError,
                         check_claim_verdicts,
@@ -32,6 +34,7 @@ from .registers import (
                         register_summary,
                         resolutions,
                         seed_texts,
+                        source_texts,
                         verify_quotes,
 )
 from .registry import RULES, Rule, rule, rules_table
@@ -54,6 +57,8 @@ __all__ = [
                         "CATEGORIES",
                         "CLAIM_COLUMNS",
                         "DISCREPANCY_COLUMNS",
+                        "OPTIONAL_CLAIM_COLUMNS",
+                        "OPTIONAL_DISCREPANCY_COLUMNS",
                         "FINDING_COLUMNS",
                         "KEY",
                         "RULES",
@@ -84,6 +89,7 @@ __all__ = [
                         "rules_table",
                         "run_rules",
                         "seed_texts",
+                        "source_texts",
                         "verdict_chart",
                         "verify_quotes",
 ]

@@ -17,6 +17,10 @@ CATEGORIES = ("contradiction", "arithmetic", "unsupported-claim", "ambiguity", "
 CLAIM_COLUMNS = ["claim_id", "source_id", "claim", "locator", "line", "quote", "evidence_for", "evidence_against",
                  "verdict"]
 VERDICTS = ("supported", "partly supported", "not supported", "not testable")
+# Optional trailing columns for sources whose text comes in several files (sources.csv
+# ``text_files``): which file a quote is in; empty or absent = the source's first file.
+OPTIONAL_DISCREPANCY_COLUMNS = ["a_text_file", "b_text_file"]
+OPTIONAL_CLAIM_COLUMNS = ["text_file"]
 
 
 class RegisterError(ValueError):
@@ -33,6 +37,24 @@ def _check_rows(df: pd.DataFrame, path: Path, checks) -> None:
         raise RegisterError(f"{len(problems)} problem(s):\n  " + "\n  ".join(problems))
 
 
+def _with_optional(df: pd.DataFrame, path: Path, required: list[str], optional: list[str]) -> pd.DataFrame:
+    """``df`` with the ``required`` columns in order, then every ``optional`` column (added empty
+    when absent). Raises RegisterError naming the file for missing, misordered or unknown columns."""
+    cols = list(df.columns)
+    extra = cols[len(required):]
+    if cols[: len(required)] != required or any(c not in optional for c in extra):
+        raise RegisterError(f"{path}: columns {cols}; expected {required} (optionally followed by {optional})")
+    for c in optional:
+        if c not in df.columns:
+            df[c] = ""
+    return df[required + optional]
+
+
+def _file_check(source_files: dict[str, list[str]], col: str):
+    return (col, lambda v, r: v == "" or v in source_files.get(r["source_id"], []),
+            "not one of the source's text_files (sources.csv)")
+
+
 def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
                        record_ids: set[str] | None = None) -> pd.DataFrame:
     """The curated discrepancy register, validated; columns ``DISCREPANCY_COLUMNS`` (all str).
@@ -44,9 +66,7 @@ def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
     Raises RegisterError listing every problem with its CSV line.
     """
     path = Path(path)
-    df = sources.read_csv_text(path)
-    if list(df.columns) != DISCREPANCY_COLUMNS:
-        raise RegisterError(f"{path}: columns {list(df.columns)}; expected {DISCREPANCY_COLUMNS}")
+    df = _with_optional(sources.read_csv_text(path), path, DISCREPANCY_COLUMNS, OPTIONAL_DISCREPANCY_COLUMNS)
     known_sources = set(sources.load_sources()["source_id"])
     if record_ids is None:
         record_ids = set()
@@ -54,7 +74,9 @@ def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
             record_ids |= set(sources.read_csv_text(f)["record_id"])
     prefixes = sources.load_sources().set_index("source_id")["record_prefix"].to_dict()
     prefix_of = lambda s: prefixes.get(s, "?")
+    files = {k: v.split() for k, v in sources.load_sources().set_index("source_id")["text_files"].items()}
     _check_rows(df, path, [
+        _file_check(files, "a_text_file"), _file_check(files, "b_text_file"),
         ("id", lambda v, r: re.fullmatch(rf"D-{prefix_of(r['source_id'])}-\d{{2,3}}", v) is not None,
          "expected D-<PREFIX>-NN"),
         ("source_id", lambda v, r: v in known_sources, "unknown source (see sources.csv)"),
@@ -81,12 +103,12 @@ def load_claims(path: Path = config.RAW_DIR / "claims.csv") -> pd.DataFrame:
     ``C-<PREFIX>-NN`` and unique, ``verdict`` in ``VERDICTS``, ``line`` a 1-based integer.
     Raises RegisterError listing every problem with its CSV line."""
     path = Path(path)
-    df = sources.read_csv_text(path)
-    if list(df.columns) != CLAIM_COLUMNS:
-        raise RegisterError(f"{path}: columns {list(df.columns)}; expected {CLAIM_COLUMNS}")
+    df = _with_optional(sources.read_csv_text(path), path, CLAIM_COLUMNS, OPTIONAL_CLAIM_COLUMNS)
     known_sources = set(sources.load_sources()["source_id"])
+    files = {k: v.split() for k, v in sources.load_sources().set_index("source_id")["text_files"].items()}
     _check_rows(df, path, [
-        ("claim_id", lambda v, r: re.fullmatch(r"C-[A-Z]+-\d{2,3}", v) is not None, "expected C-<PREFIX>-NN"),
+        _file_check(files, "text_file"),
+        ("claim_id", lambda v, r: re.fullmatch(r"C-[A-Z][A-Z0-9]*-\d{2,3}", v) is not None, "expected C-<PREFIX>-NN"),
         ("source_id", lambda v, r: v in known_sources, "unknown source"),
         ("verdict", lambda v, r: v in VERDICTS, f"expected one of {', '.join(VERDICTS)}"),
         ("line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
@@ -106,23 +128,32 @@ def resolutions(register: pd.DataFrame) -> pd.DataFrame:
     return out.drop_duplicates("record_id").reset_index(drop=True)
 
 
-def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, str]], texts: dict[str, str],
+def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, ...]], texts: dict,
                   id_col: str = "id", window: int = provenance.LINE_WINDOW) -> list[str]:
     """Check that each quote occurs verbatim (whitespace collapsed) in its source's text and
-    starts near its line. ``quote_cols``: (quote column, line column) pairs; ``texts``:
-    source_id -> seed text. Returns one message per problem (empty: all verified)."""
+    starts near its line. ``quote_cols``: (quote column, line column[, text-file column]) tuples;
+    ``texts``: source_id -> text, or source_id -> {text_file: text} (``source_texts``; an empty
+    text-file cell means the first file). Returns one message per problem (empty: all verified)."""
     problems = []
     for _, r in df.iterrows():
-        text = texts.get(r["source_id"])
-        if text is None:
-            problems.append(f"{r[id_col]}: no seed text for {r['source_id']}")
+        entry = texts.get(r["source_id"])
+        if entry is None:
+            problems.append(f"{r[id_col]}: no source text for {r['source_id']}")
             continue
-        flat = provenance.squash(text)
-        lines = text.splitlines()
-        for qcol, lcol in quote_cols:
+        for qcol, lcol, *fcol in quote_cols:
             q = provenance.squash(r[qcol])
             if not q:
                 continue
+            if isinstance(entry, dict):
+                name = (r.get(fcol[0], "") if fcol else "") or next(iter(entry))
+                text = entry.get(name)
+                if text is None:
+                    problems.append(f"{r[id_col]}: no text file {name!r} for {r['source_id']}")
+                    continue
+            else:
+                text = entry
+            flat = provenance.squash(text)
+            lines = text.splitlines()
             if q not in flat:
                 problems.append(f"{r[id_col]}: {qcol} not found verbatim: {q!r}")
                 continue
@@ -131,6 +162,13 @@ def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, str]], texts: di
             if q[:30] not in near:
                 problems.append(f"{r[id_col]}: {qcol} does not start near line {line}")
     return problems
+
+
+def source_texts(sources_df: pd.DataFrame | None = None) -> dict[str, dict[str, str]]:
+    """source_id -> {text_file: text} for every source, files in ``text_files`` order (the first
+    is the default for a register quote). Raises FileNotFoundError when a text is absent."""
+    s = sources.load_sources() if sources_df is None else sources_df
+    return {r["source_id"]: provenance.source_texts(r) for _, r in s.iterrows()}
 
 
 def seed_texts(sources_df: pd.DataFrame | None = None) -> dict[str, str]:

@@ -7,7 +7,9 @@ the analysis, front end or host vantage):
 - ``boot_rate_per_min`` = desktops booted / boot duration (min). A duration printed as an upper
   bound ("less than 6 minutes") makes the rate a lower bound (``gt``).
 - ``io_per_boot`` = average boot IOPS x duration (s) / desktops (total boot I/O per desktop).
-  Where only a peak is reported, peak x duration / desktops is an upper bound (``lt``).
+  Where only a peak is reported, peak x duration / desktops is an upper bound (``lt``); where the
+  average was taken over a window longer than the boot (``window = interval``), the boot's own
+  average is higher, so the result is a lower bound (``gt``).
 - ``peak_iops_per_rate`` = peak front-end IOPS / boot rate: IOPS per (desktop booted per
   minute). The boot-rate model: peak IOPS = rate x ``peak_iops_per_rate``. A rate lower bound
   makes it an upper bound; a host average in place of a missing peak makes it a lower bound.
@@ -69,11 +71,13 @@ def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
         vp = [v for v in FRONT_VANTAGES if (io["vantage"] == v).any()]
         io = io[io["vantage"] == vp[0]] if vp else io
 
-        def agg(stat):
+        def agg(stat, io=io):
             x = io[io["statistic"] == stat].drop_duplicates(["configuration", "value"])
             if x.empty:
                 return np.nan, "", ""
             b = _combine(*x["bound"])
+            if stat == "average" and (x["window"] == "interval").any():
+                b = _combine(b, "gt")  # averaged over a window longer than the boot: the boot's own average is higher
             return float(np.exp(np.log(x["value"]).mean())), b, " ".join(sorted(x["record_id"]))
 
         peak, pb, prec = agg("peak")
@@ -108,8 +112,10 @@ def _pool(values: pd.Series) -> dict:
     if v.empty:
         return {"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan, "interval_kind": "not estimable", "n_vendors": 0}
     if len(v) < MIN_FOR_PI:
+        kind = ("one document: no interval" if len(v) == 1
+                else f"range of {len(v)} documents (too few for a prediction interval)")
         return {"estimate": float(np.exp(np.log(v).mean())), "pi90_low": float(v.min()), "pi90_high": float(v.max()),
-                "interval_kind": f"range of {len(v)} documents (too few for a prediction interval)", "n_vendors": len(v)}
+                "interval_kind": kind, "n_vendors": len(v)}
     res = sm.OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
     f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
     return {"estimate": float(np.exp(f["mean"])), "pi90_low": float(np.exp(f["obs_ci_lower"])),
@@ -125,7 +131,7 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
     front-end IOPS per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot).
     Columns: phase, worker_class, statistic, estimate, pi90_low, pi90_high, interval_kind,
     n_vendors, boot_rate_per_min (geometric mean of the documents' tested rates, desktops/min),
-    io_per_boot (the pooled I/O per boot, repeated on both rows), records (sources used).
+    io_per_boot (the pooled I/O per boot, repeated on both rows), records (source ids used), vendors.
     """
     s = storms[storms["role"] == "seed"]
     out = []
@@ -133,11 +139,40 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
                             ("io_per_boot", "io_per_boot", "io_per_boot_bound")):
         ok = s[s[bcol].isin(["eq", "approx"])]
         out.append({"phase": "boot", "worker_class": "any", "statistic": stat, **_pool(ok[col]),
-                    "records": " ".join(ok["source_id"])})
+                    "records": " ".join(ok["source_id"]), "vendors": ", ".join(ok["vendor"])})
     d = pd.DataFrame(out)
     d["boot_rate_per_min"] = float(np.exp(np.log(s["boot_rate_per_min"]).mean())) if len(s) else np.nan
     d["io_per_boot"] = d.loc[d["statistic"] == "io_per_boot", "estimate"].iloc[0]
     return d
+
+
+def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
+    """External documents' boot storms against the seeds' boot-rate model: their I/O per
+    desktop boot and peak IOPS per desktop booted per minute (with bounds) beside the seed
+    estimate and its interval. Columns: source_id, vendor, statistic (``io_per_boot``,
+    ``peak_per_rate``), observed, bound, estimate, low, high (seed model), ratio (observed /
+    estimate), inside (``yes``, ``no``, or ``consistent``/``above`` for a lower bound),
+    boot_rate_per_min. Zero rows without external boot storms."""
+    e = storms[storms["role"] == "external"]
+    m = model.set_index("statistic")
+    rows = []
+    for _, x in e.iterrows():
+        for stat, col, bcol in (("io_per_boot", "io_per_boot", "io_per_boot_bound"), ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound")):
+            if pd.isna(x[col]) or stat not in m.index:
+                continue
+            lo, hi, est = m.at[stat, "pi90_low"], m.at[stat, "pi90_high"], m.at[stat, "estimate"]
+            b = x[bcol]
+            if b == "gt":
+                inside = "above the seeds' range" if x[col] > hi else "consistent (a lower bound)"
+            elif b == "lt":
+                inside = "below the seeds' range" if x[col] < lo else "consistent (an upper bound)"
+            else:
+                inside = "yes" if lo <= x[col] <= hi else "no"
+            rows.append({"source_id": x["source_id"], "vendor": x["vendor"], "statistic": stat, "observed": x[col], "bound": b,
+                         "estimate": est, "low": lo, "high": hi, "ratio": x[col] / est, "inside": inside,
+                         "boot_rate_per_min": x["boot_rate_per_min"]})
+    return pd.DataFrame(rows, columns=["source_id", "vendor", "statistic", "observed", "bound", "estimate", "low", "high", "ratio",
+                                       "inside", "boot_rate_per_min"])
 
 
 def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:

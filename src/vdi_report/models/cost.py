@@ -1,33 +1,51 @@
-"""Cost per desktop: the vendors' own claims, what they imply, and recomputations.
+"""Cost per desktop from explicit assumptions only, consistent with the audit register.
 
-No price is typed here. Reported figures come from results.csv (metric ``cost_per_desktop``,
-``cost_saving``, ``drives``); every assumed number comes from the assumptions file
-(``data/raw/cost_assumptions.csv`` by default; columns ``ASSUMPTION_COLUMNS``), which papermill
-passes to the notebooks as ``cost_file``.
+No price is typed here, and nothing here reads ``data/raw``: the assumptions table (columns
+``ASSUMPTION_COLUMNS``; by default ``data/raw/cost_assumptions.csv``, read by the notebook and
+passed in) and the claims register (``data/raw/claims.csv``, passed in) are arguments.
+
+- The vendors' $-per-desktop claims are *shown*, with the audit's resolution, never used as
+  prices: the register (``discrepancies.csv``) sets them aside (``used_in_analysis = False``).
+- An ambiguous claim is read every way its document allows (``claim_readings``): at the density
+  it states, at the tested desktops, at "full density" by the array's rated IOPS over the
+  document's IOPS-per-desktop sizing rule, and by the array's capacity over its capacity per
+  desktop; each reading with its consequence (the array price it would imply and that price per
+  tested desktop). A claim the claims table rates ``not testable`` gets no reading.
+- Cost per desktop is computed only from array prices the assumptions table states
+  (``array_price_usd:<source_id>``, each with its scope); none are shipped, so by default there
+  is none, and the report says so.
+- Drive-cost comparisons of tiered configurations (``drive_mix``, ``tiering_saving``) use the
+  assumed HDD/flash-module price ratio (scope: drives only).
 """
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .. import config, sources
-
-ASSUMPTION_COLUMNS = ["name", "value", "unit", "low", "high", "basis", "source_or_rationale"]
-REQUIRED = ("claim_price_factor", "accelstor_full_density_desktops", "hdd_to_fmd_price_ratio")
-DEFAULT_FILE = config.RAW_DIR / "cost_assumptions.csv"
+ASSUMPTION_COLUMNS = ["name", "value", "unit", "low", "high", "basis", "scope", "source_or_rationale"]
+REQUIRED = ("hdd_to_fmd_price_ratio",)
+ARRAY_PRICE_PREFIX = "array_price_usd:"
 
 
-def load_assumptions(path=None) -> pd.DataFrame:
-    """The assumptions file, validated: columns ``ASSUMPTION_COLUMNS`` (value, low, high float).
+def load_assumptions(path) -> pd.DataFrame:
+    """The assumptions file at ``path`` (required: the caller decides which file), validated:
+    columns ``ASSUMPTION_COLUMNS`` (value, low, high float).
 
-    Raises ValueError naming the file and row when a column or a required name
-    (``REQUIRED``) is missing, a number does not parse, low <= value <= high fails, or a
-    rationale is empty (no assumption enters silently).
+    Raises ValueError naming the file and line when a column or a required name (``REQUIRED``)
+    is missing, a number does not parse, low <= value <= high fails, or a scope or rationale is
+    empty (no assumption enters silently). FileNotFoundError when the file is missing.
     """
-    path = Path(path) if path else DEFAULT_FILE
+    from .. import sources
+    if path is None or str(path) == "":
+        raise ValueError("cost assumptions: no file given (pass the path of cost_assumptions.csv or COST_FILE)")
     df = sources.read_csv_text(path)
+    return validate_assumptions(df, path)
+
+
+def validate_assumptions(df: pd.DataFrame, path="cost assumptions") -> pd.DataFrame:
+    """Validate an assumptions table (see ``load_assumptions``); returns it typed."""
+    df = df.copy().reset_index(drop=True)
     missing = [c for c in ASSUMPTION_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {ASSUMPTION_COLUMNS}")
@@ -40,8 +58,9 @@ def load_assumptions(path=None) -> pd.DataFrame:
     for i, r in df.iterrows():
         if not r["low"] <= r["value"] <= r["high"]:
             raise ValueError(f"{path}: line {i + 2}: {r['name']}: need low <= value <= high, got {r['low']}, {r['value']}, {r['high']}")
-        if not r["source_or_rationale"].strip():
-            raise ValueError(f"{path}: line {i + 2}: {r['name']}: empty source_or_rationale")
+        for col in ("scope", "source_or_rationale"):
+            if not str(r[col]).strip():
+                raise ValueError(f"{path}: line {i + 2}: {r['name']}: empty {col}")
     absent = [n for n in REQUIRED if n not in set(df["name"])]
     if absent:
         raise ValueError(f"{path}: missing assumption(s) {absent}")
@@ -53,178 +72,155 @@ def values(assumptions: pd.DataFrame, which: str = "value") -> dict[str, float]:
     return dict(zip(assumptions["name"], assumptions[which]))
 
 
-def _stated_desktops(results: pd.DataFrame) -> dict[str, float]:
-    """record_id -> desktops as written in data/raw (NaN when the record states none; the
-    normalized table fills in the document's tested population)."""
-    out = {}
-    for sid in results["source_id"].unique():
-        raw = sources.load_records(sid)
-        out.update(dict(zip(raw["record_id"], raw["desktops"])))
+def _first(results: pd.DataFrame, **eq) -> pd.Series | None:
+    m = pd.Series(True, index=results.index)
+    for k, v in eq.items():
+        m &= results[k] == v
+    r = results[m].sort_values("record_id")
+    return r.iloc[0] if len(r) else None
+
+
+def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_register: pd.DataFrame) -> pd.DataFrame:
+    """Every $-per-desktop claim (results.csv metric ``cost_per_desktop``), read every way its
+    document allows, with the consequence of each reading.
+
+    ``sources_df``: sources.csv (tested desktops per source). ``claims_register``: claims.csv
+    (``verdict``/``claim_id`` say when the claims table rates the claim on the record's source and
+    line ``not testable``: its readings show what it would mean, never a price the analysis uses).
+    A claim with no density stated (other than the tested one) and none derivable gets one row
+    ``none: no density stated or derivable``; otherwise the tested-desktops reading comes first.
+    Columns: vendor, source_id, record_id, claim_usd (reported, USD per desktop), reading
+    (``tested desktops``, ``stated density``, ``full density by IOPS``, ``full density by
+    capacity``), density (desktops), derivation (records and arithmetic), implied_price_usd
+    (claim x density: what the array would cost if the claim held at that density),
+    usd_per_tested_desktop (implied price / desktops tested), verdict, claim_id, audit (the
+    register's resolution: why the claim is not used as a price).
+    """
+    tested = sources_df.set_index("source_id")["desktops"].astype(float)
+    nt = claims_register[claims_register["verdict"].str.strip() == "not testable"]
+    nt = {(s, int(l)): c for s, l, c in zip(nt["source_id"], nt["line"], nt["claim_id"])}
+    r = results[results["metric"] == "cost_per_desktop"].sort_values("record_id").drop_duplicates(["source_id", "value", "desktops"])
+    rows = []
+    for _, c in r.iterrows():
+        sid, t = c["source_id"], tested.get(c["source_id"], np.nan)
+        base = {"vendor": c["vendor"], "source_id": sid, "record_id": c["record_id"], "claim_usd": c["value"], "audit": c["resolution"]}
+        base["verdict"] = "not testable" if nt.get((sid, int(c["line"]))) else ""
+        base["claim_id"] = nt.get((sid, int(c["line"])), "")
+        reads = []
+        if pd.notna(c["desktops"]) and c["desktops"] != t:
+            reads.append(("stated density", c["desktops"], f"{c['record_id']}: {c['desktops']:,.0f} desktops as stated"))
+        s = results[(results["source_id"] == sid)]
+        rated = s[(s["phase"] == "testbed") & (s["metric"] == "iops") & (s["statistic"] == "single")].sort_values("value", ascending=False)
+        rule = s[(s["phase"] == "sizing") & (s["metric"] == "iops_per_desktop") & (s["worker_class"].isin([c["worker_class"], ""]))]
+        if len(rated) and len(rule):
+            # the document's own sizing average (not a reprinted workload table of single values)
+            a, b = rated.iloc[0], rule.assign(_s=(rule["statistic"] != "average")).sort_values(["_s", "record_id"]).iloc[0]
+            reads.append(("full density by IOPS", a["value"] / b["value"],
+                          f"{a['record_id']} {a['value']:,.0f} IOPS / {b['record_id']} {b['value']:g} IOPS per desktop (sizing rule)"))
+        used = _first(s, metric="used_capacity", statistic="total")
+        pct = _first(s, metric="used_capacity_percent")
+        cap = s[(s["phase"] == "sizing") & (s["metric"] == "used_capacity_per_desktop")].sort_values("record_id")
+        if used is not None and pct is not None and len(cap) and pct["value"] > 0:
+            total = used["value"] * 100 / pct["value"]
+            reads.append(("full density by capacity", total / cap.iloc[0]["value"],
+                          (f"{used['record_id']} {used['value']:,.0f} GB = {pct['record_id']} {pct['value']:g} % of capacity → "
+                           f"{total:,.0f} GB (derived) / {cap.iloc[0]['record_id']} {cap.iloc[0]['value']:g} GB per desktop")))
+        if not reads:
+            rows.append({**base, "reading": "none: no density stated or derivable", "density": np.nan, "derivation": "", "implied_price_usd": np.nan})
+            continue
+        reads.insert(0, ("tested desktops", t, f"sources.csv: {t:,.0f} desktops tested"))
+        for name, dens, how in reads:
+            rows.append({**base, "reading": name, "density": float(dens), "derivation": how, "implied_price_usd": c["value"] * dens})
+    out = pd.DataFrame(rows, columns=["vendor", "source_id", "record_id", "claim_usd", "reading", "density", "derivation",
+                                      "implied_price_usd", "verdict", "claim_id", "audit"])
+    out["usd_per_tested_desktop"] = out["implied_price_usd"] / out["source_id"].map(tested)
     return out
 
 
-def vendor_claims(results: pd.DataFrame, assumptions: pd.DataFrame) -> pd.DataFrame:
-    """Each distinct $ per desktop claim and the array price it implies.
+def cost_per_desktop(assumptions: pd.DataFrame, density_summary: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """USD per desktop from array prices the assumptions table states (``array_price_usd:<source_id>``).
 
-    Columns: vendor, record_id, worker_class, claim_usd (reported, USD per desktop),
-    claimed_density (desktops the claim is made at), density_basis (``reported`` when the
-    record states it; ``assumed: <name>`` when it comes from the assumptions file; empty when
-    unknown), implied_price_usd (derived: claim_usd x claimed_density; NaN when the density is
-    unknown, e.g. NetApp's untested AFF A200), audit (the audit's resolution). Claims are listed
-    whether or not the audit lets the analysis use them: they are shown, never trusted.
+    For each such price: at the desktops demonstrated, and at the extrapolated peak maximum
+    where ``density_summary`` (``density.summary``) has one that is not a ``limit``. Columns:
+    vendor, source_id, price_usd, price_low, price_high, scope, density_case, desktops,
+    usd_per_desktop, usd_per_desktop_low, usd_per_desktop_high. Empty when the table states no
+    array price (the shipped default).
     """
-    a = values(assumptions)
-    r = results[results["metric"] == "cost_per_desktop"].sort_values("record_id")
-    r = r.drop_duplicates(["vendor", "value", "worker_class"])
-    stated = _stated_desktops(r)
+    cols = ["vendor", "source_id", "price_usd", "price_low", "price_high", "scope", "density_case", "desktops",
+            "usd_per_desktop", "usd_per_desktop_low", "usd_per_desktop_high"]
+    a = assumptions[assumptions["name"].str.startswith(ARRAY_PRICE_PREFIX)]
+    vendor = sources_df.set_index("source_id")["vendor"]
     rows = []
-    for _, x in r.iterrows():
-        d = stated.get(x["record_id"], np.nan)
-        basis = "reported" if pd.notna(d) else ""
-        if pd.isna(d) and x["source_id"] == "accelstor_p710":
-            d, basis = a["accelstor_full_density_desktops"], "assumed: accelstor_full_density_desktops"
-        rows.append({"vendor": x["vendor"], "record_id": x["record_id"], "worker_class": x["worker_class"],
-                     "quote": x["quote"], "claim_usd": x["value"], "claimed_density": d, "density_basis": basis,
-                     "implied_price_usd": x["value"] * d if pd.notna(d) else np.nan, "audit": x["resolution"]})
-    return pd.DataFrame(rows)
+    for _, p in a.iterrows():
+        sid = p["name"][len(ARRAY_PRICE_PREFIX):]
+        if sid not in vendor.index:
+            raise ValueError(f"cost assumptions: {p['name']}: unknown source_id {sid!r}")
+        s = density_summary[density_summary["vendor"] == vendor[sid]]
+        cases = [("demonstrated", s["desktops_tested"].min())]
+        ok = s[s["peak_max"].notna() & (s["peak_bound"] != "limit")]
+        if len(ok):
+            cases.append(("extrapolated peak maximum", ok["peak_max"].min()))
+        for case, d in cases:
+            if pd.isna(d):
+                continue
+            rows.append({"vendor": vendor[sid], "source_id": sid, "price_usd": p["value"], "price_low": p["low"], "price_high": p["high"],
+                         "scope": p["scope"], "density_case": case, "desktops": d, "usd_per_desktop": p["value"] / d,
+                         "usd_per_desktop_low": p["low"] / d, "usd_per_desktop_high": p["high"] / d})
+    return pd.DataFrame(rows, columns=cols)
 
 
-def recompute(claims: pd.DataFrame, density_summary: pd.DataFrame, assumptions: pd.DataFrame) -> pd.DataFrame:
-    """$ per desktop of each priced claim at other densities.
-
-    Price = implied_price_usd x claim_price_factor (assumed). Densities: the claim's own, the
-    desktops tested, and the model's maxima (``density.summary``: peak, average, peak with
-    failover, average with failover; the lowest configuration of the vendor). Columns: vendor,
-    record_id, density_case, desktops, desktops_bound (``gt`` = at least, ``lt`` = at most),
-    price_usd, usd_per_desktop (derived).
-    """
-    f = values(assumptions)["claim_price_factor"]
-    rows = []
-    for _, c in claims[claims["implied_price_usd"].notna()].iterrows():
-        s = density_summary[density_summary["vendor"] == c["vendor"]]
-        cases = [("claimed", c["claimed_density"], "eq")]
-        if len(s) and pd.notna(s["desktops_tested"]).any():
-            cases.append(("tested", s["desktops_tested"].max(), "eq"))
-            for case, label in [("peak", "model, peak"), ("average", "model, average"),
-                                ("peak_failover", "model, peak, failover"), ("average_failover", "model, average, failover")]:
-                col = f"{case}_max"
-                if col in s and s[col].notna().any():
-                    i = s[col].idxmin()
-                    cases.append((label, s.at[i, col], s.at[i, f"{case}_bound"]))
-        for label, d, b in cases:
-            price = c["implied_price_usd"] * f
-            rows.append({"vendor": c["vendor"], "record_id": c["record_id"], "density_case": label, "desktops": d,
-                         "desktops_bound": b, "price_usd": price, "usd_per_desktop": price / d})
-    return pd.DataFrame(rows)
-
-
-def hitachi_drives(results: pd.DataFrame) -> pd.DataFrame:
-    """Drives per Hitachi configuration from the test-bed records (metric ``drives``, phase
-    ``testbed``, a configuration), typed FMD or HDD by the record's quote. Columns:
-    configuration, fmd, hdd. Raises ValueError if a configuration has no FMD count."""
-    r = results[(results["source_id"] == "hitachi_g600") & (results["metric"] == "drives")
-                & (results["phase"] == "testbed") & (results["configuration"] != "")]
+def drive_mix(results: pd.DataFrame) -> pd.DataFrame:
+    """Drives per configuration of documents that test several configurations (test-bed
+    records, metric ``drives``, a configuration), typed flash module (FMD) or HDD by the record's
+    quote. Columns: source_id, vendor, configuration, fmd, hdd."""
+    r = results[(results["metric"] == "drives") & (results["phase"] == "testbed") & (results["configuration"] != "")]
     r = r.assign(kind=np.where(r["quote"].str.contains("FMD"), "fmd", np.where(r["quote"].str.contains("HDD"), "hdd", "")))
-    t = r[r["kind"] != ""].drop_duplicates(["configuration", "kind"]).pivot(index="configuration", columns="kind", values="value")
+    r = r[r["kind"] != ""].drop_duplicates(["source_id", "configuration", "kind"])
+    if r.empty:
+        return pd.DataFrame(columns=["source_id", "vendor", "configuration", "fmd", "hdd"])
+    t = r.pivot_table(index=["source_id", "vendor", "configuration"], columns="kind", values="value", aggfunc="first")
     t = t.reindex(columns=["fmd", "hdd"]).fillna({"hdd": 0.0}).reset_index()
-    if t["fmd"].isna().any():
-        raise ValueError(f"Hitachi configuration without an FMD count: {t}")
-    return t
+    return t.dropna(subset=["fmd"]).reset_index(drop=True)
 
 
-def hitachi_saving(drives: pd.DataFrame, hdd_to_fmd: float, reference: str = "config3", tiered: str = "config2") -> dict:
-    """Drive-cost saving of the tiered configuration against a reference, in FMD price units.
+def tiering_saving(drives: pd.DataFrame, hdd_to_fmd: float, reference: str, tiered: str) -> dict:
+    """Drive-cost saving of the ``tiered`` configuration against ``reference``, in FMD price units.
 
-    Returns claimed_fmd_only (1 - fmd_tiered / fmd_reference: the document's arithmetic) and
-    with_hdds (1 - (fmd + r x hdd)_tiered / (fmd + r x hdd)_reference, r = HDD/FMD price
-    ratio), and break_even_ratio (r at which the saving is 0).
+    Returns reference, tiered, claimed_fmd_only (1 - fmd_tiered / fmd_reference: counting flash
+    modules only), with_hdds (1 - (fmd + r x hdd)_tiered / (fmd + r x hdd)_reference, r = the
+    HDD/FMD price ratio) and break_even_ratio (r at which the saving is 0; inf when the HDD
+    counts are equal). Raises KeyError for an unknown configuration.
     """
     d = drives.set_index("configuration")
     ft, ht, fr, hr = d.at[tiered, "fmd"], d.at[tiered, "hdd"], d.at[reference, "fmd"], d.at[reference, "hdd"]
     with_hdds = 1 - (ft + hdd_to_fmd * ht) / (fr + hdd_to_fmd * hr)
     be = (fr - ft) / (ht - hr) if ht != hr else math.inf
-    return {"reference": reference, "claimed_fmd_only": 1 - ft / fr, "with_hdds": with_hdds, "break_even_ratio": be}
+    return {"reference": reference, "tiered": tiered, "claimed_fmd_only": 1 - ft / fr, "with_hdds": with_hdds, "break_even_ratio": be}
 
 
-def outputs(p: dict, claims: pd.DataFrame, densities: dict, drives: pd.DataFrame) -> dict:
-    """The cost results one set of inputs gives (used by ``tornado``): USD per desktop per vendor
-    at its model density and Hitachi's saving. ``p``: assumption name -> value; ``densities``:
-    vendor -> desktops; both may be overridden one at a time."""
-    out = {}
-    for _, c in claims.iterrows():
-        d = c["claimed_density"]
-        if c["density_basis"].startswith("assumed"):
-            d = p["accelstor_full_density_desktops"]
-        if pd.isna(d) or c["vendor"] not in densities:
-            continue
-        out[f"{c['vendor']}: USD per desktop at model density"] = c["claim_usd"] * d * p["claim_price_factor"] / p.get(f"density:{c['vendor']}", densities[c["vendor"]])
-    out["Hitachi: drive-cost saving vs config3"] = hitachi_saving(drives, p["hdd_to_fmd_price_ratio"])["with_hdds"]
-    return out
-
-
-def density_ranges(density_summary: pd.DataFrame) -> dict:
-    """vendor -> (value, low, high) model densities in desktops, for ``tornado``: value = the
-    binding peak maximum (normal operation), low = the lower of the tested desktops and the peak
-    maximum with failover, high = the average-based maximum (the peak one if none). Lowest
-    configuration of each vendor; vendors without a tested utilization are left out."""
-    out = {}
-    for v, g in density_summary[density_summary["peak_max"].notna()].groupby("vendor"):
-        peak = g["peak_max"].min()
-        low = min(g["desktops_tested"].min(), g["peak_failover_max"].min())
-        high = g["average_max"].min() if g["average_max"].notna().any() else peak
-        out[v] = (float(peak), float(min(low, peak)), float(max(high, peak)))
-    return out
-
-
-def tornado(assumptions: pd.DataFrame, claims: pd.DataFrame, density_ranges: dict, drives: pd.DataFrame) -> pd.DataFrame:
-    """One-at-a-time sensitivity: each input at its low and high end, the others at their value.
-
-    ``density_ranges``: vendor -> (value, low, high) model densities (desktops). Columns:
-    output, input, kind (``assumed`` or ``model``), base, at_low, at_high, swing (|high - low|).
-    """
-    base_p = values(assumptions)
-    dens = {v: t[0] for v, t in density_ranges.items()}
-    inputs = [(n, "assumed", lo, hi) for n, lo, hi in zip(assumptions["name"], assumptions["low"], assumptions["high"])]
-    inputs += [(f"density:{v}", "model", t[1], t[2]) for v, t in density_ranges.items()]
-    base = outputs(base_p, claims, dens, drives)
-    rows = []
-    for name, kind, lo, hi in inputs:
-        o_lo = outputs({**base_p, name: lo}, claims, dens, drives)
-        o_hi = outputs({**base_p, name: hi}, claims, dens, drives)
-        for k, b in base.items():
-            rows.append({"output": k, "input": name, "kind": kind, "base": b, "at_low": o_lo[k], "at_high": o_hi[k],
-                         "swing": abs(o_hi[k] - o_lo[k])})
-    t = pd.DataFrame(rows)
-    return t[t["swing"] > 0].sort_values(["output", "swing"], ascending=[True, False]).reset_index(drop=True)
-
-
-def tornado_chart(t: pd.DataFrame):
-    """Altair tornado chart: for each output, the range each input moves it over (low end to
-    high end), widest first; colour = assumed or model input."""
-    import altair as alt
-    d = t.assign(lo=t[["at_low", "at_high"]].min(axis=1), hi=t[["at_low", "at_high"]].max(axis=1))
-    base = alt.Chart(d).encode(y=alt.Y("input:N", sort="-x", title=None))
-    bars = base.mark_bar(height=14).encode(x=alt.X("lo:Q", title="output at the input's low and high end"), x2="hi:Q",
-                                           color=alt.Color("kind:N", title="Input", scale=alt.Scale(domain=["assumed", "model"], range=["#e6550d", "#3182bd"])),
-                                           tooltip=["output", "input", "kind", alt.Tooltip("base:Q", format=",.3g"),
-                                                    alt.Tooltip("at_low:Q", format=",.3g"), alt.Tooltip("at_high:Q", format=",.3g")])
-    tick = base.mark_tick(color="black", thickness=2, size=18).encode(x="base:Q")
-    return alt.layer(bars, tick).properties(width=420, height=70).facet(
-        row=alt.Row("output:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left", labelOrient="top")),
-    ).resolve_scale(x="independent", y="independent").properties(title="Sensitivity of the cost results (black tick: base case)")
+def tiered_configuration(drives: pd.DataFrame) -> str:
+    """The configuration that replaces the most flash modules with HDDs: fewest FMDs among those
+    with HDDs (ties: most HDDs)."""
+    t = drives[drives["hdd"] > 0].sort_values(["fmd", "hdd"], ascending=[True, False])
+    if t.empty:
+        raise ValueError("no configuration with HDDs: nothing tiered")
+    return str(t.iloc[0]["configuration"])
 
 
 def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
-    """Altair line chart: Hitachi's drive-cost saving of config2 against config3 and config1 as
-    a function of the HDD/FMD price ratio, with the assumed range shaded and the claimed 75 %."""
+    """Altair line chart: the tiered configuration's drive-cost saving against each other
+    configuration as a function of the HDD/FMD price ratio, with the assumed range shaded and
+    the flash-only count saving as a dashed rule."""
     import altair as alt
     a = assumptions.set_index("name").loc["hdd_to_fmd_price_ratio"]
+    tiered = tiered_configuration(drives)
+    refs = [c for c in drives["configuration"] if c != tiered]
     rs = np.linspace(0, 1, 101)
-    d = pd.DataFrame([{"ratio": r, "against": ref, "saving": hitachi_saving(drives, r, ref)["with_hdds"]}
-                      for ref in ("config3", "config1") for r in rs])
+    d = pd.DataFrame([{"ratio": r, "against": ref, "saving": tiering_saving(drives, r, ref, tiered)["with_hdds"]}
+                      for ref in refs for r in rs])
     band = alt.Chart(pd.DataFrame({"lo": [a["low"]], "hi": [a["high"]]})).mark_rect(opacity=0.15, color="#e6550d").encode(x="lo:Q", x2="hi:Q")
-    claim = alt.Chart(pd.DataFrame({"y": [hitachi_saving(drives, 0)["claimed_fmd_only"]]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
+    claim = alt.Chart(pd.DataFrame({"y": [tiering_saving(drives, 0, refs[-1], tiered)["claimed_fmd_only"]]})).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
     line = alt.Chart(d).mark_line().encode(x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
-                                           y=alt.Y("saving:Q", title="drive-cost saving of config2", axis=alt.Axis(format="%")),
+                                           y=alt.Y("saving:Q", title=f"drive-cost saving of {tiered}", axis=alt.Axis(format="%")),
                                            color=alt.Color("against:N", title="Against"))
-    return (band + claim + line).properties(width=420, height=240, title="Hitachi's '75 % of FMD cost saved', HDDs included")
+    return (band + claim + line).properties(width=420, height=240, title="Flash modules saved, HDDs included")

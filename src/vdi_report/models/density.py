@@ -1,13 +1,24 @@
-"""Headroom and density: the resource closest to saturation per array, configuration and phase,
-and the desktops it could carry under a stated scaling law.
+"""Density: demonstrated before extrapolated.
 
-Scaling law (an assumption, stated in the report): a resource's utilization is proportional to
-the number of desktops, so a resource at ``u`` % with ``d`` desktops saturates at
-``d x LIMIT_PCT / u`` desktops. Failover: a controller resource (array CPU, Hitachi MPU) measured
-with both controllers up doubles when one controller carries all the load
-(``FAILOVER_FACTOR``); disks do not fail over, so disk busy is unchanged. Where the vendor
-measured a failover test (NetApp), its own failover figure is used instead. Latency does not
-scale linearly (queueing), so it is shown beside the utilizations but never extrapolated.
+Per tested array (and configuration): what it demonstrably carried (desktops, phase, normal and
+one-controller-down) with the busiest resource it reported, and an extrapolation only where the
+resource scales with desktops:
+
+- Controller CPU (array CPU, Hitachi MPU) scales: a resource at ``u`` % with ``d`` desktops
+  saturates at ``d x 100 / u`` desktops (the scaling law, an assumption: controller load need not
+  be linear in desktops; caches and background work make it a rough guide). A ``< u`` figure gives
+  only a lower bound. With one of two controllers down, controller load doubles
+  (``FAILOVER_FACTOR``) unless the vendor measured its failover test.
+- Port bandwidth scales: link speed x data ports (test-bed records ``storage_ports`` and a
+  network or port speed on the same line) against the highest host or front-end throughput per
+  desktop in a user phase gives ``desktops x port MB/s / tested MB/s``.
+- Never extrapolated: a saturated figure (``SATURATED_PCT`` or more: the tested load already hit
+  the limit), a non-proportional one (disk or flash-module busy %, which sits near 100 % whatever
+  the number of drives), and any figure whose statement the claims table (data/raw/claims.csv,
+  same source and line) rates ``not testable``.
+- Consistency: the maximum at peak is never above the maximum on averages (a peak needs the
+  average load carried too); where it would be, the average-based maximum caps it.
+Latency rises non-linearly near saturation and is never extrapolated.
 """
 
 import numpy as np
@@ -16,16 +27,21 @@ import pandas as pd
 UTILIZATION_METRICS = {"storage_cpu_utilization": "array controller CPU", "mpu_utilization": "MPU",
                        "disk_busy": "disk busy"}
 CONTROLLER_RESOURCES = {"storage_cpu_utilization", "mpu_utilization"}
+SCALING_METRICS = CONTROLLER_RESOURCES  # resources whose load grows with desktops
+NON_PROPORTIONAL = {"disk_busy": "busy % of disks or flash modules is not proportional to desktops"}
 LIMIT_PCT = 100.0  # saturation
+SATURATED_PCT = 95.0  # at or above: the tested load is at the limit, nothing to extrapolate
 FAILOVER_FACTOR = 2.0  # two controllers -> one: per-controller load doubles
+MB_PER_GBIT = 125.0  # 1 Gb/s = 125 MB/s (decimal)
+SPEED_METRICS = ("port_speed", "network_speed", "fc_port_speed", "network_port_speed")
 # "overall": a statement about all tests (AccelStor's "always under 4 %"), so it binds user phases too.
 USER_PHASES = ("boot", "login", "login_and_steady_state", "steady_state", "overall")
 MAINTENANCE_PHASES = ("provisioning", "patching")
 DENSITY_COLUMNS = [
-    "source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "statistic",
+    "source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "metric", "statistic",
     "utilization_pct", "utilization_low", "utilization_high", "bound", "desktops", "population",
-    "max_desktops", "max_desktops_low", "max_desktops_high", "max_bound", "saturated",
-    "max_desktops_failover", "failover_basis", "phase_kind", "record_id",
+    "extrapolation", "reason", "max_desktops", "max_bound", "max_desktops_failover", "failover_basis", "phase_kind",
+    "record_id", "claim_id",
 ]
 
 
@@ -38,9 +54,9 @@ def utilization(results: pd.DataFrame) -> pd.DataFrame:
     """Utilization records of test runs (results.csv rows with a metric in
     ``UTILIZATION_METRICS``, statistic peak or average, used in the analysis), one per distinct
     number. Columns: source_id, vendor, configuration, phase, condition, variant, resource
-    (e.g. ``disk busy (FMD)``), statistic, utilization_pct, utilization_low, utilization_high
-    (%, capped at 100), bound, desktops (the population the resource serves), population,
-    record_id. A utilization without a phase is labelled ``overall``.
+    (e.g. ``disk busy (FMD)``), metric, statistic, utilization_pct, utilization_low,
+    utilization_high (%, capped at 100), bound, desktops (the population the resource serves),
+    population, record_id, line. A utilization without a phase is labelled ``overall``.
     """
     r = results[results["metric"].isin(list(UTILIZATION_METRICS)) & results["statistic"].isin(["peak", "average"])
                 & results["used_in_analysis"] & ~results["phase"].isin(["sizing", "testbed"])].copy()
@@ -51,82 +67,190 @@ def utilization(results: pd.DataFrame) -> pd.DataFrame:
         ["vendor", "configuration", "phase", "condition", "variant", "resource", "statistic", "value", "bound", "desktops"])
     out = r.rename(columns={"value": "utilization_pct", "value_low": "utilization_low", "value_high": "utilization_high"})
     out["utilization_high"] = out["utilization_high"].clip(upper=LIMIT_PCT)
-    return out[["source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "statistic",
-                "utilization_pct", "utilization_low", "utilization_high", "bound", "desktops", "population", "record_id"]]
+    return out[["source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "metric", "statistic",
+                "utilization_pct", "utilization_low", "utilization_high", "bound", "desktops", "population", "record_id", "line"]]
 
 
-def max_desktops(util: pd.DataFrame) -> pd.DataFrame:
-    """Add the scaling-law columns to ``utilization`` rows (``DENSITY_COLUMNS``).
+def not_testable(claims_register: pd.DataFrame) -> dict[tuple[str, int], str]:
+    """(source_id, line) -> claim_id of the claims the register (data/raw/claims.csv, passed in)
+    rates ``not testable``."""
+    c = claims_register[claims_register["verdict"].str.strip() == "not testable"]
+    return {(sid, int(line)): cid for sid, line, cid in zip(c["source_id"], c["line"], c["claim_id"])}
 
-    max_desktops = desktops x 100 / utilization (point, at the printed number); low/high from
-    the utilization interval (a ``< u`` utilization gives a lower bound, high = inf). max_bound:
-    ``gt`` (at least: utilization was below the printed value), ``lt`` (at most: above it, or
-    saturated at 100 %), ``approx``, ``eq``. saturated: the printed utilization is 100 % (the
-    tested load already saturates the resource, so the law gives at most the tested desktops).
-    max_desktops_failover and failover_basis: see the module docstring.
+
+def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Add the extrapolation columns to ``utilization`` rows (``DENSITY_COLUMNS``).
+
+    extrapolation: ``scales`` (controller CPU/MPU, below saturation, testable) or ``not
+    extrapolated``; reason: why not (saturated, non-proportional, rated not testable in
+    claims.csv as ``claim_id``). max_desktops = desktops x 100 / utilization for ``scales`` rows
+    (NaN otherwise); max_bound ``gt`` (at least: a ``<`` utilization), ``approx``, ``eq``.
+    max_desktops_failover: the vendor's failover row as it is, or the normal row / 2 for a
+    controller resource (``failover_basis`` says which).
     """
     d = util.copy()
+    nt = not_testable(claims_register) if claims_register is not None else {}
+    d["claim_id"] = [nt.get((s, int(l)), "") if pd.notna(l) else "" for s, l in zip(d["source_id"], d["line"])]
     u = d["utilization_pct"].clip(upper=LIMIT_PCT)
-    d["max_desktops"] = d["desktops"] * LIMIT_PCT / u
-    with np.errstate(divide="ignore"):
-        d["max_desktops_low"] = d["desktops"] * LIMIT_PCT / d["utilization_high"]
-        d["max_desktops_high"] = d["desktops"] * LIMIT_PCT / d["utilization_low"].replace(0, np.nan)
-    d["max_desktops_high"] = d["max_desktops_high"].fillna(np.inf)
-    d["saturated"] = u >= LIMIT_PCT
-    d["max_bound"] = np.select([d["saturated"], d["bound"] == "lt", d["bound"] == "gt", d["bound"] == "approx"],
-                               ["lt", "gt", "lt", "approx"], "eq")
-    ctrl = d["resource"].isin([UTILIZATION_METRICS[m] for m in CONTROLLER_RESOURCES])
+    reason = np.select(
+        [d["claim_id"] != "", ~d["metric"].isin(list(SCALING_METRICS)), (u >= SATURATED_PCT) & (d["bound"] != "lt")],
+        ["claims table rates the statement not testable (" + d["claim_id"] + ")",
+         d["metric"].map(NON_PROPORTIONAL).fillna("resource does not scale with desktops"),
+         "saturated: the tested load already reaches the limit"], "")
+    d["reason"] = reason
+    d["extrapolation"] = np.where(d["reason"] == "", "scales", "not extrapolated")
+    ok = d["extrapolation"] == "scales"
+    d["max_desktops"] = np.where(ok, d["desktops"] * LIMIT_PCT / u, np.nan)
+    d["max_bound"] = np.where(ok, np.select([d["bound"] == "lt", d["bound"] == "approx"], ["gt", "approx"], "eq"), "")
     measured = d["condition"] == "failover"
-    d["max_desktops_failover"] = np.where(measured, d["max_desktops"],
-                                          np.where(ctrl, d["max_desktops"] / FAILOVER_FACTOR, d["max_desktops"]))
-    d["failover_basis"] = np.where(measured, "measured in the vendor's failover test",
-                                   np.where(ctrl, "derived: controller load doubles", "disks: unchanged by controller failover"))
+    d["max_desktops_failover"] = np.where(measured, d["max_desktops"], d["max_desktops"] / FAILOVER_FACTOR)
+    d["failover_basis"] = np.where(~ok, "", np.where(measured, "measured in the vendor's failover test",
+                                                     "derived: controller load doubles"))
     d["phase_kind"] = np.where(d["phase"].isin(USER_PHASES), "user", "maintenance")
     return d[DENSITY_COLUMNS].sort_values(["vendor", "configuration", "phase", "condition", "resource", "statistic"]).reset_index(drop=True)
 
 
-def _binding(g: pd.DataFrame, col: str) -> pd.Series:
-    if g.empty or g[col].isna().all():
-        return pd.Series({"max": np.nan, "bound": "", "phase": "", "resource": "", "record_id": "", "served": np.nan})
+def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
+    """Port-bandwidth limit per source where the test bed states the storage's data ports and
+    their speed on one line (metrics ``storage_ports`` and one of ``SPEED_METRICS``).
+
+    port_mbps = ports x Gb/s x 125 (MB/s, decimal). The tested throughput is the highest host or
+    front-end throughput in a user phase (normal condition), or the sum of read and write
+    throughput of one test, phase and statistic when only those are reported. max_desktops =
+    desktops x port_mbps / tested_mbps, a limit at the tested per-desktop throughput (and, for a
+    boot storm, at the tested boot rate). Columns: source_id, vendor, ports, gbps, port_mbps,
+    phase, statistic, tested_mbps, desktops, max_desktops, records.
+    """
+    tb = results[results["phase"] == "testbed"]
+    ports = tb[tb["metric"] == "storage_ports"]
+    speed = tb[tb["metric"].isin(SPEED_METRICS)]
+    rows = []
+    for _, p in ports.iterrows():
+        sp = speed[(speed["source_id"] == p["source_id"]) & (speed["line"] == p["line"])]
+        if sp.empty:
+            continue
+        s = sp.iloc[0]
+        port_mbps = p["value"] * s["value"] * MB_PER_GBIT
+        r = results[(results["source_id"] == p["source_id"]) & results["used_in_analysis"] & (results["condition"] == "normal")
+                    & results["phase"].isin(USER_PHASES) & results["vantage"].isin(["host", "array_frontend"])]
+        tot = r[r["metric"] == "throughput"][["phase", "statistic", "value", "desktops", "record_id"]]
+        rw = r[r["metric"].isin(["read_throughput", "write_throughput"])]
+        sums = rw.groupby(["test_id", "phase", "statistic"]).agg(value=("value", "sum"), desktops=("desktops", "max"),
+                                                                  n=("metric", "nunique"), record_id=("record_id", " ".join)).reset_index()
+        sums = sums[sums["n"] == 2].drop(columns=["n", "test_id"])
+        cand = pd.concat([tot, sums], ignore_index=True)
+        if cand.empty:
+            continue
+        cand["per_desktop"] = cand["value"] / cand["desktops"]
+        t = cand.sort_values("per_desktop", ascending=False).iloc[0]
+        rows.append({"source_id": p["source_id"], "vendor": p["vendor"], "ports": p["value"], "gbps": s["value"], "port_mbps": port_mbps,
+                     "phase": t["phase"], "statistic": t["statistic"], "tested_mbps": t["value"], "desktops": t["desktops"],
+                     "max_desktops": t["desktops"] * port_mbps / t["value"],
+                     "records": f"{p['record_id']} {s['record_id']} {t['record_id']}"})
+    return pd.DataFrame(rows, columns=["source_id", "vendor", "ports", "gbps", "port_mbps", "phase", "statistic", "tested_mbps",
+                                       "desktops", "max_desktops", "records"])
+
+
+SUMMARY_COLUMNS = ["vendor", "configuration", "desktops_tested", "desktops_failover_tested", "busiest_resource",
+                   "busiest_pct", "busiest_bound", "busiest_phase", "busiest_record", "peak_max", "peak_bound", "peak_basis",
+                   "average_max", "average_bound", "average_basis", "peak_failover_max", "peak_failover_bound",
+                   "peak_failover_basis", "boot_limit", "port_max", "port_basis", "caveat", "consistency", "claims"]
+COUNT_PHASES = ("login", "login_and_steady_state", "steady_state", "overall")  # boot limits the boot rate, not the count
+
+
+def _at_limit(g: pd.DataFrame) -> pd.DataFrame:
+    return g[(g["utilization_pct"] >= SATURATED_PCT) & (g["bound"] != "lt")]
+
+
+def _case(g: pd.DataFrame, col: str, tested: float):
+    """(max, bound, basis) over the count phases of ``g``: the tested desktops when a resource
+    is at its limit there (bound ``limit``), else the lowest extrapolation of a resource that
+    scales, else nothing."""
+    g = g[g["phase"].isin(COUNT_PHASES)]
+    lim = _at_limit(g)
+    if len(lim):
+        x = lim.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
+        return tested, "limit", f"limit reached: {x['resource']} at {x['utilization_pct']:g} %, {x['phase'].replace('_', ' ')} ({x['record_id']})"
+    g = g[g[col].notna()]
+    if g.empty:
+        return np.nan, "", ""
     i = g[col].idxmin()
-    return pd.Series({"max": g.at[i, col], "bound": g.at[i, "max_bound"], "phase": g.at[i, "phase"],
-                      "resource": g.at[i, "resource"], "record_id": g.at[i, "record_id"], "served": g.at[i, "desktops"]})
+    return float(g.at[i, col]), g.at[i, "max_bound"], f"{g.at[i, 'resource']}, {g.at[i, 'phase'].replace('_', ' ')} ({g.at[i, 'record_id']})"
 
 
-def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per vendor and configuration, the binding (lowest) maximum over the user-facing phases.
+def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd.DataFrame | None = None,
+            demonstrated: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per vendor and configuration: demonstrated first, extrapolated second (``SUMMARY_COLUMNS``).
 
-    Columns: vendor, configuration, desktops_tested, and for each case in (peak, average,
-    peak_failover, average_failover): ``<case>_max`` (desktops), ``<case>_bound``,
-    ``<case>_phase``, ``<case>_resource``, ``<case>_record_id``, ``<case>_served`` (desktops the
-    binding resource served in the test, e.g. Hitachi's 400 task desktops on the HDD pool); then ``claims`` (the vendor's
-    own density claims, from ``claims``, with † when the audit does not accept one; a vendor with claims but no utilization gets a row of
-    NaN). Normal-condition rows of the Tuesday variant are
-    ignored (Monday is the design case). Failover cases use the vendor's failover rows where they
-    exist, else the derived failover column of the normal rows.
+    desktops_tested / desktops_failover_tested: desktops of its normal and one-controller-down
+    tests (``demonstrated``: ``scenario.demonstrated`` rows; else the utilization rows).
+    busiest_*: the highest utilization it reported in a user phase (normal), extrapolated or not.
+    peak_max / average_max / peak_failover_max (desktops), with bound and basis, over login and
+    steady state (a boot storm's limit is a boot-rate limit, reported in ``boot_limit``): the
+    tested desktops with bound ``limit`` when a reported resource is at ``SATURATED_PCT`` or more
+    there (the array was at a limit: nothing to extrapolate), else the lowest maximum of a
+    resource that scales (``max_desktops``); failover uses the vendor's failover test where it
+    exists, else the derived controller figure. port_max: ``port_bandwidth``. caveat: resources
+    that cannot be extrapolated and are not at a limit (their headroom is unknown). consistency:
+    how a peak maximum above the average maximum was capped. claims: the vendor's density claims
+    (``claims``; † when the audit does not accept one).
     """
     d = density[(density["phase_kind"] == "user") & (density["variant"] != "tuesday")]
+    keys = set(zip(d["vendor"], d["configuration"]))
+    if demonstrated is not None:
+        keys |= set(zip(demonstrated["vendor"], demonstrated["configuration"]))
     rows = []
-    for (vendor, conf), g in d.groupby(["vendor", "configuration"], sort=True):
-        row = {"vendor": vendor, "configuration": conf, "desktops_tested": g["desktops"].max()}
+    for vendor, conf in sorted(keys):
+        g = d[(d["vendor"] == vendor) & (d["configuration"] == conf)]
         normal, fo = g[g["condition"] == "normal"], g[g["condition"] == "failover"]
+        row = {"vendor": vendor, "configuration": conf}
+        if demonstrated is not None:
+            dm = demonstrated[(demonstrated["vendor"] == vendor) & (demonstrated["configuration"] == conf)]
+            row["desktops_tested"] = dm.loc[dm["condition"] == "normal", "desktops"].max()
+            row["desktops_failover_tested"] = dm.loc[dm["condition"] == "failover", "desktops"].max()
+        else:
+            row["desktops_tested"], row["desktops_failover_tested"] = normal["desktops"].max(), fo["desktops"].max()
+        if len(normal):
+            b = normal.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
+            row.update(busiest_resource=b["resource"], busiest_pct=b["utilization_pct"], busiest_bound=b["bound"],
+                       busiest_phase=b["phase"], busiest_record=b["record_id"])
+        tested = row["desktops_tested"]
         for stat in ("peak", "average"):
-            b = _binding(normal[normal["statistic"] == stat], "max_desktops")
-            row.update({f"{stat}_{k}": v for k, v in b.items()})
-            src = fo[fo["statistic"] == stat] if len(fo[fo["statistic"] == stat]) else normal[normal["statistic"] == stat]
-            b = _binding(src, "max_desktops_failover")
-            row.update({f"{stat}_failover_{k}": v for k, v in b.items()})
+            row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(normal[normal["statistic"] == stat], "max_desktops", tested)
+        bl = _at_limit(normal[normal["phase"] == "boot"])
+        row["boot_limit"] = "; ".join(f"{x['resource']} at {x['utilization_pct']:g} % at the tested boot rate ({x['record_id']})"
+                                      for _, x in bl.iterrows())
+        unk = normal[(normal["extrapolation"] != "scales") & (normal["utilization_pct"] < SATURATED_PCT) & normal["phase"].isin(COUNT_PHASES)
+                     & (normal["claim_id"] == "")]
+        row["caveat"] = "; ".join(sorted({f"{x['resource']}: {x['reason']}" for _, x in unk.iterrows()}))
+        row["consistency"] = ""
+        if pd.notna(row["peak_max"]) and pd.notna(row["average_max"]) and row["peak_max"] > row["average_max"]:
+            row["consistency"] = (f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
+                                  "(a peak cannot be carried without its average load)")
+            row["peak_max"], row["peak_bound"], row["peak_basis"] = row["average_max"], row["average_bound"], row["average_basis"]
+        if len(fo):
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
+                fo[fo["statistic"] == "peak"], "max_desktops_failover", row["desktops_failover_tested"])
+        elif row["peak_bound"] == "limit":
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = np.nan, "", "not tested; at its limit with both controllers"
+        else:
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
+                normal[normal["statistic"] == "peak"], "max_desktops_failover", tested)
+        if pd.notna(row["peak_failover_max"]) and pd.notna(row["peak_max"]) and row["peak_failover_max"] > row["peak_max"]:
+            row["peak_failover_max"], row["peak_failover_bound"] = row["peak_max"], row["peak_bound"]
+            row["peak_failover_basis"] = f"capped by the maximum with both controllers ({row['peak_basis']})"
+        if ports is not None:
+            pt = ports[ports["vendor"] == vendor]
+            if len(pt):
+                x = pt.iloc[0]
+                row["port_max"] = x["max_desktops"]
+                row["port_basis"] = (f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
+                                     f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})")
         if claims is not None:
             c = claims[claims["vendor"] == vendor]
             row["claims"] = "; ".join(c["claim"] + np.where(c["audit"] != "", " †", "")) if len(c) else ""
         rows.append(row)
-    out = pd.DataFrame(rows)
-    if claims is not None:  # vendors that report no utilization at all stay visible
-        missing = sorted(set(claims["vendor"]) - set(out["vendor"]))
-        extra = [{"vendor": v, "configuration": "", "claims": "; ".join(claims.loc[claims["vendor"] == v, "claim"]
-                                                                          + np.where(claims.loc[claims["vendor"] == v, "audit"] != "", " †", ""))} for v in missing]
-        out = pd.concat([out, pd.DataFrame(extra)], ignore_index=True) if extra else out
-    return out
+    return pd.DataFrame(rows).reindex(columns=SUMMARY_COLUMNS)
 
 
 def claims(results: pd.DataFrame) -> pd.DataFrame:
@@ -166,70 +290,44 @@ def latency(results: pd.DataFrame) -> pd.DataFrame:
                                                         "vantage", "record_id", "threshold_ms", "share_of_threshold"]]
 
 
-def summary_chart(summ: pd.DataFrame, claims_df: pd.DataFrame):
-    """Altair chart: model maximum desktops per configuration (peak, average, each with and
-    without failover; log scale) beside the desktops tested and the vendor's claims."""
-    import altair as alt
-    s = summ[summ["desktops_tested"].notna()].copy()
-    s["array"] = (s["vendor"] + " " + s["configuration"]).str.strip()
-    cases = {"peak": "model: peak", "average": "model: average", "peak_failover": "model: peak, failover",
-             "average_failover": "model: average, failover"}
-    m = pd.concat([pd.DataFrame({"array": s["array"], "case": lab, "desktops": s[f"{c}_max"], "bound": s[f"{c}_bound"],
-                                 "detail": s[f"{c}_phase"] + ": " + s[f"{c}_resource"]}) for c, lab in cases.items()])
-    t = pd.DataFrame({"array": s["array"], "case": "tested (reported)", "desktops": s["desktops_tested"], "bound": "eq", "detail": ""})
-    c = claims_df.copy()
-    mixed = c.groupby("vendor")["worker_class"].transform(lambda w: (w != "").sum() > 1) & (c["worker_class"] != "")
-    if mixed.any():  # a mixed population (Hitachi: 400 task + 180 extreme power) is one claim of its total
-        g = c[mixed].groupby("vendor").agg(value=("value", "sum"), bound=("bound", "first"),
-                                           claim=("claim", lambda x: " + ".join(x)), record_id=("record_id", " ".join)).reset_index()
-        c = pd.concat([c[~mixed], g], ignore_index=True)
-    c = c.merge(s[["vendor", "array"]], on="vendor")
-    c = pd.DataFrame({"array": c["array"], "case": "vendor claim (reported)", "desktops": c["value"], "bound": c["bound"],
-                      "detail": c["claim"] + " (" + c["record_id"] + ")"})
-    d = pd.concat([m, t, c], ignore_index=True).dropna(subset=["desktops"])
-    d["bound"] = d["bound"].map({"eq": "as stated", "approx": "approximately", "gt": "at least", "lt": "at most"})
-    domain = list(cases.values()) + ["tested (reported)", "vendor claim (reported)"]
-    colors = ["#08519c", "#6baed6", "#a50f15", "#fc9272", "#333333", "#ff7f0e"]
-    return alt.Chart(d).mark_point(size=80, filled=True, opacity=0.85).encode(
-        x=alt.X("desktops:Q", scale=alt.Scale(type="log"), title="desktops (log scale)"), y=alt.Y("array:N", title=None),
-        color=alt.Color("case:N", title=None, scale=alt.Scale(domain=domain, range=colors)),
-        shape=alt.Shape("bound:N", title="Bound", scale=alt.Scale(domain=["as stated", "approximately", "at least", "at most"],
-                                                                 range=["circle", "diamond", "triangle-right", "triangle-left"])),
-        tooltip=["array", "case", "detail", alt.Tooltip("desktops:Q", format=",.0f"), "bound"],
-    ).properties(width=460, height=160, title="Maximum desktops under the scaling law vs tested and claimed")
-
-
 def summary_sentences(summ: pd.DataFrame) -> list[str]:
     """Plain-language sentences, one per configuration, built from ``summary`` (no typed numbers)."""
     word = {"eq": "", "approx": "about ", "gt": "at least ", "lt": "at most "}
     out = []
     for _, s in summ.iterrows():
-        name = f"{s['vendor']} {s['configuration']}".strip()
-        has = isinstance(s.get("claims"), str) and s["claims"]
-        claims_txt = f" The vendor's own figures: {s['claims']}" + (" († not accepted by the audit)." if has and "†" in s["claims"] else ".") if has else ""
-        if pd.isna(s.get("desktops_tested")) or pd.isna(s.get("peak_max")):
-            out.append(f"{name} reports no array utilization, so its density cannot be estimated.{claims_txt}")
-            continue
-        phase = s["peak_phase"].replace("_", " ")
-        txt = (f"{name}: at peak the binding resource is {s['peak_resource']} ({phase}), giving "
-               f"{word[s['peak_bound']]}{s['peak_max']:,.0f} desktops against the {s['peak_served']:,.0f} it served in the test")
-        if s["peak_bound"] == "gt":
-            txt += " (only a lower bound: the document says the resource stayed below a value, so its real limit lies elsewhere)"
-        if pd.notna(s.get("average_max")):
-            txt += f"; on averages, {word[s['average_bound']]}{s['average_max']:,.0f}"
-        if pd.notna(s.get("peak_failover_max")):
-            txt += f"; at peak with one controller down, {word[s['peak_failover_bound']]}{s['peak_failover_max']:,.0f}"
-        out.append(txt + "." + claims_txt)
+        name = f"{s['vendor']} {s['configuration'] if isinstance(s['configuration'], str) else ''}".strip()
+        txt = f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops" if pd.notna(s["desktops_tested"]) else f"{name}: no test run"
+        if pd.notna(s.get("desktops_failover_tested")):
+            txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
+        if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
+            txt += (f"; busiest resource {s['busiest_resource']} at {word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+                    f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
+        if s.get("peak_bound") == "limit":
+            txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
+        elif pd.notna(s.get("peak_max")):
+            txt += f". Extrapolated from a resource that scales: {word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
+        elif pd.notna(s.get("port_max")):
+            txt += ". No reported resource can be extrapolated"
+        else:
+            txt += ". Nothing it reported can be extrapolated: only the demonstrated load stands"
+        if pd.notna(s.get("port_max")):
+            txt += f"; port bandwidth allows about {s['port_max']:,.0f} ({s['port_basis']})"
+        if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
+            txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
+        if isinstance(s.get("caveat"), str) and s["caveat"]:
+            txt += f"; headroom unknown for {s['caveat']}"
+        if isinstance(s.get("consistency"), str) and s["consistency"]:
+            txt += f"; {s['consistency']}"
+        if isinstance(s.get("claims"), str) and s["claims"]:
+            txt += f". Vendor claims: {s['claims']}" + (" († not accepted by the audit)" if "†" in s["claims"] else "")
+        out.append(txt + ".")
     return out
 
 
 def read(path) -> pd.DataFrame:
     """Read ``density.csv`` back with its types: text columns keep empty strings (NetApp and
-    AccelStor have no configuration), numbers are float, ``saturated`` is bool."""
+    AccelStor have no configuration), numbers are float."""
     d = pd.read_csv(path, dtype=str, keep_default_na=False)
-    num = ["utilization_pct", "utilization_low", "utilization_high", "desktops", "max_desktops", "max_desktops_low",
-           "max_desktops_high", "max_desktops_failover"]
-    for c in num:
+    for c in ["utilization_pct", "utilization_low", "utilization_high", "desktops", "max_desktops", "max_desktops_failover"]:
         d[c] = pd.to_numeric(d[c].replace("", None)).astype(float)
-    d["saturated"] = d["saturated"].map({"True": True, "False": False})
     return d[DENSITY_COLUMNS]

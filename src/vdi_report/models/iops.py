@@ -414,35 +414,77 @@ def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.Da
     return pd.concat(out, ignore_index=True)
 
 
+def derived_totals(results: pd.DataFrame) -> pd.DataFrame:
+    """Total IOPS derived as read + write IOPS where a test reports both but no total at that
+    vantage and statistic (e.g. the external documents). Rows shaped like results.csv rows of
+    metric ``iops`` with ``per_desktop``; record_id ``<read id>+<write id>``; kind ``derived``.
+    An average of a sum is the sum of the averages (bound as reported); separate peaks need not
+    coincide, so their sum bounds the total peak from above (bound ``lt``)."""
+    rw = results[results["metric"].isin(["read_iops", "write_iops"]) & results["statistic"].isin(["peak", "average"])]
+    keys = ["source_id", "test_id", "phase", "statistic", "vantage", "condition", "variant", "configuration", "worker_class"]
+    have = set(map(tuple, results.loc[results["metric"] == "iops", keys].to_numpy()))
+    rows = []
+    for k, g in rw.groupby(keys, sort=True):
+        if k in have or set(g["metric"]) != {"read_iops", "write_iops"}:
+            continue
+        rd, wr = g[g["metric"] == "read_iops"].iloc[0], g[g["metric"] == "write_iops"].iloc[0]
+        x = rd.copy()
+        x["metric"], x["value"] = "iops", rd["value"] + wr["value"]
+        x["record_id"] = f"{rd['record_id']}+{wr['record_id']}"
+        x["bound"] = "lt" if x["statistic"] == "peak" else ("approx" if "approx" in (rd["bound"], wr["bound"]) else rd["bound"])
+        x["per_desktop"] = x["value"] / x["desktops"]
+        x["per_desktop_low"] = x["per_desktop_high"] = x["per_desktop"]
+        x["used_in_analysis"] = bool(rd["used_in_analysis"] and wr["used_in_analysis"])
+        x["kind"] = "derived"
+        rows.append(x)
+    cols = list(dict.fromkeys(list(results.columns) + ["per_desktop", "per_desktop_low", "per_desktop_high", "kind"]))
+    return pd.DataFrame(rows, columns=cols)
+
+
+EXTERNAL_COLUMNS = ["source_id", "vendor", "broker", "load_tool", "guest_os", "platform", "test_id", "configuration", "variant",
+                    "cell", "worker_class", "observed", "bound", "predicted", "pi90_low", "pi90_high", "ratio", "covered",
+                    "record_ids"]
+
+
 def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """Out-of-sample check on the external sources (sources.csv ``role = external``).
 
-    Their observations are built like the seeds' (same semantics and exclusions) and predicted
-    by ``model`` (fitted to the seeds only). Columns: source_id, vendor, broker, load_tool,
-    guest_os, platform (how the source differs), cell, worker_class, observed, predicted,
-    pi90_low, pi90_high (IOPS per desktop), ratio (observed / predicted), covered, record_ids.
-    Zero rows when no external source has a usable observation.
+    Their per-desktop figures pass the same semantics and exclusions as the seeds' (a total
+    derived as read + write where they report no total: ``derived_totals``) and are predicted
+    by ``model`` (fitted to the seeds only), one row per external test run and cell, labelled by
+    how the source differs. Columns ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low,
+    pi90_high in IOPS per desktop; bound (``lt``: the observed figure is an upper bound, e.g. a
+    sum of separate read and write peaks); ratio (observed / predicted); covered (observed
+    inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
+    when no external source has a usable figure.
     """
-    cols = ["source_id", "vendor", "broker", "load_tool", "guest_os", "platform", "cell", "worker_class", "observed",
-            "predicted", "pi90_low", "pi90_high", "ratio", "covered", "record_ids"]
-    o = observations(results, role="external", sources_df=sources_df)
-    if o.empty:
-        return pd.DataFrame(columns=cols)
-    o = o[o["cell"].isin(CELL_ORDER)].copy()
-    if model.spec not in WORKLOAD_SPECS:
-        o["workload"] = 0.0
-    o = o.dropna(subset=["workload"])
-    p = model.predict(o)
     from .. import sources
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
-    out = pd.DataFrame({"source_id": o["source_id"], "vendor": o["vendor"], "cell": o["cell"], "worker_class": o["worker_class"],
-                        "observed": o["iops_per_desktop"], "predicted": p["estimate"], "pi90_low": p["pi90_low"],
-                        "pi90_high": p["pi90_high"], "record_ids": o["record_ids"]})
-    for c in ("broker", "load_tool", "guest_os", "platform"):
-        out[c] = out["source_id"].map(s[c])
+    ext_ids = set(s.index[s["role"] == "external"])
+    r = results[results["source_id"].isin(ext_ids)]
+    if r.empty:
+        return pd.DataFrame(columns=EXTERNAL_COLUMNS)
+    c = candidate_records(pd.concat([results, derived_totals(r)], ignore_index=True), sources_df)
+    c = c[(c["role"] == "external") & (c["reason"] == "") & c["cell"].isin(CELL_ORDER) & c["bound"].isin(["eq", "approx", "lt"])]
+    if c.empty:
+        return pd.DataFrame(columns=EXTERNAL_COLUMNS)
+    c = c.assign(_vp=c["vantage"].map(VANTAGE_PREFERENCE.index)).sort_values(["_vp", "record_id"])
+    c = c.drop_duplicates(["source_id", "test_id", "configuration", "variant", "cell"])
+    c = c.assign(_y=c["iops_per_desktop"].round(6)).drop_duplicates(["source_id", "configuration", "variant", "cell", "_y"])  # one figure in two tables
+    g = grid(results, WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,))
+    cls = c["worker_class"].where(c["worker_class"].isin(g["worker_class"]), ANY_CLASS) if model.spec in WORKLOAD_SPECS else ANY_CLASS
+    new = c.assign(worker_class=cls)[["cell", "worker_class"]].merge(g, on=["cell", "worker_class"], how="left")
+    p = model.predict(new.set_index(c.index))
+    out = pd.DataFrame({"source_id": c["source_id"], "vendor": c["vendor"], "test_id": c["test_id"], "configuration": c["configuration"],
+                        "variant": c["variant"], "cell": c["cell"], "worker_class": c["worker_class"], "observed": c["iops_per_desktop"],
+                        "bound": c["bound"], "predicted": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
+                        "record_ids": c["record_id"]})
+    for col in ("broker", "load_tool", "guest_os", "platform"):
+        out[col] = out["source_id"].map(s[col])
     out["ratio"] = out["observed"] / out["predicted"]
-    out["covered"] = (out["observed"] >= out["pi90_low"]) & (out["observed"] <= out["pi90_high"])
-    return out[cols].reset_index(drop=True)
+    inside = (out["observed"] >= out["pi90_low"]) & (out["observed"] <= out["pi90_high"])
+    out["covered"] = np.where(out["bound"] == "lt", out["pi90_low"] <= out["observed"], inside)
+    return out[EXTERNAL_COLUMNS].sort_values(["source_id", "cell", "test_id"]).reset_index(drop=True)
 
 
 def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
@@ -551,6 +593,12 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)
 
 
+def class_vendors(obs: pd.DataFrame) -> str:
+    """How many vendors observed each worker class, e.g. ``knowledge: 1 vendor, office: 1 vendor``."""
+    n = obs.groupby("worker_class")["vendor"].nunique()
+    return ", ".join(f"{c}: {k} vendor{'s' if k > 1 else ''}" for c, k in n.items())
+
+
 PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
                     "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
                     "latency_ms", "identifiable"]
@@ -574,7 +622,7 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     for _, p in pred.iterrows():
         o = obs[obs["cell"] == p["cell"]]
         vendors = sorted(set(o["vendor"]))
-        note = ("worker classes pooled: each class but knowledge comes from one vendor, so the class effect "
+        note = (f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
                 "cannot be separated from the vendor effect" if pooled else f"worker class {p['worker_class']}")
         rows.append({"phase": p["phase"], "worker_class": p["worker_class"], "statistic": p["statistic"],
                      "estimate": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
@@ -585,7 +633,7 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
         rows.append({"phase": "boot", "worker_class": b["worker_class"], "statistic": b["statistic"], "estimate": b["estimate"],
                      "pi90_low": b["pi90_low"], "pi90_high": b["pi90_high"], "interval_kind": b["interval_kind"],
                      "unit": "IOPS per (desktop booted per minute)" if b["statistic"] == "peak_per_rate" else "I/O per desktop boot",
-                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["records"], "spec": "boot rate",
+                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["vendors"], "spec": "boot rate",
                      "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
                      "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
     t = pd.DataFrame(rows)
@@ -593,3 +641,23 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     for c in ("read_share", "io_size_kb", "latency_ms"):
         t[c] = key.map(ch[c]) if c in ch else np.nan
     return t.reindex(columns=PLANNING_COLUMNS)
+
+
+def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What each observation behind the planning table was measured with: per observation of
+    the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
+    guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
+    worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), records,
+    broker, load_tool, guest_os, clone_type, platform."""
+    from .. import sources
+    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
+                      "value": obs["iops_per_desktop"], "records": obs["record_ids"]})
+    st = storms[storms["role"] == "seed"]
+    b = pd.DataFrame({"source_id": st["source_id"], "vendor": st["vendor"], "what": "boot storm (peak IOPS per desktop/min)",
+                      "worker_class": "any", "value": st["peak_iops_per_rate"],
+                      "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip()})
+    out = pd.concat([a, b], ignore_index=True)
+    for c in ("broker", "load_tool", "guest_os", "clone_type", "platform"):
+        out[c] = out["source_id"].map(s[c])
+    return out.drop(columns="source_id")

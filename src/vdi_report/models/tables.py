@@ -5,8 +5,6 @@ document), *derived* (arithmetic on reported numbers), *model* (fitted or extrap
 *assumed* (from the cost assumptions file).
 """
 
-import math
-
 import pandas as pd
 
 from ..config import PHASE_LABELS
@@ -71,6 +69,15 @@ def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
                          "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
 
 
+def context_table(ctx: pd.DataFrame) -> pd.DataFrame:
+    """Per observation behind the planning table: the load tool (Login VSI version), guest OS,
+    clone type and broker of its test (sources.csv)."""
+    return pd.DataFrame({"Vendor": ctx["vendor"], "Observation": ctx["what"].str.replace("_", " "),
+                         "Worker class": ctx["worker_class"], "Value (derived)": ctx["value"].map(fmt_number),
+                         "Load tool": ctx["load_tool"], "Guest OS": ctx["guest_os"],
+                         "Clone type": ctx["clone_type"].str.replace("_", " "), "Broker": ctx["broker"], "Records": ctx["records"]})
+
+
 def cv_table(by_vendor: pd.DataFrame) -> pd.DataFrame:
     """Per held-out vendor (``iops.cv_by_vendor``): observations, predicted, error factor,
     coverage, sharpness; no all-vendor row."""
@@ -89,10 +96,11 @@ def external_table(ext: pd.DataFrame) -> pd.DataFrame:
     """External sources predicted by the seed model, labelled by how they differ."""
     return pd.DataFrame({
         "Source": ext["vendor"] + " (" + ext["source_id"] + ")", "Broker": ext["broker"], "Load tool": ext["load_tool"],
-        "Guest OS": ext["guest_os"], "Platform": ext["platform"], "Cell": ext["cell"],
-        "Observed (derived)": ext["observed"].map(fmt_number),
+        "Guest OS": ext["guest_os"], "Platform": ext["platform"], "Test": ext["test_id"].str.replace("_", " "), "Cell": ext["cell"],
+        "Observed (derived)": [("≤ " if b == "lt" else "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])],
         "Predicted (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])],
-        "Observed / predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"), "Inside PI": ext["covered"].map({True: "yes", False: "no"}),
+        "Observed / predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"),
+        "Inside PI": [("consistent (upper bound)" if b == "lt" else "yes") if c else "no" for c, b in zip(ext["covered"], ext["bound"])],
         "Records": ext["record_ids"]})
 
 
@@ -105,6 +113,8 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
         "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
         "Back-end IOPS (write penalty)": [f"{_iv(e, lo, hi)} (×{w:g})" for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])],
         "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
+        "Capacity per desktop (measured)": [f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)" if pd.notna(hi) else "not stated"
+                                            for lo, hi, tb in zip(t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"])],
         "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"]})
 
 
@@ -127,63 +137,52 @@ def _max(v, b) -> str:
 
 
 def density_table(summ: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration: desktops tested (reported), binding maxima (model), claims (reported)."""
-    def cell(case):
-        return [(_max(v, b) + (f" ({_phase(pd.Series([p])).iloc[0].lower()}, {r})" if isinstance(p, str) and p else "")) if pd.notna(v) else "no utilization reported"
-                for v, b, p, r in zip(summ[f"{case}_max"], summ[f"{case}_bound"], summ[f"{case}_phase"], summ[f"{case}_resource"])]
-    return pd.DataFrame({"Vendor": summ["vendor"], "Configuration": summ["configuration"].replace("", "—"),
-                         "Desktops tested (reported)": summ["desktops_tested"].map(fmt_number),
-                         "Max at peak (model)": cell("peak"), "Max at average (model)": cell("average"),
-                         "Max at peak, failover (model)": cell("peak_failover"),
-                         "Max at average, failover (model)": cell("average_failover"),
-                         "Vendor claims (reported)": summ["claims"]})
+    """Per configuration: demonstrated desktops (normal, one controller down), the busiest
+    resource (reported), the maximum desktops at peak, on averages and at peak with failover
+    (model: only from resources that scale; ``at the limit`` when the test already reached one),
+    the port-bandwidth limit, and the vendor's claims (reported)."""
+    def cell(v, b, basis):
+        if b == "limit":
+            return f"{fmt_number(v)}, at the limit ({basis.replace('limit reached: ', '')})"
+        return f"{_max(v, b)} ({basis})" if pd.notna(v) else (basis or "not extrapolated")
+    conf = summ["configuration"].fillna("").replace("", "—")
+    return pd.DataFrame({
+        "Vendor": summ["vendor"], "Configuration": conf,
+        "Desktops demonstrated (normal / one controller down)": [
+            f"{fmt_number(n)} / {fmt_number(f) if pd.notna(f) else 'not tested'}" for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])],
+        "Busiest resource (reported)": [f"{r}: {BOUND_WORDS.get(b, '')}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})" if isinstance(r, str) and r else "no utilization reported"
+                                        for r, u, b, p, rec in zip(summ["busiest_resource"], summ["busiest_pct"], summ["busiest_bound"], summ["busiest_phase"], summ["busiest_record"])],
+        "Max at peak (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_max"], summ["peak_bound"], summ["peak_basis"].fillna(""))],
+        "Max on averages (model)": [cell(v, b, x) for v, b, x in zip(summ["average_max"], summ["average_bound"], summ["average_basis"].fillna(""))],
+        "Max at peak, one controller down (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_failover_max"], summ["peak_failover_bound"].fillna(""), summ["peak_failover_basis"].fillna(""))],
+        "Port bandwidth limit (derived)": [f"≈ {fmt_number(v)} ({b})" if pd.notna(v) else "" for v, b in zip(summ["port_max"], summ["port_basis"].fillna(""))],
+        "Vendor claims (reported; † not accepted)": summ["claims"].fillna(""),
+    })
 
 
 def assumptions_table(a: pd.DataFrame) -> pd.DataFrame:
-    """The assumptions file as printed: name, value (low–high), unit, basis, rationale."""
+    """The assumptions file as printed: name, value (low–high), unit, basis, scope, rationale."""
     return pd.DataFrame({"Assumption": a["name"], "Value (low–high), assumed": [f"{fmt_number(v)} ({fmt_number(lo)}–{fmt_number(hi)})" for v, lo, hi in zip(a["value"], a["low"], a["high"])],
-                         "Unit": a["unit"], "Basis": a["basis"], "Source or rationale": a["source_or_rationale"]})
+                         "Unit": a["unit"], "Basis": a["basis"], "Scope": a["scope"], "Source or rationale": a["source_or_rationale"]})
 
 
-def claims_table(c: pd.DataFrame) -> pd.DataFrame:
-    """Vendor $ per desktop claims (reported), the density behind them, implied price (derived)."""
-    return pd.DataFrame({"Vendor": c["vendor"], "Claim, USD per desktop (reported)": c["claim_usd"].map(lambda x: f"${fmt_number(x)}"),
-                         "At desktops": [f"{fmt_number(d)} ({b or 'not stated'})" if pd.notna(d) else "not stated" for d, b in zip(c["claimed_density"], c["density_basis"])],
-                         "Implied array price, USD (derived)": c["implied_price_usd"].map(lambda x: f"${fmt_number(x)}" if pd.notna(x) else "—"),
-                         "Source": c["record_id"]})
+def readings_table(r: pd.DataFrame) -> pd.DataFrame:
+    """Each reading of each $-per-desktop claim (reported claim, derived consequences)."""
+    money = lambda x: f"${fmt_number(x)}" if pd.notna(x) else "—"
+    return pd.DataFrame({
+        "Vendor": r["vendor"], "Claim, USD per desktop (reported)": r["claim_usd"].map(money), "Reading": r["reading"],
+        "Desktops": r["density"].map(lambda x: fmt_number(x) if pd.notna(x) else "—"), "How (records)": r["derivation"],
+        "Implied array price (derived)": r["implied_price_usd"].map(money),
+        "Per tested desktop (derived)": r["usd_per_tested_desktop"].map(money),
+        "Status": [("claims table: not testable (" + c + "); " if v else "") + "set aside by the register" for v, c in zip(r["verdict"], r["claim_id"])],
+        "Source": r["record_id"]})
 
 
-def recompute_table(r: pd.DataFrame) -> pd.DataFrame:
-    """USD per desktop of each implied price at the claimed, tested and model densities."""
-    return pd.DataFrame({"Vendor": r["vendor"], "Density": r["density_case"],
-                         "Desktops": [_max(v, b) for v, b in zip(r["desktops"], r["desktops_bound"])],
-                         "Price, USD (derived × assumed factor)": r["price_usd"].map(lambda x: f"${fmt_number(x)}"),
-                         "USD per desktop (derived)": [("≤ " if b == "gt" else "≥ " if b == "lt" else "") + f"${fmt_number(x)}"
-                                                       for x, b in zip(r["usd_per_desktop"], r["desktops_bound"])]})
-
-
-def required_table(req: pd.DataFrame) -> pd.DataFrame:
-    """Required IOPS per phase and statistic (model, with headroom), with the per-desktop basis."""
-    return pd.DataFrame({"Phase": _phase(req["phase"]), "Statistic": req["statistic"],
-                         "IOPS per desktop (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(req["per_desktop"], req["per_desktop_pi90_low"], req["per_desktop_pi90_high"])],
-                         "Required IOPS incl. headroom (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(req["required"], req["required_pi90_low"], req["required_pi90_high"])]})
-
-
-def coverage_table(cov: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration and phase: tested IOPS (reported), capacity (model), margin, verdict."""
-    return pd.DataFrame({"Vendor": cov["vendor"], "Configuration": cov["configuration"].replace("", "—"), "Phase": _phase(cov["phase"]),
-                         "Tested peak IOPS (reported)": cov["tested_iops"].map(fmt_number),
-                         "Capacity IOPS (model)": cov["capacity_iops"].map(fmt_number), "Capacity basis": cov["capacity_basis"],
-                         "Margin at estimate": cov["margin"].map(lambda x: f"{x:+.0%}"),
-                         "Margin at PI upper end": cov["margin_pi90_high"].map(lambda x: f"{x:+.0%}"), "Verdict": cov["verdict"]})
-
-
-def cost_range_table(cr: pd.DataFrame) -> pd.DataFrame:
-    """Arrays needed and cost range for configurations priced by a vendor claim."""
-    return pd.DataFrame({"Vendor": cr["vendor"], "Tightest phase": _phase(cr["binding_phase"]),
-                         "Arrays (estimate – PI upper end)": [f"{a}–{b}" if a != b else f"{a}" for a, b in zip(cr["arrays"], cr["arrays_pi90_high"])],
-                         "Storage cost, USD (derived from assumed prices)": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_low"], cr["usd_high"])],
-                         "USD per desktop": [f"${fmt_number(a)}–${fmt_number(b)}" for a, b in zip(cr["usd_per_desktop_low"], cr["usd_per_desktop_high"])]})
+def cost_table(c: pd.DataFrame) -> pd.DataFrame:
+    """Cost per desktop from assumed array prices, with the scope of each price."""
+    return pd.DataFrame({"Vendor": c["vendor"], "Price, USD (assumed)": [f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})" for v, lo, hi in zip(c["price_usd"], c["price_low"], c["price_high"])],
+                         "Scope": c["scope"], "Density": c["density_case"], "Desktops": c["desktops"].map(fmt_number),
+                         "USD per desktop (derived)": [f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})" for v, lo, hi in zip(c["usd_per_desktop"], c["usd_per_desktop_low"], c["usd_per_desktop_high"])]})
 
 
 def io_profile_table(p: pd.DataFrame, phases=("boot", "login", "login_and_steady_state", "steady_state")) -> pd.DataFrame:
