@@ -100,6 +100,22 @@ class Context:
         return _csv("boot_storms.csv", keep_default_na=False, na_values=[""])
 
     @functools.cached_property
+    def boot_external(self) -> pd.DataFrame:
+        return _csv("boot_external.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
+    def density_summary(self) -> pd.DataFrame:
+        return _csv("density_summary.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
+    def cost_readings(self) -> pd.DataFrame:
+        return _csv("cost_readings.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
+    def cost(self) -> pd.DataFrame:
+        return _csv("cost.csv", keep_default_na=False, na_values=[""])
+
+    @functools.cached_property
     def sizing(self) -> pd.DataFrame:
         """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
         from ..models import scenario

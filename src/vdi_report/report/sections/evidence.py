@@ -24,12 +24,15 @@ def render(ctx) -> None:
         "are in the data set and the audit). Per-desktop IOPS are **derived**: the reported IOPS divided by the "
         "desktops of that test.{mix} A sign before a number is the document's own bound: `<` less than, `>` more "
         "than, `≈` about (taken as ± {tol}). *Measured at* is the vantage point the vendor names; numbers from "
-        "different vantage points are not directly comparable. A dash: the document does not state it.",
+        "different vantage points are not directly comparable; a figure at another vantage than the rest of its "
+        "row says so in its cell. Latency reported per user type is shown per type. A value the document states for "
+        "the whole phase without naming the test run, or with another statistic, is marked *(phase)*, *(total)* or "
+        "*(single value)*. A dash: the document does not state it. *Source* gives where the row's numbers are.",
         mix=mix_line, tol=fmt.pct(normalize.APPROX_TOLERANCE))
-    table(tables.headline_table(ctx.tests), "Headline results per test run, normal operation", "headline",
-          {"Vendor": "9%", "Test": "14%", "Desktops": "8%", "Peak IOPS per desktop": "8%",
-           "Average IOPS per desktop": "8%", "IOPS measured at": "10%", "Average latency": "7%",
-           "Peak latency": "7%", "Latency measured at": "10%", "Duration": "8%"})
+    table(tables.headline_table(ctx.tests, ctx.results), "Headline results per test run, normal operation", "headline",
+          {"Vendor": "8%", "Test": "12%", "Desktops": "7%", "Peak IOPS per desktop": "8%",
+           "Average IOPS per desktop": "8%", "IOPS measured at": "9%", "Average latency": "8%",
+           "Peak latency": "8%", "Latency measured at": "9%", "Duration": "8%", "Source": "10%"})
     say("Only some numbers can be compared across vendors at all: the same phase, metric and statistic measured "
         "at the same vantage point. {ref} lists the groups that two or more vendors report.", ref=ref("comparable"))
     table(tables.comparability_table(ctx.results), "Cross-vendor comparable groups of reported numbers", "comparable")

@@ -51,10 +51,13 @@ def _iops_model(ctx) -> None:
         "observations from {n_docs} documents; {n_excl} records are left out, each with its reason ({ref_excl}).",
         spec=model_rows["spec"].iloc[0], n_obs=len(obs), n_docs=obs["vendor"].nunique(),
         n_excl=excl["record_id"].nunique(), ref_excl=ref("model-exclusions"),
-        pooled=("It pools the worker classes: each class but knowledge comes from a single vendor, so the class effect "
-                "cannot be separated from the vendor effect." if pooled else "It estimates a worker-class effect."))
+        pooled=(f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the "
+                "vendor effect." if pooled else "It estimates a worker-class effect."))
     table(mtables.prediction_table(pred), f"Planning table: IOPS per desktop (model, {pi} interval), boot-rate model, "
           "read share, I/O size, latency", "model-prediction")
+    table(mtables.context_table(iops.observation_context(obs, ctx.boot_storms.assign(
+        peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])), ctx.sources)),
+        "What each observation was measured with: Login VSI version, guest OS, clone type, broker", "model-context")
     figure(iops.prediction_chart(model_rows, obs), "IOPS per desktop: model and observations", "model-prediction-chart")
     table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
           "model-coefficients")
@@ -75,12 +78,24 @@ def _iops_model(ctx) -> None:
     if len(ext):
         ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")},
                          covered=ext["covered"].astype(str).eq("True"))
+        exact = ext[ext["bound"] != "lt"]
         say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
-            "never fitted; the seed model predicts their figures, labelled by what differs (broker, load tool, guest "
-            "OS, platform). {n_in} of {n} external observations fall inside the seed model's {pi} interval; observed "
-            "÷ predicted ranges from {lo} to {hi}.", n_in=int(ext["covered"].sum()), n=len(ext), pi=pi,
-            lo=f"{ext['ratio'].min():.2f}×", hi=f"{ext['ratio'].max():.2f}×")
+            "never fitted; the seed model predicts their figures, labelled by what differs. {n} external figures from "
+            "{n_docs} documents ({tools}; {oses}). Of the {n_exact} exact ones, {n_in} fall inside the seed model's {pi} "
+            "interval; observed ÷ predicted runs from {lo} to {hi}. Upper bounds (a sum of separate read and write "
+            "peaks) are marked. Documents with another load tool and guest OS sit far from the seeds: the planning "
+            "table describes the seeds' era ({years}), not today's desktops.",
+            n=len(ext), n_docs=ext["source_id"].nunique(), tools=", ".join(sorted(set(ext["load_tool"]))),
+            oses=", ".join(sorted(set(ext["guest_os"]))), n_exact=len(exact), n_in=int(exact["covered"].sum()), pi=pi,
+            lo=f"{exact['ratio'].min():.1f}×" if len(exact) else "–", hi=f"{exact['ratio'].max():.1f}×" if len(exact) else "–",
+            years="–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
+                                          ctx.seeds["published"].astype(str).str[:4].max()])))
         table(mtables.external_table(ext), "External documents predicted by the seed model", "model-external")
+        eb = ctx.boot_external
+        if len(eb):
+            say("Boot storms of the external documents against the seeds' boot-rate model: {items}.", items="; ".join(
+                f"{r.source_id} {r.statistic.replace('_', ' ')} {r.observed:,.0f} ({r.bound}; seeds {r.low:,.0f}–"
+                f"{r.high:,.0f}): {r.inside}" for r in eb.itertuples()))
     else:
         say("### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
             "yet, so there is no out-of-sample check.")
@@ -114,52 +129,56 @@ def _iops_model(ctx) -> None:
 def _density(ctx) -> None:
     from ...models import density
 
-    say("## Headroom and density\n\nFor each tested configuration, the vendor's own utilization figures (controller "
-        "CPU, MPU, disk busy) show which resource is closest to saturation in each phase. The scaling law is an "
-        "assumption: utilization is proportional to desktops, so a resource at *u* % with *d* desktops saturates at "
-        "*d* × {limit} ÷ *u* desktops. A *less than* figure gives only a lower bound, a saturated resource at most "
-        "the tested count. With one of the controllers down, controller load doubles and disk load does not; where "
-        "the vendor measured failover, its figures are used. Latency is not extrapolated: it rises non-linearly near "
-        "saturation.", limit=fmt.num(density.LIMIT_PCT))
-    claims_df = density.claims(ctx.results)
-    summ = density.summary(ctx.density, claims_df)
-    table(mtables.density_table(summ), "Maximum desktops under the scaling law and the vendors' claims", "density")
-    figure(density.summary_chart(summ, claims_df), "Maximum desktops by configuration (model) against tested and "
-           "claimed counts (reported)", "density-chart")
+    say("## Density: demonstrated before extrapolated\n\nFor each tested array and configuration: what it "
+        "demonstrably carried (desktops, with both controllers and with one down), the busiest resource it reported, "
+        "and only then what the figures allow beyond the test. Controller CPU (array CPU, MPU) is extrapolated under a "
+        "stated scaling law (a resource at *u* % with *d* desktops saturates at *d* × {limit} ÷ *u*; an assumption: "
+        "controller load need not grow linearly). Port bandwidth gives a limit from link speed × ports. Nothing is "
+        "extrapolated from a figure at {saturated} or more (the test already reached a limit), from disk or "
+        "flash-module busy (not proportional to desktops), or from a statement the claims table rates *not "
+        "testable*. A peak maximum is never above the average-based one. A boot storm at a limit limits the boot "
+        "rate, not the number of desktops.",
+        limit=fmt.num(density.LIMIT_PCT), saturated=f"{fmt.num(density.SATURATED_PCT)} %")
+    summ = ctx.density_summary
+    table(mtables.density_table(summ), "Density per array: demonstrated, busiest resource, extrapolated only where "
+          "it scales", "density")
     say("{items}", items="\n".join("- " + t for t in density.summary_sentences(summ)))
 
 
 def _cost(ctx) -> None:
-    from ...models import cost, density
+    from ...models import cost
 
-    a = cost.load_assumptions(ctx.params.get("cost_file") or None)
-    say("## Cost per desktop\n\nNo document states an array price. The vendors' own $-per-desktop claims imply one: "
-        "claimed $ per desktop × the density the claim is made at. The cost model uses only these implied prices and "
-        "the assumptions of {ref_a}, each with its rationale and a low–high range.", ref_a=ref("cost-assumptions"))
-    table(mtables.assumptions_table(a), "Cost assumptions (all assumed)", "cost-assumptions",
-          {"Assumption": "18%", "Value (low–high), assumed": "14%", "Unit": "8%", "Basis": "10%", "Source or rationale": "46%"})
-    vclaims = cost.vendor_claims(ctx.results, a)
-    summ = density.summary(ctx.density, density.claims(ctx.results))
-    table(mtables.claims_table(vclaims), "The vendors' $ per desktop claims and the array price they imply", "cost-claims")
-    table(mtables.recompute_table(cost.recompute(vclaims, summ, a)),
-          "Implied price per desktop at the claimed, tested and model densities", "cost-recompute")
-    drives = cost.hitachi_drives(ctx.results)
-    ratio = cost.values(a)["hdd_to_fmd_price_ratio"]
-    sav = [cost.hitachi_saving(drives, ratio, r) for r in ("config3", "config1")]
-    d = drives.set_index("configuration")
-    say("### A drive-count saving counted with the drives it adds\n\nOne document's saving claim compares flash "
-        "module (FMD) counts; the tiered configuration adds SAS HDDs, which cost money too. {drives} (reported). "
-        "{savings} Shelves, power and the tiering licence are not counted.",
-        drives=", ".join(f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
-                         for c in d.index),
-        savings=" ".join(f"Against {ctx.label('configuration', s['reference'])}: {fmt.pct(s['claimed_fmd_only'])} fewer "
-                         f"FMDs (the document's arithmetic), a {fmt.pct(s['with_hdds'])} drive-cost saving with an HDD "
-                         f"at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
-                         f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav))
-    figure(cost.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
-    say("### Sensitivity\n\nEach input moves to its low and its high end while the others stay at their base values.")
-    figure(cost.tornado_chart(cost.tornado(a, vclaims, cost.density_ranges(summ), drives)),
-           "Sensitivity of the cost per desktop to each assumption", "tornado")
+    a = cost.load_assumptions(ctx.params.get("cost_file") or config.RAW_DIR / "cost_assumptions.csv")
+    say("## Cost per desktop\n\nNo document states an array price, and the audit register sets every vendor "
+        "$-per-desktop claim aside. Each claim is shown with every reading its document allows and what each reading "
+        "implies; cost per desktop is computed only from array prices stated in the assumptions file "
+        "(`data/raw/cost_assumptions.csv`, or `COST_FILE`), each with its scope ({ref_a}).", ref_a=ref("cost-assumptions"))
+    table(mtables.assumptions_table(a), "Cost assumptions (all assumed, with their scope)", "cost-assumptions")
+    table(mtables.readings_table(ctx.cost_readings), "The vendors' $ per desktop claims: each reading and its "
+          "consequence", "cost-readings")
+    per_desktop = ctx.cost
+    if len(per_desktop):
+        table(mtables.cost_table(per_desktop), "Cost per desktop from assumed array prices", "cost-per-desktop")
+    else:
+        say("No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
+            "`{prefix}<source_id>` of the assumptions file, with its scope and rationale.", prefix=cost.ARRAY_PRICE_PREFIX)
+    drives = cost.drive_mix(ctx.results)
+    if len(drives):
+        ratio = cost.values(a)["hdd_to_fmd_price_ratio"]
+        tiered = cost.tiered_configuration(drives)
+        sav = [cost.tiering_saving(drives, ratio, r, tiered) for r in drives["configuration"] if r != tiered]
+        d = drives.set_index("configuration")
+        say("### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
+            "of configurations that replace flash modules (FMD) with HDDs saves flash modules, but the HDDs cost money "
+            "too. Counting them at an assumed HDD/FMD price ratio (drives only): {drives} (reported). {savings} "
+            "Shelves, power and the tiering licence are not counted.",
+            drives=", ".join(f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
+                             for c in d.index),
+            savings=" ".join(f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
+                             f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
+                             f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
+                             f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav))
+        figure(cost.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
 
 
 def _scenario(ctx) -> None:
