@@ -70,6 +70,16 @@ class Context:
         return normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
 
     @functools.cached_property
+    def seed_results(self) -> pd.DataFrame:
+        """results.csv of the compared (seed) documents only: external documents are an out-of-sample
+        check, never pooled with the seeds in a comparison."""
+        return self.results[self.results["source_id"].isin(self.seeds["source_id"])]
+
+    @functools.cached_property
+    def seed_tests(self) -> pd.DataFrame:
+        return self.tests[self.tests["source_id"].isin(self.seeds["source_id"])]
+
+    @functools.cached_property
     def tests(self) -> pd.DataFrame:
         return _csv("tests.csv", keep_default_na=False)
 

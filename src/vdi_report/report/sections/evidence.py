@@ -24,21 +24,22 @@ def render(ctx) -> None:
         "are in the data set and the audit). Per-desktop IOPS are **derived**: the reported IOPS divided by the "
         "desktops of that test.{mix} A sign before a number is the document's own bound: `<` less than, `>` more "
         "than, `≈` about (taken as ± {tol}). *Measured at* is the vantage point the vendor names; numbers from "
-        "different vantage points are not directly comparable; a figure at another vantage than the rest of its "
+        "different vantage points are not directly comparable (the external documents are compared with the model "
+        "in the Models chapter, not here); a figure at another vantage than the rest of its "
         "row says so in its cell. Latency reported per user type is shown per type. A value the document states for "
         "the whole phase without naming the test run, or with another statistic, is marked *(phase)*, *(total)* or "
         "*(single value)*. A dash: the document does not state it. *Source* gives where the row's numbers are.",
         mix=mix_line, tol=fmt.pct(normalize.APPROX_TOLERANCE))
-    table(tables.headline_table(ctx.tests, ctx.results), "Headline results per test run, normal operation", "headline",
+    table(tables.headline_table(ctx.seed_tests, ctx.seed_results), "Headline results per test run, normal operation", "headline",
           {"Vendor": "8%", "Test": "12%", "Desktops": "7%", "Peak IOPS per desktop": "8%",
            "Average IOPS per desktop": "8%", "IOPS measured at": "9%", "Average latency": "8%",
            "Peak latency": "8%", "Latency measured at": "9%", "Duration": "8%", "Source": "10%"})
     say("Only some numbers can be compared across vendors at all: the same phase, metric and statistic measured "
         "at the same vantage point. {ref} lists the groups that two or more vendors report.", ref=ref("comparable"))
-    table(tables.comparability_table(ctx.results), "Cross-vendor comparable groups of reported numbers", "comparable")
+    table(tables.comparability_table(ctx.seed_results), "Cross-vendor comparable groups of reported numbers", "comparable")
     say("## Test beds: desktops per drive and per raw terabyte\n\nDerived from each document's drive count and "
         "drive size (a count and a size stated together in one table row or sentence).")
-    table(tables.testbed_table(ctx.testbeds), "Tested arrays: capacity density (derived)", "testbeds",
+    table(tables.testbed_table(ctx.testbeds[ctx.testbeds["source_id"].isin(s["source_id"])]), "Tested arrays: capacity density (derived)", "testbeds",
           {"Vendor": "11%", "Configuration": "12%", "Desktops": "8%", "Drives": "18%", "Raw capacity (derived)": "10%",
            "Desktops per drive (derived)": "10%", "Desktops per raw TB (derived)": "10%", "Source": "13%"})
     say("## IOPS and latency by phase\n\nEach point of {ref_a} is one reported number divided by its test's "
@@ -46,9 +47,9 @@ def render(ctx) -> None:
         "array's own internal I/O and sit far to the right: they are not comparable with front-end or host "
         "figures. Hover in the HTML report for the condition, bound and locator of each point.",
         ref_a=ref("per-desktop-iops"))
-    figure(charts.per_desktop_iops_chart(ctx.results), "IOPS per desktop by phase (derived: reported IOPS ÷ desktops "
+    figure(charts.per_desktop_iops_chart(ctx.seed_results), "IOPS per desktop by phase (derived: reported IOPS ÷ desktops "
            "of the test)", "per-desktop-iops")
-    figure(charts.latency_chart(ctx.results), "Reported storage latency by phase", "latency")
+    figure(charts.latency_chart(ctx.seed_results), "Reported storage latency by phase", "latency")
     say("## Evidence explorer")
     ev = explorer.evidence_table(ctx)
     html_only(explorer.explorer_html(ev),
