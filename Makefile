@@ -1,97 +1,131 @@
 # VDI storage comparison: raw -> processed -> models -> report.  `make help` lists the targets.
+# The pipeline's rules are generated from src/vdi_report/stages.py into build/stages.mk (each
+# stage with its real inputs, outputs and code dependencies); this file holds the rest.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+# Independent stages (audit, the two models) run side by side on the 2-core machine; output is
+# kept per stage. Override with JOBS=1 (or make -jN).
+# Not for `make lab` and `make bench`, whose output must appear as it comes.
+JOBS ?= 2
+ifeq ($(filter lab bench,$(MAKECMDGOALS)),)
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
+MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
+endif
+endif
 
 VENV      := .venv
 PY        := $(VENV)/bin/python
-PAPERMILL := $(VENV)/bin/papermill --log-level WARNING --no-progress-bar -k vdi-report
+# papermill through the package (vdi_report.execute defers a 3.5 s import; see its docstring)
+NOTEBOOK  := $(PY) -m vdi_report.execute --log-level WARNING --no-progress-bar -k vdi-report
 JUPYTEXT  := $(VENV)/bin/jupytext
 STAMP     := $(VENV)/.installed
-KERNEL    := $(VENV)/share/jupyter/kernels/vdi-report/kernel.json
 
 SOURCES   := $(sort $(basename $(notdir $(wildcard data/raw/records/*.csv))))
-PKG       := $(wildcard src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py)
-RAW       := data/raw/sources.csv data/raw/metrics.csv
-NORMALIZED:= $(SOURCES:%=data/processed/normalized/%.csv)
+RECORDS   := $(SOURCES:%=data/raw/records/%.csv)
 EXECUTED  := reports/notebooks
 REPORT    := reports/vdi_storage_comparison
 
-# Report parameters (papermill). REPORT_DATE empty = today. The sizing scenario: DESKTOPS
-# desktops of worker class WORKER (task, office, knowledge, power) with HEADROOM (fraction kept
-# free, 0.2 = 20 %). Cost assumptions: data/raw/cost_assumptions.csv, or COST_FILE=path.
-REPORT_DATE ?=
-DESKTOPS    ?= 2000
-WORKER      ?= knowledge
-HEADROOM    ?= 0.2
-CONCURRENCY ?= 1.0
-BOOT_WINDOW ?= 30
-RAID        ?= none
-FAILOVER    ?= none
-COST_FILE   ?= data/raw/cost_assumptions.csv
-PARAMS_STAMP := build/params-$(DESKTOPS)-$(WORKER)-$(HEADROOM)-$(CONCURRENCY)-$(BOOT_WINDOW)-$(RAID)-$(FAILOVER)-$(REPORT_DATE).stamp
-
-# Keep the intermediate build/*.ipynb (tests run one of them with a bad parameter).
-.SECONDARY: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py))
+# Report parameters (names, defaults and papermill names: PARAMETERS in src/vdi_report/stages.py):
+# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE.
+# They are checked (scenario CLI) and recorded in build/params.stamp only when they change, so
+# an unchanged build starts no Python at all.
+PARAMS_STAMP   := build/params.stamp
+PARAMS_CHECKED := $(PARAMS_STAMP)
+COST_STAMP     := build/cost.stamp
+SYSTEM_STAMP   := build/system.stamp
+STAGES_MK      := build/stages.mk
 
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
+# The generated stage rules (not needed to clean or list targets).
+NO_STAGES_GOALS := clean help venv lock
+ifneq ($(filter-out $(NO_STAGES_GOALS),$(or $(MAKECMDGOALS),help)),)
+include $(STAGES_MK)
+endif
+COST_SHA := $(firstword $(shell sha256sum "$(COST_FILE)" 2>/dev/null))
+
+$(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
+	@mkdir -p build
+	@$(PY) -m vdi_report.stages > $@.tmp && mv $@.tmp $@
+
 ##@ Main
 .PHONY: report
-report: check-params $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing)
+report: $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test
-test: $(REPORT).pdf ## Run the test suite (builds the report first; tests read it)
+test: report ## Build the report, then run every test (unit, data and report layers)
 	$(call step,tests)
 	$(PY) -m pytest -q
 
+.PHONY: test-unit
+test-unit: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py)) | $(STAMP) ## Tests that need no build (code, data/raw, a throw-away copy of the project)
+	$(call step,tests: unit)
+	$(PY) -m pytest -q -m unit
+
+.PHONY: test-data
+test-data: data ## Tests of data/processed (builds it first)
+	$(call step,tests: data)
+	$(PY) -m pytest -q -m data
+
+.PHONY: test-report
+test-report: report ## Tests of the rendered report (builds it first)
+	$(call step,tests: report)
+	$(PY) -m pytest -q -m report
+
 ##@ Pipeline stages
 .PHONY: data
-data: data/processed/results.csv ## Normalize all sources into data/processed/results.csv and tests.csv
+data: $(DATA_TABLES) ## Every processed table (data/processed): normalize, combine, audit, models
 
-build/%.ipynb: notebooks/%.py $(STAMP)
+build/%.ipynb: notebooks/%.py | $(STAMP)
 	@mkdir -p build
 	@$(JUPYTEXT) --quiet --to ipynb --output $@ $<
 
-data/processed/normalized/%.csv: data/raw/records/%.csv build/01_normalize_source.ipynb $(RAW) $(PKG)
-	$(call step,normalize $*)
-	@mkdir -p $(EXECUTED) data/processed/normalized
-	$(PAPERMILL) build/01_normalize_source.ipynb $(EXECUTED)/01_normalize_$*.ipynb -p source_id $*
+# Keep the intermediate build/*.ipynb (a test runs one of them with a bad parameter).
+.SECONDARY: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py))
 
-data/processed/results.csv: $(NORMALIZED) build/02_combine.ipynb $(RAW) data/raw/discrepancies.csv $(PKG)
-	$(call step,combine $(words $(SOURCES)) sources)
-	$(PAPERMILL) build/02_combine.ipynb $(EXECUTED)/02_combine.ipynb
+# The parameter stamp holds the parameters and the cost file's SHA-256; it is rewritten (after
+# the scenario CLI validated them) only when they change, so only then does the report re-run.
+# The cost stamp holds the SHA-256 alone: the cost model re-runs when the prices change, not
+# when the same prices are read from another path.
+.PHONY: FORCE
+$(PARAMS_STAMP): FORCE | $(STAMP)
+	@mkdir -p build
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(PARAMS_LINE)" ]; then \
+	  $(check_params) && echo "$(PARAMS_LINE)" > $@; fi
 
-data/processed/audit_findings.csv: data/processed/results.csv build/03_audit.ipynb $(wildcard data/raw/*.csv) $(PKG)
-	$(call step,audit: consistency rules over all sources)
-	$(PAPERMILL) build/03_audit.ipynb $(EXECUTED)/03_audit.ipynb
+$(COST_STAMP): FORCE
+	@mkdir -p build
+	@test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then echo "$(COST_SHA)" > $@; fi
 
-data/processed/iops_per_desktop_model.csv: data/processed/results.csv build/04_iops_model.ipynb data/raw/sources.csv $(PKG)
-	$(call step,model: IOPS per desktop with leave-one-vendor-out validation)
-	$(PAPERMILL) build/04_iops_model.ipynb $(EXECUTED)/04_iops_model.ipynb
+check_params = { test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }; \
+	$(PY) -m vdi_report.models.scenario --desktops "$(DESKTOPS)" --worker "$(WORKER)" \
+	  --concurrency "$(CONCURRENCY)" --headroom "$(HEADROOM)" --boot-window "$(BOOT_WINDOW)" \
+	  --raid "$(RAID)" --failover "$(FAILOVER)"; }
 
-data/processed/density.csv: data/processed/results.csv data/processed/iops_per_desktop_model.csv build/05_density_cost.ipynb $(COST_FILE) data/raw/claims.csv data/raw/sources.csv $(PKG)
-	$(call step,model: headroom and density; cost per desktop)
-	$(PAPERMILL) build/05_density_cost.ipynb $(EXECUTED)/05_density_cost.ipynb -p cost_file "$(abspath $(COST_FILE))"
+.PHONY: check-params
+check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
+	@$(check_params)
 
-# A change of report parameters re-runs the report notebook (the stamp names them).
-$(PARAMS_STAMP):
-	@mkdir -p build && rm -f build/params-*.stamp && touch $@
+$(SYSTEM_STAMP): | $(STAMP)
+	@$(PY) -c "from vdi_report.render import check_pdf_dependencies as c; c()" \
+	  || { echo "Missing system library for the PDF (see above)."; exit 1; }
+	@mkdir -p build && touch $@
 
-# Stages the report reads (a stage joins the build when its notebook exists).
-MODELS := $(if $(wildcard notebooks/03_audit.py),data/processed/audit_findings.csv) \
-          $(if $(wildcard notebooks/04_iops_model.py),data/processed/iops_per_desktop_model.csv) \
-          $(if $(wildcard notebooks/05_density_cost.py),data/processed/density.csv)
+.PHONY: check-system
+check-system: $(STAMP) ## Check the system libraries the PDF route needs (pango, a font)
+	@rm -f $(SYSTEM_STAMP) && $(MAKE) --no-print-directory $(SYSTEM_STAMP)
 
-$(EXECUTED)/10_report.ipynb: data/processed/results.csv $(MODELS) build/10_report.ipynb $(PKG) $(PARAMS_STAMP)
-	$(call step,report notebook (scenario: $(DESKTOPS) $(WORKER) desktops, headroom $(HEADROOM)))
-	$(PAPERMILL) build/10_report.ipynb $@ -p report_date "$(REPORT_DATE)" \
-	  -p desktops $(DESKTOPS) -p worker_class "$(WORKER)" -p headroom $(HEADROOM) -p concurrency $(CONCURRENCY) \
-	  -p boot_window_min $(BOOT_WINDOW) -p raid "$(RAID)" -p failover "$(FAILOVER)" -p cost_file "$(abspath $(COST_FILE))"
+.PHONY: stages
+stages: $(STAGES_MK) ## List the stages and what each reads and writes
+	@printf '%s\n' $(STAGE_NAMES)
 
-$(REPORT).pdf: $(EXECUTED)/10_report.ipynb $(wildcard templates/vdi_report/*) | check-system
-	$(call step,render HTML and PDF)
-	$(PY) -m vdi_report.render $< $(REPORT)
+.PHONY: bench
+bench: $(STAMP) ## Time the build: clean, no-op, one parameter changed, one report module touched (medians)
+	$(PY) -m vdi_report.bench
 
 ##@ Environment
 $(STAMP): requirements-lock.txt pyproject.toml
@@ -105,16 +139,6 @@ $(STAMP): requirements-lock.txt pyproject.toml
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
-
-.PHONY: check-params
-check-params: $(STAMP)
-	@$(PY) -m vdi_report.models.scenario --desktops "$(DESKTOPS)" --worker "$(WORKER)" --concurrency "$(CONCURRENCY)" \
-	  --headroom "$(HEADROOM)" --boot-window "$(BOOT_WINDOW)" --raid "$(RAID)" --failover "$(FAILOVER)"
-
-.PHONY: check-system
-check-system: $(STAMP) ## Check the system libraries the PDF route needs (pango, a font)
-	@$(PY) -c "from vdi_report.render import check_pdf_dependencies as c; c()" \
-	  || { echo "Missing system library for the PDF (see above)."; exit 1; }
 
 .PHONY: lock
 lock: $(STAMP) ## Re-freeze requirements-lock.txt from the current .venv
@@ -143,3 +167,5 @@ clean: ## Remove generated files (data/processed, reports, build); keeps .venv a
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	  /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE"
+	@echo "  e.g. make report DESKTOPS=3000 WORKER=power RAID=raid5 FAILOVER=controller"

@@ -27,16 +27,16 @@
 # `used_in_analysis = False`, with the register entry and its resolution in `resolution`.
 
 # %%
-from vdi_report import audit, config, files, normalize, sources
+from vdi_report import audit, catalogue, normalize, sources
 
 srcs = sources.load_sources()
-frames = [normalize.read_normalized(config.NORMALIZED_DIR / f"{s}.csv") for s in srcs["source_id"]]
+frames = [catalogue.read("normalized", source_id=s) for s in srcs["source_id"]]
 resolutions = audit.resolutions(audit.load_discrepancies())
 results = normalize.combine(frames, resolutions)
 tests = normalize.build_tests(results, srcs)
-files.write_csv(results, config.PROCESSED_DIR / "results.csv")
-files.write_csv(tests, config.PROCESSED_DIR / "tests.csv")
-files.write_csv(normalize.build_testbeds(results, srcs), config.PROCESSED_DIR / "testbeds.csv")
+catalogue.write("results", results)
+catalogue.write("tests", tests)
+catalogue.write("testbeds", normalize.build_testbeds(results, srcs))
 print(f"results.csv: {len(results)} records ({(~results['used_in_analysis']).sum()} set aside by the "
       f"audit register); tests.csv: {len(tests)} tests")
 

@@ -2,6 +2,8 @@
 
 import math
 
+import numpy as np
+
 import pytest
 
 from vdi_report import config, files, normalize, sources
@@ -67,6 +69,11 @@ def test_comparable_records_state_their_vantage(results):
     assert not results[results["vantage"] == ""]["comparable"].any()
 
 
+def test_every_source_reaches_results(results, sources_df):
+    assert set(results["source_id"]) == set(sources_df["source_id"])
+    assert results["record_id"].is_unique
+
+
 def test_tests_table_has_one_row_per_test(tests_table):
     assert not tests_table.duplicated(["source_id", "test_id"]).any()
     boot = tests_table[(tests_table["source_id"] == "netapp_tr4540") & (tests_table["test_id"] == "boot")].iloc[0]
@@ -92,12 +99,15 @@ def test_two_runs_are_byte_identical(tmp_path):
     assert outs[0] == outs[1]
 
 
-def test_pipeline_output_matches_a_fresh_normalization(results):
+@pytest.mark.parametrize("source_id", sources.load_sources()["source_id"].tolist())
+def test_pipeline_output_matches_a_fresh_normalization(results, source_id):
     """The file the report reads equals what the code produces now (no stale outputs)."""
-    fresh = normalize.normalize_source("netapp_tr4540")
-    built = results[results["source_id"] == "netapp_tr4540"]
+    fresh = normalize.normalize_source(source_id)
+    built = results[results["source_id"] == source_id]
     assert list(fresh["record_id"]) == list(built["record_id"])
-    assert (fresh["value"].values == built["value"].values).all()
+    for col in ("value", "value_low", "value_high", "per_desktop", "desktops"):
+        # the CSV keeps 10 significant digits (files.FLOAT_FORMAT)
+        assert np.allclose(fresh[col].astype(float), built[col].astype(float), rtol=1e-9, equal_nan=True), col
 
 
 def test_processed_outputs_never_written_into_raw(tmp_path):

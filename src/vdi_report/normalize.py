@@ -8,9 +8,8 @@ import math
 
 import numpy as np
 import pandas as pd
-import pandera.pandas as pa
 
-from . import config, sources
+from . import catalogue, config, sources
 from .units import convert
 
 # "~", "about", "almost": the printed value is taken as an interval of +/-10 %. Rounding a
@@ -26,14 +25,10 @@ PER_DESKTOP_METRICS = {
 }
 PERCENT_METRICS_CAP = 100.0  # a "> x %" utilization cannot exceed 100 %
 
-RESULT_COLUMNS = [
-    "source_id", "vendor", "record_id", "test_id", "phase", "metric", "statistic", "value",
-    "unit", "value_low", "value_high", "bound", "vantage", "condition", "variant",
-    "configuration", "worker_class", "desktops", "population", "per_desktop", "per_desktop_low",
-    "per_desktop_high", "per_desktop_unit", "kind", "comparison_group", "comparable",
-    "used_in_analysis", "resolution", "locator", "line", "value_text", "quote",
-    "reported_value", "reported_unit", "vantage_note", "note", "aggregation", "window", "load",
-]
+# Columns of results.csv and normalized/<source>.csv, in file order: the table catalogue's.
+RESULT_COLUMNS = catalogue.RESULT_COLUMNS
+# Record fields carried into results.csv as they are; empty where a records file lacks them.
+CARRIED_RECORD_FIELDS = ("text_file", "aggregation", "window", "load")
 
 
 def _sig(x: float) -> float:
@@ -84,14 +79,21 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
     out = rec.copy()
     out["reported_value"], out["reported_unit"] = rec["value"], rec["unit"]
     values, highs, units, problems = [], [], [], []
-    for i, r in rec.iterrows():
-        try:
-            v, u = convert(r["value"], r["unit"], r["metric"])
-            vh = np.nan if pd.isna(r["value_high"]) else convert(r["value_high"], r["unit"], r["metric"])[0]
-        except ValueError as exc:
-            problems.append(f"{path}: line {i + 2}: column 'unit' = {r['unit']!r}: {exc}")
+    factors: dict = {}  # (unit, metric) -> (factor, normalized unit) or the error: pint once per pair
+    for i, r in enumerate(rec[["value", "value_high", "unit", "metric"]].itertuples(index=False)):
+        key = (r.unit, r.metric)
+        if key not in factors:
+            try:
+                factors[key] = convert(1.0, r.unit, r.metric)
+            except ValueError as exc:
+                factors[key] = exc
+        got = factors[key]
+        if isinstance(got, Exception):
+            problems.append(f"{path}: line {i + 2}: column 'unit' = {r.unit!r}: {got}")
             continue
-        values.append(v), highs.append(vh), units.append(u)
+        factor, u = got  # every unit here is a multiple of its normalized unit (no offsets)
+        values.append(r.value * factor), units.append(u)
+        highs.append(np.nan if pd.isna(r.value_high) else r.value_high * factor)
     if problems:
         raise sources.RawDataError(f"{len(problems)} problem(s) in {path}:\n  " + "\n  ".join(problems))
     out["value"], out["unit"] = [_sig(v) for v in values], units
@@ -108,6 +110,8 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
         out[col] = np.where(scalable, out[src_col] / out["desktops"], np.nan)
         out[col] = out[col].map(_sig)
     out["per_desktop_unit"] = np.where(scalable, out["metric"].map(PER_DESKTOP_METRICS), "")
+    for col in CARRIED_RECORD_FIELDS:
+        out[col] = rec[col] if col in rec.columns else ""
     out["vendor"] = row["vendor"]
     out["kind"] = "reported"
     out["used_in_analysis"] = True
@@ -117,19 +121,15 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
     return out[RESULT_COLUMNS]
 
 
-NUMERIC_COLUMNS = ["value", "value_low", "value_high", "desktops", "per_desktop", "per_desktop_low",
-                   "per_desktop_high", "reported_value", "line"]
-
-
 def read_normalized(path) -> pd.DataFrame:
-    """Read a table written by ``normalize_source`` back with its types (columns ``RESULT_COLUMNS``)."""
-    df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    for col in NUMERIC_COLUMNS:
-        df[col] = pd.to_numeric(df[col].replace("", None), errors="raise").astype(float)
-    df["line"] = df["line"].astype(int)
-    for col in ("comparable", "used_in_analysis"):
-        df[col] = df[col].map({"True": True, "False": False})
-    return df[RESULT_COLUMNS]
+    """``results.csv`` or one source's ``normalized/<source_id>.csv`` (given by its path) with
+    its types, columns ``RESULT_COLUMNS``. Kept for callers that pass a path; new code calls
+    ``catalogue.read("results")`` or ``catalogue.read("normalized", source_id=...)``.
+    Raises TableError for a path that is no such table."""
+    name, keys = catalogue.locate(path)
+    if name not in ("results", "normalized"):
+        raise catalogue.TableError(f"{path}: not results.csv nor a normalized source table")
+    return catalogue.read(name, **keys)
 
 
 def comparison_group(df: pd.DataFrame) -> pd.Series:
@@ -143,7 +143,8 @@ def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None)
     ``comparable`` is True when the record states its vantage and at least one other vendor
     reports the same phase, metric, statistic and vantage. ``resolutions`` (columns
     ``record_id, discrepancy_id, resolution``) marks records the analysis does not use
-    (``used_in_analysis`` False) and says why.
+    (``used_in_analysis`` False) and says why. Validation against the catalogue's schema
+    happens when the table is written (``catalogue.write("results", df)``).
     """
     df = pd.concat(frames, ignore_index=True)
     df["comparison_group"] = comparison_group(df)
@@ -156,37 +157,11 @@ def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None)
         df.loc[hit, "resolution"] = df.loc[hit, "record_id"].map(
             lambda r: f"{res.at[r, 'discrepancy_id']}: {res.at[r, 'resolution']}")
     df = df.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True)
-    return RESULTS_SCHEMA.validate(df[RESULT_COLUMNS], lazy=True)
+    return df[RESULT_COLUMNS]
 
-
-RESULTS_SCHEMA = pa.DataFrameSchema(
-    {
-        "source_id": pa.Column(str),
-        "record_id": pa.Column(str, unique=True),
-        "phase": pa.Column(str, pa.Check.isin(list(config.PHASES))),
-        "statistic": pa.Column(str, pa.Check.isin(list(config.STATISTICS))),
-        "bound": pa.Column(str, pa.Check.isin(list(config.BOUNDS))),
-        "vantage": pa.Column(str, pa.Check.isin(list(config.VANTAGES))),
-        "value": pa.Column(float),
-        "value_low": pa.Column(float),
-        "value_high": pa.Column(float),
-        "unit": pa.Column(str, pa.Check.isin(["IOPS", "ms", "MB/s", "min", "s", "%", "GB", "count", "USD", "KB", "MB", "GHz", "Gb/s", "ratio"])),
-        "desktops": pa.Column(float, pa.Check.gt(0)),
-        "comparable": pa.Column(bool),
-        "used_in_analysis": pa.Column(bool),
-    },
-    checks=[pa.Check(lambda d: d["value_low"] <= d["value_high"], error="value_low <= value_high")],
-)
 
 # Headline metrics of tests.csv: (metric, statistic) -> column name.
-TEST_HEADLINES = {
-    ("iops", "peak"): "peak_iops", ("iops", "average"): "average_iops",
-    ("latency", "peak"): "peak_latency_ms", ("latency", "average"): "average_latency_ms",
-    ("throughput", "peak"): "peak_throughput_mbps", ("throughput", "average"): "average_throughput_mbps",
-    ("storage_cpu_utilization", "peak"): "peak_storage_cpu_pct",
-    ("storage_cpu_utilization", "average"): "average_storage_cpu_pct",
-    ("duration", "single"): "duration_min",
-}
+TEST_HEADLINES = catalogue.TEST_HEADLINES
 # When a test reports a metric at several vantages, the headline takes the one nearest to
 # what the desktops generate: the array front end, then the host, the port, unstated, back end, guest
 # (array_controller: the controllers' CPU and cache, never an I/O figure).
@@ -245,7 +220,7 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
 
     Drives and drive sizes come from test-bed records (phase ``testbed``); a drive count and a
     drive size stated on the same line of the same locator form one drive group (a table row
-    such as "24 800GB SSDs" or Hitachi's Table 7 pool rows). The first locator stating drives is
+    such as "24 800GB SSDs", or one pool's row of a drive table). The first locator stating drives is
     used. Columns: ``source_id, vendor, configuration, desktops, drives, raw_capacity_gb``
     (sum of count x size, decimal GB), ``drive_layout``, ``desktops_per_drive``,
     ``desktops_per_raw_tb``, ``locator``, ``record_ids``. A source whose document states no

@@ -256,10 +256,28 @@ def _describe(failures: pd.DataFrame, df: pd.DataFrame, path: Path) -> str:
     return f"{len(uniq)} problem(s) in {path}:\n  " + "\n  ".join(uniq)
 
 
+_SOURCES_CACHE: dict = {}
+
+
 def load_sources(raw_dir: Path = config.RAW_DIR) -> pd.DataFrame:
-    """``sources.csv`` validated: one row per document, columns ``SOURCE_COLUMNS``."""
+    """``sources.csv`` validated: one row per document, columns ``SOURCE_COLUMNS``.
+
+    Validated once per file version (path, size, modification time) in a process and returned
+    as a fresh copy each call: normalizing all sources asks for it several times per source.
+    """
     path = Path(raw_dir) / "sources.csv"
-    return validate(read_csv_text(path), SOURCES_SCHEMA, path)
+    try:
+        st = path.stat()
+        key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = None
+    if key is None or key not in _SOURCES_CACHE:
+        df = validate(read_csv_text(path), SOURCES_SCHEMA, path)
+        if key is None:
+            return df
+        _SOURCES_CACHE.clear()
+        _SOURCES_CACHE[key] = df
+    return _SOURCES_CACHE[key].copy()
 
 
 def records_path(source_id: str, raw_dir: Path = config.RAW_DIR) -> Path:

@@ -1,0 +1,288 @@
+"""The build's stages, declared once; the Make rules are generated from them.
+
+Each stage runs one notebook (papermill) or one module, reads catalogue tables and raw files,
+writes catalogue tables (or the report) and takes some of the report parameters. Its code
+dependencies are found, not listed: the ``vdi_report`` modules its notebook imports, followed
+through their own imports (``from . import x``, including imports inside functions). So touching
+a module only the report imports re-runs only the report.
+
+``python -m vdi_report.stages`` prints the Make rules (the Makefile writes them to
+``build/stages.mk`` and includes them; they are regenerated when this file, a notebook or a
+module changes). The generated rules use the Makefile's variables ``PY``, ``NOTEBOOK`` (the
+papermill command), ``EXECUTED``, ``SOURCES`` (the ids of data/raw/records/*.csv),
+``PARAMS_STAMP``, ``COST_STAMP`` and the function ``step``.
+
+Importing this module reads no data and imports no third-party package (the Makefile runs it).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import catalogue, config
+
+SRC_DIR = config.PROJ_ROOT / "src"
+PACKAGE = "vdi_report"
+# Calls that import modules by name at run time (a registry filled by discovery).
+DYNAMIC_IMPORTS = {"import_module", "iter_modules", "walk_packages", "__import__"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """A report parameter: Make variable ``var`` -> papermill parameter ``name`` (contract)."""
+
+    var: str
+    name: str
+    default: str
+    doc: str
+    path: bool = False  # passed as an absolute path
+
+
+# The nine report parameters (shared contract; defaults as agreed). COST_FILE enters the
+# parameter stamp by the SHA-256 of its content, not only its name.
+PARAMETERS = (
+    Param("DESKTOPS", "desktops", "2000", "desktops in the sizing scenario"),
+    Param("WORKER", "worker_class", "knowledge", "worker class of the scenario (task, office, knowledge, power)"),
+    Param("CONCURRENCY", "concurrency", "1.0", "fraction of the desktops active at once"),
+    Param("HEADROOM", "headroom", "0.2", "fraction of each resource kept free"),
+    Param("BOOT_WINDOW", "boot_window_min", "30", "minutes to boot all concurrently needed desktops"),
+    Param("RAID", "raid", "none", "none, raid10, raid5 or raid6 (write penalty 1, 2, 4, 6)"),
+    Param("FAILOVER", "failover", "none", "none or controller (sized with one controller down)"),
+    Param("REPORT_DATE", "report_date", "", "date printed on the report (empty: today)"),
+    Param("COST_FILE", "cost_file", "data/raw/cost_assumptions.csv", "cost assumptions CSV", path=True),
+)
+
+# Raw files every stage reads when it imports the package (config reads the vocabulary, units
+# the metrics) or lists the sources.
+RAW_COMMON = ("data/raw/sources.csv", "data/raw/vocabulary.csv", "data/raw/metrics.csv")
+RECORDS = "$(RECORDS)"  # every data/raw/records/*.csv (a Make variable)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One build step.
+
+    ``notebook``: notebooks/<notebook>.py run by papermill (or ``module``: ``python -m`` with
+    ``args``); ``reads``/``writes``: catalogue table names; ``raw``: further input files
+    (relative to the project; Make variables allowed); ``params``: Make variables of
+    ``PARAMETERS`` passed to the notebook; ``outputs``: files written besides tables.
+    """
+
+    name: str
+    label: str
+    notebook: str | None = None
+    module: str | None = None
+    args: str = ""
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    raw: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    inputs: tuple[str, ...] = ()
+
+    @property
+    def code_root(self) -> Path:
+        if self.notebook:
+            return config.NOTEBOOKS_DIR / f"{self.notebook}.py"
+        return _module_file(self.module)
+
+    @property
+    def exists(self) -> bool:
+        return self.code_root.is_file()
+
+
+STAGES = (
+    Stage("normalize", "normalize every source", notebook="01_normalize_source",
+          writes=("normalized",), raw=(RECORDS,)),
+    Stage("combine", "combine the sources", notebook="02_combine", reads=("normalized",),
+          writes=("results", "tests", "testbeds"), raw=("data/raw/discrepancies.csv", RECORDS)),
+    Stage("audit", "audit: consistency rules over all sources", notebook="03_audit", reads=("results",),
+          writes=("audit_findings",), raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS)),
+    Stage("iops_model", "model: IOPS per desktop with leave-one-vendor-out validation", notebook="04_iops_model",
+          reads=("results",),
+          writes=("iops_per_desktop_model", "iops_model_cv", "iops_model_coefficients", "iops_model_observations")),
+    Stage("density_cost", "model: headroom and density; cost per desktop", notebook="05_density_cost",
+          reads=("results",), writes=("density",), raw=("data/raw/claims.csv",), params=("COST_FILE",),
+          inputs=("$(COST_STAMP)",)),
+    Stage("report", "report notebook", notebook="10_report",
+          reads=("results", "tests", "testbeds", "audit_findings", "iops_per_desktop_model", "iops_model_cv",
+                 "iops_model_coefficients", "iops_model_observations", "density"),
+          raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
+          params=tuple(p.var for p in PARAMETERS), inputs=("$(PARAMS_STAMP)",),
+          outputs=("$(EXECUTED)/10_report.ipynb",)),
+    Stage("render", "render HTML and PDF", module="vdi_report.render",
+          args="$(EXECUTED)/10_report.ipynb $(REPORT)",
+          inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)", "$(SYSTEM_STAMP)"),
+          outputs=("$(REPORT).pdf", "$(REPORT).html")),
+)
+
+
+def stage(name: str) -> Stage:
+    """The stage ``name``; raises KeyError listing the stages."""
+    for s in STAGES:
+        if s.name == name:
+            return s
+    raise KeyError(f"no stage {name!r}; stages: {', '.join(s.name for s in STAGES)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Code dependencies
+# --------------------------------------------------------------------------------------------
+
+def _module_file(module: str) -> Path:
+    base = SRC_DIR.joinpath(*module.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
+
+
+def _imports(path: Path, module: str | None) -> set[str]:
+    """``vdi_report`` modules imported anywhere in ``path`` (``module``: its dotted name, for
+    relative imports; None for a notebook)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    is_pkg = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(tree):
+        if module not in (None, PACKAGE) and isinstance(node, ast.Attribute) and node.attr in DYNAMIC_IMPORTS:
+            # a sub-package finding its modules at run time: count every module in it (and below);
+            # the top package's __init__ imports only a third-party module by name
+            pkg_dir = path.parent
+            pkg = module if is_pkg else module.rsplit(".", 1)[0]
+            found |= {".".join([pkg, *f.relative_to(pkg_dir).with_suffix("").parts]).removesuffix(".__init__")
+                      for f in pkg_dir.rglob("*.py")}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.split(".")[0] == PACKAGE}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                if module is None:
+                    continue
+                parts = module.split(".")
+                base = parts[: len(parts) - node.level + (1 if is_pkg else 0)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if mod.split(".")[0] != PACKAGE:
+                continue
+            found.add(mod)
+            for a in node.names:  # `from pkg import module`
+                if _module_file(f"{mod}.{a.name}").is_file():
+                    found.add(f"{mod}.{a.name}")
+    return found
+
+
+def code_dependencies(stage_: Stage) -> list[Path]:
+    """Files of the stage's code: its notebook (or module) and every ``vdi_report`` module it
+    imports, transitively, with the ``__init__.py`` of each package on the way. Sorted."""
+    seen: set[str] = set()
+    todo = list(_imports(stage_.code_root, stage_.module))
+    if stage_.module:
+        todo.append(stage_.module)
+    while todo:
+        mod = todo.pop()
+        parts = mod.split(".")
+        for i in range(1, len(parts) + 1):  # parent packages run their __init__ first
+            m = ".".join(parts[:i])
+            if m in seen or not _module_file(m).is_file():
+                continue
+            seen.add(m)
+            todo.extend(_imports(_module_file(m), m))
+    files = {_module_file(m) for m in seen}
+    if stage_.notebook:
+        files.add(stage_.code_root)
+    return sorted(files)
+
+
+# --------------------------------------------------------------------------------------------
+# Make rules
+# --------------------------------------------------------------------------------------------
+
+def _rel(p: Path) -> str:
+    return str(p.relative_to(config.PROJ_ROOT))
+
+
+def table_files(name: str) -> str:
+    """Make expression of a table's file(s): per-source tables over ``$(SOURCES)``."""
+    t = catalogue.table(name)
+    rel = f"data/processed/{t.path}"
+    if t.keys == ["source_id"]:
+        return "$(foreach s,$(SOURCES)," + rel.replace("{source_id}", "$(s)") + ")"
+    return rel
+
+
+def writer(name: str) -> Stage:
+    """The active stage that writes table ``name``; raises KeyError when none does."""
+    for s in STAGES:
+        if s.exists and name in s.writes:
+            return s
+    raise KeyError(f"no stage writes table {name!r}")
+
+
+def make_rules() -> str:
+    """The generated Make rules (text of build/stages.mk)."""
+    active = [s for s in STAGES if s.exists]
+    lines = ["# Generated by `python -m vdi_report.stages` from src/vdi_report/stages.py: do not edit.", ""]
+    for p in PARAMETERS:
+        lines.append(f"{p.var} ?= {p.default}")
+    lines.append("PARAMS_LINE := " + " ".join(f"{p.name}=$({p.var})" for p in PARAMETERS if not p.path)
+                 + " cost_sha256=$(COST_SHA)")
+    lines.append("")
+    tables_out, stage_targets = [], []
+    for s in active:
+        outs = [table_files(t) for t in s.writes] + list(s.outputs)
+        ins = ([f"build/{s.notebook}.ipynb"] if s.notebook else []) + list(RAW_COMMON) + list(s.raw)
+        ins += [table_files(t) for t in s.reads] + list(s.inputs) + [_rel(f) for f in code_dependencies(s)]
+        var = f"STAGE_{s.name.upper()}"
+        lines.append(f"{var}_OUT := {' '.join(outs)}")
+        lines.append(f"{var}_IN := {' '.join(dict.fromkeys(ins))}")
+        tables_out += [f"$({var}_OUT)"] if s.writes else []
+        stage_targets.append(f"$({var}_OUT)")
+        # Grouped target (&:): one run of the recipe makes all outputs; safe with make -j.
+        lines.append(f"$({var}_OUT) &: $({var}_IN) | $(PARAMS_CHECKED)")
+        lines.append(f"\t$(call step,{s.label})")
+        if s.notebook:
+            ps = " ".join(
+                f'-p {p.name} "$(abspath $({p.var}))"' if p.path else f'-p {p.name} "$({p.var})"'
+                for p in PARAMETERS if p.var in s.params)
+            lines.append("\t@mkdir -p $(EXECUTED) data/processed")
+            lines.append(f"\t$(NOTEBOOK) build/{s.notebook}.ipynb $(EXECUTED)/{s.notebook}.ipynb {ps}".rstrip())
+        else:
+            lines.append(f"\t$(PY) -m {s.module} {s.args}")
+        lines.append("")
+    lines.append("DATA_TABLES := " + " ".join(tables_out))
+    lines.append("STAGE_TARGETS := " + " ".join(stage_targets))
+    lines.append("STAGE_NAMES := " + " ".join(s.name for s in active))
+    for s in active:
+        lines.append(f"stage-{s.name}: $(STAGE_{s.name.upper()}_OUT)")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def problems() -> list[str]:
+    """Inconsistencies between the stages and the catalogue: a table read that no earlier
+    active stage writes, a table written by two stages or by a stage other than the
+    catalogue's, a catalogue table no active stage reads."""
+    out, written = [], {}
+    active = [s for s in STAGES if s.exists]
+    for s in active:
+        for t in s.reads:
+            if t not in written:
+                out.append(f"stage {s.name} reads {t}, which no earlier stage writes")
+        for t in s.writes:
+            if t in written:
+                out.append(f"table {t} written by {written[t]} and {s.name}")
+            if catalogue.table(t).stage != s.name:
+                out.append(f"table {t}: the catalogue says stage {catalogue.table(t).stage}, written by {s.name}")
+            written[t] = s.name
+    read = {t for s in active for t in s.reads}
+    for name, t in catalogue.TABLES.items():
+        if any(s.name == t.stage for s in active) and name not in read:
+            out.append(f"table {name} is written but no stage reads it")
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    bad = problems()
+    if bad:
+        sys.exit("stages.py and catalogue.py disagree:\n  " + "\n  ".join(bad))
+    sys.stdout.write(make_rules())

@@ -1,0 +1,140 @@
+"""The table catalogue: typed, validated, atomic reads and writes; the README's contract is the catalogue's."""
+
+import math
+import re
+
+import pandas as pd
+import pytest
+
+from vdi_report import catalogue, config, normalize, sources
+
+
+@pytest.fixture
+def processed_dir(tmp_path, monkeypatch):
+    """Point data/processed at a temporary directory."""
+    monkeypatch.setattr(config, "PROCESSED_DIR", tmp_path)
+    return tmp_path
+
+
+def _results_rows(n=2) -> pd.DataFrame:
+    """A small, valid results table (from the first source's raw records)."""
+    first = sources.load_sources()["source_id"].iloc[0]
+    return normalize.normalize_source(first).head(n)
+
+
+def test_readme_data_contract_is_the_catalogue():
+    readme = (config.PROJ_ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- catalogue:begin -->\n(.*?)\n<!-- catalogue:end -->", readme, re.DOTALL)
+    assert m, "README.md lacks the <!-- catalogue:begin/end --> data contract"
+    assert m.group(1) == catalogue.contract_markdown(), \
+        "README data contract differs from the catalogue: paste `python -m vdi_report.catalogue` into it"
+
+
+def test_every_table_has_a_stage_and_unique_columns():
+    for t in catalogue.TABLES.values():
+        names = t.column_names
+        assert len(names) == len(set(names)), t.name
+        assert set(t.key) <= set(names), t.name
+        assert t.stage
+
+
+def test_results_columns_carry_the_record_context():
+    for col in ("text_file", "aggregation", "window", "load", "locator", "line", "quote", "value_text"):
+        assert col in catalogue.RESULT_COLUMNS
+
+
+def test_round_trip_keeps_types_and_bytes(processed_dir):
+    df = _results_rows(3).assign(value_high=[1.0, math.inf, 2.5], value_low=[0.0, 0.0, 0.5])
+    p = catalogue.write("results", df)
+    assert p == processed_dir / "results.csv"
+    back = catalogue.read("results", validate=True)
+    assert back["line"].dtype == "int64" and back["comparable"].dtype == bool
+    assert back["value_high"].tolist() == [1.0, math.inf, 2.5]
+    assert back["vantage"].map(type).eq(str).all()
+    first = p.read_bytes()
+    catalogue.write("results", back)
+    assert p.read_bytes() == first
+
+
+def test_write_rejects_an_unknown_vocabulary_value_naming_line_and_column(processed_dir):
+    df = _results_rows(3)
+    df.loc[1, "phase"] = "lunch_break"
+    with pytest.raises(catalogue.TableError, match=r"line 3: column 'phase' = 'lunch_break'"):
+        catalogue.write("results", df)
+    assert not (processed_dir / "results.csv").exists()
+
+
+def test_write_rejects_missing_and_undeclared_columns(processed_dir):
+    df = _results_rows().drop(columns=["quote"]).assign(extra=1)
+    with pytest.raises(catalogue.TableError, match="missing: quote; not declared: extra"):
+        catalogue.write("results", df)
+
+
+def test_write_rejects_a_duplicate_key(processed_dir):
+    df = _results_rows(2)
+    df.loc[1, "record_id"] = df.loc[0, "record_id"]
+    with pytest.raises(catalogue.TableError, match="record_id"):
+        catalogue.write("results", df)
+
+
+def test_read_names_file_line_and_column_of_a_bad_value(processed_dir):
+    catalogue.write("results", _results_rows(3))
+    p = processed_dir / "results.csv"
+    lines = p.read_text().splitlines()
+    header = lines[0].split(",")
+    cells = lines[2].split(",")
+    cells[header.index("source_id") + header[header.index("source_id"):].index("desktops")] = "many"
+    lines[2] = ",".join(cells)
+    p.write_text("\n".join(lines) + "\n")
+    with pytest.raises(catalogue.TableError, match=r"results.csv: line 3: column 'desktops' = 'many'"):
+        catalogue.read("results")
+
+
+def test_read_of_a_missing_table_names_the_build_target(processed_dir):
+    with pytest.raises(FileNotFoundError, match="make .*tests.csv"):
+        catalogue.read("tests")
+
+
+def test_per_source_tables_need_their_key():
+    with pytest.raises(TypeError, match="source_id"):
+        catalogue.path("normalized")
+    assert catalogue.locate(catalogue.path("normalized", source_id="abc")) == ("normalized", {"source_id": "abc"})
+    with pytest.raises(KeyError, match="known:"):
+        catalogue.table("nope")
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", [n for n, t in catalogue.TABLES.items() if not t.keys])
+def test_built_table_matches_its_schema(name, processed):
+    processed(name)  # fails with the make target when missing
+    df = catalogue.read(name, validate=True)
+    assert list(df.columns) == catalogue.table(name).column_names
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("source_id", sources.load_sources()["source_id"].tolist())
+def test_normalized_source_matches_its_schema(source_id, processed):
+    df = processed("normalized", source_id=source_id)
+    catalogue.validate("normalized", df)
+    assert set(df["source_id"]) == {source_id}
+
+
+def test_json_documents_round_trip_atomically(processed_dir, monkeypatch):
+    doc = catalogue.Table("doc", "doc.json", "combine", "inputs of a calculation", (), format="json")
+    monkeypatch.setitem(catalogue.TABLES, "doc", doc)
+    p = catalogue.write("doc", {"b": [1, 2.5], "a": "x"})
+    assert p.read_text() == '{\n  "a": "x",\n  "b": [\n    1,\n    2.5\n  ]\n}\n'  # sorted keys: deterministic
+    assert catalogue.read("doc") == {"a": "x", "b": [1, 2.5]}
+    with pytest.raises(ValueError):
+        catalogue.write("doc", {"a": float("nan")})
+    with pytest.raises(catalogue.TableError, match="JSON document"):
+        catalogue.write("doc", _results_rows(1))
+    assert catalogue.read("doc") == {"a": "x", "b": [1, 2.5]}  # a failed write leaves the file
+
+
+def test_draft_declares_every_column_with_its_type(tmp_path):
+    csv = tmp_path / "t.csv"
+    csv.write_text("name,n,share,flag,note\nx,1,0.5,True,\ny,2,,False,z\n")
+    text = catalogue.draft("t", csv, "combine")
+    assert 'Col("n", int)' in text and 'Col("share", float)' in text and 'Col("flag", bool)' in text
+    assert 'Col("name")' in text and 'Col("note")' in text

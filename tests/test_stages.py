@@ -1,0 +1,103 @@
+"""The stage list: consistent with the catalogue, precise code dependencies, safe parallel rules."""
+
+import re
+import subprocess
+
+import pytest
+
+from vdi_report import catalogue, config, stages
+
+
+def _deps(name):
+    return {p.relative_to(config.PROJ_ROOT).as_posix() for p in stages.code_dependencies(stages.stage(name))}
+
+
+def test_stages_and_catalogue_agree():
+    """Each table read is written by an earlier stage, each table by one stage (the catalogue's),
+    and every catalogued table is read by some stage (a table nobody reads is not written)."""
+    assert stages.problems() == []
+
+
+def test_no_two_stages_write_the_same_file():
+    outs = [o for s in stages.STAGES for o in [stages.table_files(t) for t in s.writes] + list(s.outputs)]
+    assert len(outs) == len(set(outs))
+
+
+def test_code_dependencies_follow_imports_transitively():
+    combine = _deps("combine")
+    assert "notebooks/02_combine.py" in combine
+    assert {"src/vdi_report/normalize.py", "src/vdi_report/catalogue.py"} <= combine
+    # normalize imports units (pint) through sources: found although the notebook never names it
+    assert "src/vdi_report/units.py" in _deps("normalize")
+
+
+def test_a_report_only_module_reruns_only_the_report():
+    report_only = _deps("report") - set().union(*(_deps(s.name) for s in stages.STAGES if s.name != "report"))
+    assert "src/vdi_report/tables.py" in report_only
+    for s in stages.STAGES:
+        if s.name not in ("report", "render"):
+            assert "src/vdi_report/tables.py" not in _deps(s.name), s.name
+            assert "src/vdi_report/render.py" not in _deps(s.name), s.name
+
+
+def test_generated_rules_use_grouped_targets_and_every_parameter():
+    rules = stages.make_rules()
+    for s in stages.STAGES:
+        if s.exists:
+            assert f"$(STAGE_{s.name.upper()}_OUT) &:" in rules  # one recipe run makes all outputs (make -j)
+    line = re.search(r"^PARAMS_LINE := (.*)$", rules, re.MULTILINE).group(1)
+    for p in stages.PARAMETERS:
+        assert (f"$({p.var})" in line) != p.path, p.var  # a file enters by its content hash
+    assert "cost_sha256=$(COST_SHA)" in line
+    report_in = re.search(r"^STAGE_REPORT_IN := (.*)$", rules, re.MULTILINE).group(1)
+    assert "$(PARAMS_STAMP)" in report_in
+    for p in stages.PARAMETERS:
+        assert f"-p {p.name} " in rules
+
+
+def test_every_table_a_stage_reads_is_a_build_target():
+    rules = stages.make_rules()
+    targets = re.search(r"^DATA_TABLES := (.*)$", rules, re.MULTILINE).group(1).split()
+    for s in stages.STAGES:
+        for t in s.reads:
+            assert f"$(STAGE_{stages.writer(t).name.upper()}_OUT)" in targets
+
+
+def test_make_help_lists_the_main_targets():
+    out = subprocess.run(["make", "-s", "help"], cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True).stdout
+    for target in ("report", "test", "data", "lab", "clean", "bench", "check-params"):
+        assert re.search(rf"make {target}\s", out), target
+
+
+def test_cost_file_content_enters_the_parameter_stamp(tmp_path):
+    """Two cost files with the same name and different content give different stamps."""
+    stamps = []
+    for price in ("100", "200"):
+        cost = tmp_path / price / "cost_assumptions.csv"
+        cost.parent.mkdir()
+        cost.write_text(f"x,{price}\n")
+        out = subprocess.run(["make", "-s", "-o", ".venv/.installed", "-n", "-p", "stages", f"COST_FILE={cost}"],
+                             cwd=config.PROJ_ROOT, capture_output=True, text=True, check=False).stdout
+        stamps.append(re.search(r"^COST_SHA := (.*)$", out, re.MULTILINE).group(1))
+    assert stamps[0] != stamps[1] and all(len(s) == 64 for s in stamps)
+
+
+@pytest.mark.parametrize("name", list(catalogue.TABLES))
+def test_every_table_has_a_writer(name):
+    assert stages.writer(name).name == catalogue.table(name).stage
+
+
+def test_modules_imported_at_run_time_count_as_dependencies(tmp_path, monkeypatch):
+    """A package that discovers its modules (importlib/pkgutil) depends on all of them."""
+    pkg = tmp_path / "src" / "vdi_report" / "plugins"
+    pkg.mkdir(parents=True)
+    (tmp_path / "src" / "vdi_report" / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("import importlib, pkgutil\n"
+                                     "for m in pkgutil.iter_modules(__path__):\n"
+                                     "    importlib.import_module(f'{__name__}.{m.name}')\n")
+    (pkg / "alpha.py").write_text("x = 1\n")
+    (tmp_path / "nb.py").write_text("from vdi_report import plugins\n")
+    monkeypatch.setattr(stages, "SRC_DIR", tmp_path / "src")
+    found = stages._imports(tmp_path / "nb.py", None)
+    assert "vdi_report.plugins" in found
+    assert "vdi_report.plugins.alpha" in stages._imports(pkg / "__init__.py", "vdi_report.plugins")
