@@ -7,6 +7,8 @@ import pytest
 
 from vdi_report import config, render
 
+pytestmark = pytest.mark.report  # reads the executed report notebook
+
 MIN_FILL = 1 / 3
 
 
