@@ -14,14 +14,18 @@ PACKAGES = ("pandas", "statsmodels", "altair", "vl-convert-python", "nbconvert",
             "itables", "pandera", "pint")
 
 
+INPUT_PATHS = ("src", "data/raw", "notebooks", "templates")  # what the report is built from
+
+
 def git_commit() -> str:
-    """HEAD's commit of the project checkout (``+ local changes`` when the tree differs), or a
-    note when the project is not a git checkout."""
+    """The last commit that changed the report's inputs (``INPUT_PATHS``), with ``+ local
+    changes`` when they differ from it, or a note when the project is not a git checkout. A
+    commit that changes only tests or docs leaves the report's bytes unchanged."""
     try:
         run = lambda *a: subprocess.run(["git", "-C", str(config.PROJ_ROOT), *a], capture_output=True, text=True,
                                         check=True).stdout.strip()
-        sha = run("rev-parse", "HEAD")
-        dirty = run("status", "--porcelain", "--untracked-files=no", "--", "src", "data/raw", "notebooks", "templates")
+        sha = run("log", "-1", "--format=%H", "--", *INPUT_PATHS)
+        dirty = run("status", "--porcelain", "--untracked-files=no", "--", *INPUT_PATHS)
         return sha + (" + local changes" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "not a git checkout"
