@@ -583,12 +583,17 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     read_share = read IOPS / (read + write IOPS) where both are reported for the same test,
     statistic and vantage; kb_per_io = throughput (MB/s, decimal) x 10^6 / IOPS / 1024 (KB,
     binary, see units.py) where both are reported for the same test, statistic and vantage.
-    Normal condition, records used in the analysis. Columns: vendor, test_id, phase, statistic,
+    Normal condition, records used in the analysis, sources of every role (``role`` says which:
+    only seeds may be pooled). Columns: source_id, role, vendor, test_id, phase, statistic,
     vantage, read_share, kb_per_io, records.
     """
+    from .semantics import observation_semantics
+
     r = results[results["used_in_analysis"] & (results["condition"] != "failover") & (results["test_id"] != "")
                 & results["statistic"].isin(["peak", "average"])]
-    keys = ["vendor", "test_id", "phase", "statistic", "vantage"]
+    r = r.assign(role=observation_semantics(r)["role"].to_numpy())
+    # test ids are unique within a source only: the source is part of the key
+    keys = ["source_id", "role", "vendor", "test_id", "phase", "statistic", "vantage"]
     pick = r[r["metric"].isin(["iops", "read_iops", "write_iops", "throughput"])].sort_values("record_id")
     pick = pick.drop_duplicates(keys + ["metric"])
     w = pick.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .. import config
+from .. import config, sources
 
 PHASES = ("boot", "login", "steady_state")
 WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
@@ -134,8 +134,11 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     """
     keep = {"boot": (("boot",), ("average", "peak")), "login": (("login", "login_and_steady_state"), ("peak",)),
             "steady_state": (("steady_state", "login_and_steady_state"), ("average",))}
-    prof = profile[profile["vantage"] != "array_backend"]
+    # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
+    prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]
+    seeds = set(sources.load_sources().query("role == 'seed'")["source_id"])
     lat = results[(results["metric"] == "latency") & results["used_in_analysis"] & (results["condition"] == "normal")
+                  & results["source_id"].isin(seeds)
                   & (results["variant"] != "tuesday") & results["vantage"].isin(["array_frontend", "host"]) & (results["statistic"] == "average")]
     rows = []
     for phase, (srcs, stats) in keep.items():

@@ -121,8 +121,10 @@ def _iops_model(ctx) -> None:
           "Quoted IOPS-per-desktop rules against the model", "model-rules")
     say("### Read/write mix and I/O size\n\nDerived from tests that report read and write IOPS, or throughput and "
         "IOPS, at the same vantage. The implied I/O size is throughput ÷ IOPS in binary KB. Array back-end figures "
-        "include the array's own I/O and are not the desktops' demand.")
-    table(mtables.io_profile_table(iops.io_profile(ctx.results)), "Read share and implied I/O size per test (derived)",
+        "include the array's own I/O and are not the desktops' demand. Seed documents only: the external "
+        "documents' mix is not pooled with them.")
+    profile = iops.io_profile(ctx.results)
+    table(mtables.io_profile_table(profile[profile["role"] == "seed"]), "Read share and implied I/O size per test (derived)",
           "io-profile", {"Vendor": "11%", "Test": "15%", "Phase": "13%", "Statistic, vantage": "17%",
                          "Read share (derived)": "9%", "KB per I/O (derived)": "9%", "Sources": "22%"})
     say("### Records the model leaves out")
