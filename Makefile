@@ -116,8 +116,9 @@ $(SYSTEM_STAMP): | $(STAMP)
 	@mkdir -p build && touch $@
 
 .PHONY: check-system
-check-system: $(STAMP) ## Check the system libraries the PDF route needs (pango, a font)
+check-system: $(STAMP) ## Check pango and a font (PDF) and Chromium (browser tests); prints what to install
 	@rm -f $(SYSTEM_STAMP) && $(MAKE) --no-print-directory $(SYSTEM_STAMP)
+	@$(PY) -m vdi_report.render --check-system
 
 .PHONY: stages
 stages: $(STAGES_MK) ## List the stages and what each reads and writes
@@ -147,13 +148,14 @@ lock: $(STAMP) ## Re-freeze requirements-lock.txt from the current .venv
 
 ##@ Working on the project
 .PHONY: lab
-lab: $(STAMP) ## Open JupyterLab on the project
-	$(VENV)/bin/jupyter lab --notebook-dir=.
+lab: $(STAMP) ## Open JupyterLab on the exploration notebook (outside the build)
+	$(JUPYTEXT) --quiet --sync notebooks/explore/*.py
+	$(VENV)/bin/jupyter lab --notebook-dir=. notebooks/explore/explore.ipynb
 
 .PHONY: sync-notebooks
 sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip outputs (nbstripout)
-	$(JUPYTEXT) --sync notebooks/*.py
-	$(VENV)/bin/nbstripout notebooks/*.ipynb
+	$(JUPYTEXT) --sync notebooks/*.py notebooks/explore/*.py
+	$(VENV)/bin/nbstripout notebooks/*.ipynb notebooks/explore/*.ipynb
 
 .PHONY: lint
 lint: $(STAMP) ## ruff check

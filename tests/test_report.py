@@ -1,17 +1,30 @@
-"""The rendered report: numbers from the processed data, charts as vector text, HTML offline."""
+"""The rendered report: page 1 answers from the processed data, navigation, numbering, metadata,
+charts as vector text, HTML offline, byte-identical rebuilds."""
 
 import re
 
+import nbformat
 import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from vdi_report import tables
+from vdi_report import config, render, tables
+from vdi_report.report import fmt
 
 
 @pytest.fixture(scope="module")
-def pdf_text(report_pdf):
-    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(report_pdf).pages))
+def reader(report_pdf):
+    return PdfReader(report_pdf)
+
+
+@pytest.fixture(scope="module")
+def pages(reader):
+    return [re.sub(r"\s+", " ", p.extract_text()) for p in reader.pages]
+
+
+@pytest.fixture(scope="module")
+def pdf_text(pages):
+    return " ".join(pages)
 
 
 @pytest.fixture(scope="module")
@@ -19,18 +32,77 @@ def html(report_html):
     return report_html.read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def params():
+    """The parameters the built report was executed with (papermill records them)."""
+    nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
+    return nb.metadata["papermill"]["parameters"]
+
+
+def test_page_one_answers_with_the_model_planning_figures(pages, params):
+    """Page 1 carries the model stage's planning table (every row for the report's worker class
+    or the pooled rows) with the numbers formatted from iops_per_desktop_model.csv."""
+    pred = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv")
+    first = pages[0]
+    assert "Answers" in first and "Planning figures per concurrent desktop" in first
+    first = first.replace("– ", "–")  # a cell may wrap after the dash
+    wc = params.get("worker_class", "knowledge")
+    rows = pred[pred["worker_class"].isin([wc, "any"])]
+    assert set(rows["phase"]) >= {"boot", "login", "steady_state"}
+    for _, r in rows.iterrows():
+        assert fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"]) in first, (r["phase"], r["statistic"])
+
+
+def test_page_one_has_scope_from_sources_and_printed_contents(pages, sources_df):
+    first = pages[0]
+    seeds = sources_df[sources_df["role"] == "seed"]
+    for tool in seeds["load_tool"]:
+        assert tool.split(";")[0] in first
+    for chapter in ("Answers", "Evidence", "Method", "Models", "Audit", "Appendix"):
+        assert re.search(chapter + r" ?\.+ ?\d+", first), f"contents line for {chapter}"
+
+
+def test_contents_page_numbers_point_at_the_chapters(pages):
+    first = pages[0]
+    for chapter in ("Evidence", "Method", "Models", "Audit", "Appendix"):
+        page_no = int(re.search(chapter + r" ?\.+ ?(\d+)", first).group(1))
+        assert pages[page_no - 1].lstrip().startswith(chapter), f"{chapter} is not on page {page_no}"
+
+
+def test_pdf_metadata_and_bookmarks(reader, params):
+    meta = reader.metadata
+    assert meta.title.startswith("VDI storage") and "Notebook" not in meta.title
+    assert "VDI" in meta.subject and "IOPS" in meta.get("/Keywords", "")
+    date = params.get("report_date")
+    if date:
+        assert meta.get("/CreationDate", "").startswith("D:" + date.replace("-", ""))
+    top = [o.title for o in reader.outline if not isinstance(o, list)]
+    assert top[:6] == ["Answers", "Evidence", "Method", "Models", "Audit", "Appendix"]
+
+
+def test_tables_and_figures_are_numbered_in_order_and_references_resolved(pdf_text, html):
+    labels = re.findall(r'<span class="vdi-num">(Table|Figure) (\d+)\. </span>', html)
+    nums = [int(n) for k, n in labels if k == "Table"]
+    assert nums == list(range(1, len(nums) + 1)) and len(nums) >= 20
+    figs = [int(n) for k, n in labels if k == "Figure"]
+    assert figs == list(range(1, len(figs) + 1)) and len(figs) >= 5
+    for kind, n in labels:  # the PDF has the same numbered captions
+        assert f"{kind} {n}. " in pdf_text
+    heads = set(re.findall(r"<h[1-3][^>]*>([^<]*)</h[1-3]>", html))
+    for a in re.findall(r'<a class="vdi-ref"[^>]*>([^<]*)</a>', html):
+        assert re.fullmatch(r"(Table|Figure) \d+", a) or a in heads, f"unresolved reference {a!r}"
+
+
 def test_pdf_shows_numbers_from_the_processed_data(pdf_text, tests_table):
     t = tests_table[(tests_table["source_id"] == "netapp_tr4540") & (tests_table["test_id"] == "boot")].iloc[0]
     per_desktop = tables.fmt_number(float(t["peak_iops_per_desktop"]))  # 117,752 / 1,500
     assert per_desktop == "78.5"
     assert per_desktop in pdf_text
-    accs = tests_table[(tests_table["source_id"] == "accelstor_p710") & (tests_table["test_id"] == "provisioning")].iloc[0]
-    assert f"{float(accs['average_latency_ms']):.2f} ms" == "0.59 ms"
-    assert "0.59 ms" in pdf_text
 
 
-def test_every_headline_cell_is_in_the_pdf(pdf_text, tests_table):
-    table = tables.headline_table(tests_table)
+def test_every_headline_cell_is_in_the_pdf(pdf_text, tests_table, results, sources_df):
+    seeds = sources_df.loc[sources_df["role"] == "seed", "source_id"]
+    table = tables.headline_table(tests_table[tests_table["source_id"].isin(seeds)], results[results["source_id"].isin(seeds)])
     assert len(table) >= 15
     for col in ["Peak IOPS per desktop", "Average latency", "Duration"]:
         for cell in table[col]:
@@ -48,16 +120,29 @@ def test_pdf_keeps_bounds_and_vantage(pdf_text):
     assert "array front end" in pdf_text and "ESXi host" in pdf_text
 
 
-def test_html_loads_no_external_script(html):
+def test_colophon_names_inputs_with_their_sha256(html, pdf_text):
+    import hashlib
+    digest = hashlib.sha256((config.RAW_DIR / "sources.csv").read_bytes()).hexdigest()
+    assert digest in html and "data/raw/sources.csv" in pdf_text
+
+
+def test_html_loads_nothing_from_the_network(html):
     assert not re.search(r"<script[^>]+src=", html), "a <script src=...> would need the network"
-    assert not re.search(r"""(?:href|src)=["']https?://""", html)
-    assert "cdn.jsdelivr" not in html and "require.min.js" not in html
+    assert not re.search(r"""(?:href|src)=["']?https?://""", html)
+    assert "cdn.jsdelivr" not in html and "require.min.js" not in html and "unpkg.com" not in html
 
 
-def test_html_charts_are_interactive_and_inline(html):
-    assert html.count('vegaEmbed("#vdi-chart-') >= 2
-    assert "window.vegaEmbed" in html  # the bundle, inlined once
-    assert html.count("window.vegaEmbed") == 1
+def test_html_has_sidebar_explorer_and_inline_bundles(html):
+    assert '<nav class="vdi-sidebar"' in html
+    for target in re.findall(r'<nav class="vdi-sidebar".*?</nav>', html, re.DOTALL)[0].split('href="#')[1:]:
+        assert f'id="{target.split(chr(34))[0]}"' in html
+    assert html.count('vegaEmbed("#vdi-chart-') >= 5
+    assert html.count("window.vegaEmbed") == 1  # the Vega bundle, inlined once
+    assert 'id="evidence"' in html and "injectModule" in html  # DataTables, inlined once
+
+
+def test_lean_template_without_jupyterlab_css(html):
+    assert "jp-Notebook" not in html and "--jp-" not in html
 
 
 def test_report_has_a_sources_table_with_all_vendors(pdf_text, sources_df):
@@ -67,13 +152,20 @@ def test_report_has_a_sources_table_with_all_vendors(pdf_text, sources_df):
 
 
 def test_report_coverage_appendix_counts(pdf_text, results):
-    total = len(results)
-    assert f"{total:,}" in pdf_text or str(total) in pdf_text
-    assert isinstance(results, pd.DataFrame)
+    assert f"{len(results):,}" in pdf_text
 
 
-def test_pdf_keeps_the_narrative(pdf_text):
-    """Markdown cells (headings, method notes) reach the PDF, not only tables and charts."""
-    for heading in ["Sources", "Headline results per desktop", "Test beds: desktops per drive", "Source audit",
-                    "Appendix: coverage of the digitized data"]:
-        assert heading in pdf_text
+def test_render_is_deterministic():
+    """Rendering the same executed notebook twice gives the same HTML and PDF bytes."""
+    nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
+    a, b = render.to_html(nb, for_pdf=True), render.to_html(nb, for_pdf=True)
+    assert a == b
+    assert render.pdf_bytes(a, str(config.REPORTS_DIR)) == render.pdf_bytes(b, str(config.REPORTS_DIR))
+    assert render.to_html(nb) == render.to_html(nb)
+
+
+def test_a_reference_to_a_missing_table_is_an_error():
+    from bs4 import BeautifulSoup
+    soup = BeautifulSoup('<main><a class="vdi-ref" data-key="nowhere" href="#nowhere">x</a></main>', "html.parser")
+    with pytest.raises(ValueError, match="nowhere"):
+        render.number_captions(soup)

@@ -17,6 +17,7 @@ from . import config
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 
 
 @alt.theme.register("vdi_report", enable=True)
@@ -29,6 +30,9 @@ def _theme() -> alt.theme.ThemeConfig:
             "header": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11},
             "title": {"font": FONT, "fontSize": 13, "anchor": "start"},
             "view": {"stroke": "#ddd"},
+            # Okabe-Ito: colour-blind safe categorical palette (Okabe & Ito 2008, "Color Universal
+            # Design"); charts without an explicit scale use it, vendor charts use sources.csv.
+            "range": {"category": OKABE_ITO},
         }
     }
 
@@ -48,10 +52,14 @@ def vendor_scale() -> alt.Scale:
     return alt.Scale(domain=list(colors), range=list(colors.values()))
 
 
-def show(chart: alt.TopLevelMixin) -> None:
-    """Display ``chart`` as interactive HTML plus static SVG (one output, two MIME types)."""
+def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
+    """Display ``chart`` as interactive HTML plus static SVG (one output, two MIME types).
+
+    ``key`` names the chart's element (``vdi-chart-<key>``) so that two builds give the same
+    bytes; without it a counter numbers the charts in display order (also deterministic).
+    """
     spec = chart.to_dict()
-    div = f"vdi-chart-{next(_ids)}"
+    div = f"vdi-chart-{key or next(_ids)}"
     html = (f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
             f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>')
     svg = vlc.vegalite_to_svg(spec)
@@ -106,3 +114,29 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
         tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
                  alt.Tooltip("value:Q", title="latency (ms)", format=".3f"), "value_text", "locator"],
     ).properties(width=430, height=220, title="Storage latency by phase")
+
+
+# Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind
+# readers, and by order (worst first) and the legend without colour.
+VERDICT_COLORS = {"not supported": "#D55E00", "partly supported": "#E69F00", "supported": "#009E73",
+                  "not testable": "#999999"}
+
+
+def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame) -> alt.Chart:
+    """Stacked bars: headline claims per vendor by verdict.
+
+    ``claims``: data/raw/claims.csv (columns source_id, verdict); ``sources_df``: sources.csv
+    (source_id, vendor). Verdicts outside ``VERDICT_COLORS`` keep the theme's palette.
+    """
+    d = claims.merge(sources_df[["source_id", "vendor"]], on="source_id", how="left")
+    d = d.groupby(["vendor", "verdict"]).size().rename("claims").reset_index()
+    order = list(VERDICT_COLORS)
+    d["order"] = d["verdict"].map({v: i for i, v in enumerate(order)})
+    return alt.Chart(d).mark_bar().encode(
+        y=alt.Y("vendor:N", title=None),
+        x=alt.X("claims:Q", title="Headline claims"),
+        color=alt.Color("verdict:N", title="Verdict", sort=order,
+                        scale=alt.Scale(domain=order, range=list(VERDICT_COLORS.values()))),
+        order=alt.Order("order:Q"),
+        tooltip=["vendor", "verdict", "claims"],
+    ).properties(width=520, height=140)

@@ -1,19 +1,28 @@
 """Render an executed report notebook to self-contained HTML and to PDF (nbconvert + WeasyPrint).
 
-One execution, two exports with the project's template (``templates/vdi_report``):
-- HTML: interactive charts (``text/html`` first), the Vega bundle inlined once, no CDN script;
-- PDF: static SVG charts (``image/svg+xml`` first), print CSS (A4, page numbers), WeasyPrint.
+One execution, two exports with the project's lean template (``templates/vdi_report``: no
+JupyterLab stylesheet, no CDN script):
+- HTML: interactive charts (``text/html`` first), the Vega and DataTables bundles inlined once,
+  a table-of-contents sidebar, the evidence explorer and the sizing calculator;
+- PDF: static SVG charts (``image/svg+xml`` first), print notes instead of interactive parts
+  (``text/markdown`` before ``text/html``), a printed contents with page numbers, bookmarks,
+  metadata (title, subject, keywords, dates = the report date), then WeasyPrint.
+
+Both get Table N / Figure N numbers in document order and resolved internal links
+(``number_captions``). Two renders of the same notebook give the same bytes.
 
 Usage: ``python -m vdi_report.render EXECUTED.ipynb OUT_BASENAME`` writes OUT_BASENAME.html/.pdf.
 """
 
 import logging
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
 
 import nbformat
+from bs4 import BeautifulSoup
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
@@ -21,7 +30,11 @@ from . import config
 
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
-PDF_PRIORITY = ["image/svg+xml", "image/png", "text/html", "text/markdown", "text/plain"]
+PDF_PRIORITY = ["image/svg+xml", "image/png", "text/markdown", "text/html", "text/plain"]
+SUBJECT = ("An open, reproducible cross-vendor comparison of VDI storage reference architectures: every number "
+           "digitized with its provenance, normalized, modelled and audited.")
+KEYWORDS = ("VDI, virtual desktop, storage, IOPS, latency, boot storm, login storm, steady state, Login VSI, "
+            "reference architecture, sizing")
 
 
 class SystemLibraryError(RuntimeError):
@@ -30,6 +43,8 @@ class SystemLibraryError(RuntimeError):
 
 PANGO_HINT = ("WeasyPrint needs the system's pango and a font. On Debian/Ubuntu run:\n"
               "  sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core")
+CHROMIUM_HINT = ("The browser tests need Chromium (they skip without it). On Debian/Ubuntu run:\n"
+                 "  sudo apt-get install -y chromium")
 
 
 def check_pdf_dependencies() -> None:
@@ -40,23 +55,167 @@ def check_pdf_dependencies() -> None:
         raise SystemLibraryError(f"{PANGO_HINT}\n(import error: {exc})") from None
 
 
+def chromium_path() -> str | None:
+    """The system Chromium for the browser tests (``VDI_CHROMIUM`` or the usual Debian paths)."""
+    for p in (os.environ.get("VDI_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
+        if p and Path(p).exists():
+            return p
+    return None
+
+
+def check_system() -> int:
+    """Print what the PDF and the browser tests need and whether it is there; 1 if the PDF cannot
+    be built (the browser is optional: its tests skip)."""
+    try:
+        check_pdf_dependencies()
+        print("PDF: pango found")
+        rc = 0
+    except SystemLibraryError as exc:
+        print(exc)
+        rc = 1
+    print(f"browser tests: Chromium at {chromium_path()}" if chromium_path() else CHROMIUM_HINT)
+    return rc
+
+
 def _exporter(priority: list[str]) -> HTMLExporter:
     # The priority must reach the exporter's filters through config (setting it afterwards is ignored).
-    cfg = Config({"NbConvertBase": {"display_data_priority": priority}})
+    cfg = Config({"NbConvertBase": {"display_data_priority": priority},
+                  "HTMLExporter": {"exclude_anchor_links": True}})
     return HTMLExporter(config=cfg, template_name="vdi_report", extra_template_basedirs=[str(config.TEMPLATES_DIR)],
                         exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
 
 
-def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
-    """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
+def number_captions(soup: BeautifulSoup) -> dict[str, str]:
+    """Number table captions and figure captions in document order (``Table 1.``, ``Figure 1.``)
+    and resolve ``a.vdi-ref`` links (``show.ref``) to ``Table N``/``Figure N`` with an anchor.
+
+    Returns {key: label}. Raises ValueError naming a reference to a key that no table or figure has.
+    """
+    labels, anchors, count = {}, {}, {"Table": 0, "Figure": 0}
+    for el in soup.select("table > caption, p.vdi-caption"):
+        if el.name == "caption":
+            kind, anchor = "Table", el.parent.get("id", "")
+            key = anchor.removeprefix("T_")
+        else:
+            kind, anchor = "Figure", el.get("id", "")
+            key = anchor.removeprefix("fig-")
+        count[kind] += 1
+        label = f"{kind} {count[kind]}"
+        num = soup.new_tag("span", attrs={"class": "vdi-num"})
+        num.string = f"{label}. "
+        el.insert(0, num)
+        labels[key], anchors[key] = label, anchor
+    for a in soup.select("a.vdi-ref"):
+        key = a.get("data-key", "")
+        if key in labels:
+            a.string, a["href"] = labels[key], f"#{anchors[key]}"
+        elif (target := soup.find(id=key)) is not None:  # a heading: its text
+            a.string = target.get_text(" ", strip=True)
+        else:
+            raise ValueError(f"report: reference to {key!r}, which no table, figure or heading has")
+    return labels
+
+
+def _headings(soup: BeautifulSoup) -> list[tuple[int, str, str]]:
+    """(level, id, text) of the chapter (h1) and section (h2) headings in the report body."""
+    out, seen = [], {t["id"] for t in soup.find_all(id=True)}
+    for h in soup.select("main h1, main h2, main h3"):
+        if h.find_parent(class_="vdi-title"):
+            continue
+        if not h.get("id"):  # markdown headings: a stable id from the text
+            base = re.sub(r"[^a-z0-9]+", "-", h.get_text(" ", strip=True).lower()).strip("-") or "section"
+            hid, i = base, 1
+            while hid in seen:
+                i += 1
+                hid = f"{base}-{i}"
+            h["id"] = hid
+            seen.add(hid)
+        if h.name == "h3":
+            continue
+        out.append((int(h.name[1]), h["id"], h.get_text(" ", strip=True)))
+    return out
+
+
+def _nav(heads, levels: tuple[int, ...]) -> str:
+    items, open_sub = [], False
+    for level, hid, text in heads:
+        if level not in levels:
+            continue
+        if level == 1:
+            if open_sub:
+                items.append("</ol></li>")
+                open_sub = False
+            elif items:
+                items.append("</li>")
+            items.append(f'<li class="vdi-toc-1"><a href="#{hid}">{text}</a>')
+        else:
+            if not open_sub:
+                items.append("<ol>")
+                open_sub = True
+            items.append(f'<li class="vdi-toc-2"><a href="#{hid}">{text}</a></li>')
+    if items:
+        items.append("</ol></li>" if open_sub else "</li>")
+    return "<ol>" + "".join(items) + "</ol>"
+
+
+def _head(soup: BeautifulSoup, for_pdf: bool) -> str:
+    title_el = soup.select_one(".vdi-doc-title")
+    title = title_el.get_text(" ", strip=True) if title_el else "VDI storage comparison"
+    date = soup.select_one(".vdi-title")
+    date = date.get("data-date", "") if date else ""
+    css = (TEMPLATE_DIR / "report.css").read_text(encoding="utf-8")
+    css += "\n" + (TEMPLATE_DIR / ("print.css" if for_pdf else "screen.css")).read_text(encoding="utf-8")
+    meta = [f"<title>{title}</title>", f'<meta name="description" content="{SUBJECT}">',
+            f'<meta name="keywords" content="{KEYWORDS}">', '<meta name="author" content="vdi-report project">']
+    if date:
+        meta += [f'<meta name="dcterms.created" content="{date}">', f'<meta name="dcterms.modified" content="{date}">']
+    return "\n".join(meta) + f'\n<style type="text/css">\n{css}\n</style>'
+
+
+def vega_bundle() -> str:
+    """vl-convert's offline bundle of vega, vega-lite and vega-embed (the same bytes each time).
+
+    Building it takes seconds, so it is kept in ``build/vega-bundle-<vl-convert version>.js``
+    (``make clean`` removes it).
+    """
     import vl_convert as vlc
 
-    css = (TEMPLATE_DIR / "report.css").read_text(encoding="utf-8")
+    cache = config.PROJ_ROOT / "build" / f"vega-bundle-{vlc.__version__}.js"
+    if cache.exists():
+        return cache.read_text(encoding="utf-8")
+    js = vlc.javascript_bundle()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    _atomic_write(cache, js.encode("utf-8"))
+    return js
+
+
+def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
+    """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
+    body, _ = _exporter(PDF_PRIORITY if for_pdf else HTML_PRIORITY).from_notebook_node(nb)
+    # Scripts (chart specs, the explorer's data) are set aside while the page is parsed: the
+    # parser need not read megabytes of JavaScript and JSON, and their bytes stay untouched.
+    scripts: list[str] = []
+
+    def _stash(m: re.Match) -> str:
+        scripts.append(m.group(2))
+        return f"{m.group(1)}@@vdi-script-{len(scripts) - 1}@@</script>"
+
+    body = re.sub(r"(<script[^>]*>)(.*?)</script>", _stash, body, flags=re.DOTALL)
+    soup = BeautifulSoup(body, "html.parser")
+    heads = _headings(soup)
+    number_captions(soup)
+    html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
+    head = _head(soup, for_pdf)
     if for_pdf:
-        css += "\n" + (TEMPLATE_DIR / "print.css").read_text(encoding="utf-8")
-    resources = {"report_css": css, "vega_bundle": "" if for_pdf else vlc.javascript_bundle()}
-    body, _ = _exporter(PDF_PRIORITY if for_pdf else HTML_PRIORITY).from_notebook_node(nb, resources=resources)
-    return body
+        toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
+        html = html.replace("<!--vdi:toc-->", toc, 1).replace("<!--vdi:nav-->", "", 1)
+    else:
+        from .report import explorer
+        side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
+                + _nav(heads, (1, 2)) + "</nav>")
+        html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
+        head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + explorer.bundle_html()
+    return html.replace("<!--vdi:head-->", head, 1)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -71,33 +230,43 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def pdf_bytes(html: str, base_url: str) -> bytes:
+    """The PDF of ``html`` (print version) with a fixed document identifier, so that the same HTML
+    always gives the same bytes (dates come from the page's ``dcterms`` metadata)."""
+    import hashlib
+
+    import weasyprint
+
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(pdf_identifier=ident)
+
+
 def render(executed: Path, out_base: Path) -> tuple[Path, Path]:
     """Write ``out_base``.html and ``out_base``.pdf from the executed notebook ``executed``.
 
     Raises FileNotFoundError for a missing notebook and SystemLibraryError when pango is missing.
     """
     check_pdf_dependencies()
-    import weasyprint
-
     nb = nbformat.read(executed, as_version=4)
     out_base = Path(out_base)
     out_base.parent.mkdir(parents=True, exist_ok=True)
     html_path, pdf_path = out_base.with_suffix(".html"), out_base.with_suffix(".pdf")
     _atomic_write(html_path, to_html(nb).encode("utf-8"))
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)  # ~200 warnings on Lab CSS otherwise
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    pdf = weasyprint.HTML(string=to_html(nb, for_pdf=True), base_url=str(out_base.parent)).write_pdf()
-    _atomic_write(pdf_path, pdf)
+    _atomic_write(pdf_path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent)))
     return html_path, pdf_path
 
 
 def main(argv: list[str]) -> int:
+    if argv == ["--check-system"]:
+        return check_system()
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
     try:
         html, pdf = render(Path(argv[0]), Path(argv[1]))
-    except (SystemLibraryError, FileNotFoundError) as exc:
+    except (SystemLibraryError, FileNotFoundError, ValueError) as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 1
     print(f"wrote {html} ({html.stat().st_size / 1e6:.1f} MB) and {pdf} ({pdf.stat().st_size / 1e6:.1f} MB)")

@@ -220,17 +220,31 @@ def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
                          "Vendors": g["Vendors"], "Records": g["Records"]}).reset_index(drop=True)
 
 
-def styled(df: pd.DataFrame, caption: str | None = None, widths: dict[str, str] | None = None):
+def _slug(text: str) -> str:
+    import hashlib
+    return "t" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def styled(df: pd.DataFrame, caption: str | None = None, widths: dict[str, str] | None = None, key: str | None = None):
     """A pandas Styler without the index, with an optional caption, for the report.
 
+    ``key`` fixes the table's id (``T_<key>``; pandas otherwise draws a random one, which would
+    make two builds differ); without it the id derives from the caption.
+
     ``widths`` (``{column: "40%"}``) fixes column widths so long text columns get the room; the
-    PDF's table layout otherwise splits the page evenly. Let them add up to about 92 %: cell
-    padding comes on top.
+    PDF's table layout otherwise splits the page evenly; they are scaled so that they and the cell
+    padding fit the page.
     """
     st = df.style.hide(axis="index")
+    st = st.set_uuid(key or _slug(caption or "table"))
     if caption:
         st = st.set_caption(caption)
     if widths:
+        # Cell padding comes on top of a column's width: scale the widths so that they and the
+        # padding (about 1.8 % of an A4 text width per column) fit the page.
+        room = 100 - 1.8 * len(df.columns)
+        total = sum(float(w.rstrip("%")) for w in widths.values())
+        widths = {c: f"{float(w.rstrip('%')) * min(1.0, room / total):.1f}%" for c, w in widths.items()}
         st = st.set_table_styles([{"selector": "", "props": "table-layout: fixed; width: 100%;"},
                                   {"selector": "td, th", "props": "overflow-wrap: anywhere;"}], overwrite=False)
         st = st.set_table_styles({c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()},

@@ -1,0 +1,113 @@
+"""The HTML report's sizing calculator: a form for the seven scenario parameters and a result
+table computed in the page by ``VdiSizing.size`` (``src/vdi_report/static/sizing.js``, the
+JavaScript twin of ``vdi_report.models.scenario.size``) from the embedded ``sizing_inputs.json``.
+
+Everything is inlined: the page needs no network and no server.
+"""
+
+import html
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from . import fmt
+
+SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
+RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
+    "phase": "Phase", "active_desktops": "Active desktops", "fe_iops": "Front-end IOPS (model)",
+    "fe_iops_pi90_low": "Front-end IOPS, PI low", "fe_iops_pi90_high": "Front-end IOPS, PI high",
+    "read_share": "Read share", "be_iops": "Back-end IOPS (model)", "be_iops_pi90_low": "Back-end IOPS, PI low",
+    "be_iops_pi90_high": "Back-end IOPS, PI high", "throughput_mbps": "Throughput, MB/s (model)",
+    "carried_by": "Demonstrably carried by (reported)",
+}
+
+
+def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
+    """``scenario.size`` output as a display table (headers ``RESULT_COLUMNS``, numbers formatted
+    as the calculator formats them: thousands separators, read share in %)."""
+    out = {}
+    for col, head in RESULT_COLUMNS.items():
+        if col not in size.columns:
+            continue
+        v = size[col]
+        if col == "phase":
+            out[head] = [ctx.label("phase", p) for p in v]
+        elif col == "carried_by":
+            out[head] = list(v)
+        elif col == "read_share":
+            out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
+        else:
+            out[head] = [f"{x:,.0f}" if pd.notna(x) else "–" for x in v]
+    return pd.DataFrame(out)
+
+
+def _select(name: str, options, value) -> str:
+    opts = "".join(f'<option value="{html.escape(o)}"{" selected" if o == value else ""}>{html.escape(label)}</option>'
+                   for o, label in options)
+    return f'<select name="{name}" id="calc-{name}">{opts}</select>'
+
+
+def calculator_html(ctx) -> str:
+    """The calculator: form, result table, ``sizing.js`` and the inputs, all inline.
+
+    Raises FileNotFoundError when ``sizing.js`` or ``sizing_inputs.json`` is missing."""
+    from ..models import scenario
+
+    p = ctx.params
+    classes = [(w, ctx.label("worker_class", w)) for w in scenario.WORKER_CLASSES]
+    fields = [
+        f'<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" value="{p["desktops"]}"></label>',
+        f'<label>Worker class{_select("worker_class", classes, p["worker_class"])}</label>',
+        f'<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" max="1" step="0.05" value="{p["concurrency"]}"></label>',
+        f'<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" max="0.95" step="0.05" value="{p["headroom"]}"></label>',
+        f'<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
+        f'<label>RAID{_select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])}</label>',
+        f'<label>Failover{_select("failover", [(f, f) for f in scenario.FAILOVER], p["failover"])}</label>',
+    ]
+    heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
+    labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
+    inputs = json.dumps(ctx.sizing_inputs, sort_keys=True).replace("</", "<\\/")
+    js = SIZING_JS.read_text(encoding="utf-8")
+    return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator">
+<form id="calc-form" onsubmit="return false;">{''.join(fields)}</form>
+<p class="vdi-calc-error" id="calc-error" role="alert"></p>
+<table id="calc-result"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
+<script type="application/json" id="vdi-sizing-inputs">{inputs}</script>
+<script>{js}</script>
+<script>
+(function () {{
+  var COLUMNS = {json.dumps(list(RESULT_COLUMNS))};
+  var PHASES = {json.dumps(labels, sort_keys=True)};
+  var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
+  var form = document.getElementById("calc-form");
+  function num(x) {{ return Math.round(x).toLocaleString("en-US"); }}
+  function cell(col, v) {{
+    if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
+    if (col === "phase") return PHASES[v] || v;
+    if (typeof v === "string") return v.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    if (col === "read_share") return (v * 100).toFixed(0) + " %";
+    return num(v);
+  }}
+  function update() {{
+    var f = new FormData(form), params = {{}};
+    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{ params[k] = Number(f.get(k)); }});
+    ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
+    var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
+    try {{
+      var rows = VdiSizing.size(params, inputs);
+      err.textContent = "";
+      body.innerHTML = rows.map(function (r) {{
+        return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
+          var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? "" : v;
+          return "<td data-col=\\"" + c + "\\" data-value=\\"" + raw + "\\">" + cell(c, v) + "</td>";
+        }}).join("") + "</tr>";
+      }}).join("");
+    }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; }}
+  }}
+  form.addEventListener("input", update);
+  form.addEventListener("change", update);
+  update();
+}})();
+</script>
+</div>"""

@@ -1,0 +1,50 @@
+"""Formatting helpers of the report sections (numbers come in, text goes out; no data is read)."""
+
+import pandas as pd
+
+from ..tables import fmt_number
+
+
+def pct(x: float, digits: int = 0) -> str:
+    """A fraction as a percentage: 0.2 -> ``20 %``."""
+    return f"{x * 100:.{digits}f} %"
+
+
+def num(x) -> str:
+    """A number for prose: thousands separators, few decimals (``tables.fmt_number``)."""
+    return fmt_number(float(x))
+
+
+def interval(est: float, lo: float, hi: float) -> str:
+    """``est (lo–hi)``, or ``not estimable`` for a missing estimate."""
+    if pd.isna(est):
+        return "not estimable"
+    return f"{num(est)} ({num(lo)}–{num(hi)})"
+
+
+def span(values) -> str:
+    """``lo–hi`` of the values (one value: itself); empty when there are none."""
+    v = pd.Series(values, dtype=float).dropna()
+    if v.empty:
+        return ""
+    lo, hi = v.min(), v.max()
+    return num(lo) if num(lo) == num(hi) else f"{num(lo)}–{num(hi)}"
+
+
+def words(items) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = [str(i) for i in items if str(i)]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def first_sentence(text: str, limit: int = 220) -> str:
+    """The first sentence (or clause before ``;``) of ``text``, cut at ``limit`` characters."""
+    t = str(text).strip()
+    for sep in ("; ", ". "):
+        if sep in t:
+            t = t.split(sep)[0]
+    if len(t) > limit:
+        t = t[: limit - 1].rsplit(" ", 1)[0] + " …"
+    return t.rstrip(".") + "."

@@ -1,0 +1,188 @@
+"""Chapter 1, Answers: what a storage buyer needs, on the first page.
+
+Scope, the planning table (IOPS per desktop by phase with the prediction interval, read share,
+I/O size, latency, vendors behind it), the sizing-relevant vendor claims with verdicts, what
+each array demonstrably carried, how to size N desktops, and the caveats that matter most.
+"""
+
+import re
+
+import pandas as pd
+
+from .. import fmt
+from ..show import block, heading, ref, say, table
+
+# The claims a sizing rests on: how many users or desktops an array supports, and IOPS per
+# desktop. Boot, patch, cost, capacity and feature claims are in the appendix's full claims table.
+SIZING_CLAIM = re.compile(r"(?:\d[\d,]*\s+(?:\w+\s+)?(?:users?|desktops?)\b)|IOPS per|IOPS on average"
+                          r"|\bsupports?\b.*\busers\b", re.IGNORECASE)
+NOT_SIZING_CLAIM = re.compile(r"\$|cost|boot|provision|created|capacity|patch", re.IGNORECASE)
+N_CAVEATS = 5  # the issue asks for the five caveats that matter most
+USER_PHASES = ("boot", "login", "steady_state")
+
+
+def title(ctx) -> None:
+    """The title block and, in the PDF, the printed contents (filled in by render)."""
+    seeds = ctx.seeds
+    block('<header class="vdi-title" data-date="{date}"><div class="vdi-doc-title">VDI storage: what {n_docs} vendor reference '
+          'architectures show</div><div class="vdi-doc-subtitle">Report of {date} · {n_records} digitized numbers · '
+          'every number traced to a line of a vendor document</div></header><!--vdi:toc-->',
+          n_docs=len(seeds), date=ctx.report_date, n_records=fmt.num(len(ctx.results)))
+
+
+def scope(ctx) -> None:
+    s = ctx.seeds
+    years = s["published"].astype(str).str[:4]
+    ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
+    say("**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
+        "(no document reports repeated runs or their spread). Load: {tools}. Desktops: {oses}; brokers: {brokers}. "
+        "{ext_line}",
+        n_docs=len(s), vendors=fmt.words(s["vendor"] + " " + s["array"]),
+        years="–".join(dict.fromkeys([min(years), max(years)])),
+        tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
+        brokers=fmt.words(dict.fromkeys(s["broker"])),
+        ext_line=("" if ext.empty else
+                  f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['array'])}) are kept apart as an "
+                  "out-of-sample check, never pooled with these."))
+
+
+def _pi_label() -> str:
+    from ...models import iops
+    return fmt.pct(1 - iops.PI_ALPHA)
+
+
+def planning_table(ctx) -> pd.DataFrame:
+    """The model stage's planning table (``iops_per_desktop_model.csv``) for the report's worker
+    class (or the pooled ``any`` rows): one row per phase and statistic.
+
+    Columns: Phase, Statistic, Estimate (interval), Unit, Read share, KB per I/O, Latency (ms),
+    Vendors. Read share, I/O size and latency are the model stage's figures for the row's phase.
+    """
+    from ...models import iops
+
+    wc = ctx.params["worker_class"]
+    p = ctx.pred
+    p = p[p["worker_class"].isin([wc, iops.ANY_CLASS])]
+    order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
+    p = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
+    return pd.DataFrame({
+        "Phase": [ctx.label("phase", x) for x in p["phase"]],
+        "Statistic": p["statistic"].str.replace("_", " "),
+        "Estimate (interval)": [fmt.interval(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
+        "Unit": p["unit"],
+        "Read share (derived)": p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
+        "KB per I/O (derived)": p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+        "Latency, ms": p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+        "Vendors": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
+    })
+
+
+def claims_table(ctx) -> pd.DataFrame:
+    """One line per sizing-relevant claim (``SIZING_CLAIM``): Vendor, Claim, Verdict, Why.
+
+    Why: the first sentence of the evidence against (verdicts other than *supported*) or for.
+    """
+    c = ctx.claims.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
+    c = c[c["claim"].str.contains(SIZING_CLAIM) & ~c["claim"].str.contains(NOT_SIZING_CLAIM)]
+    why = [fmt.first_sentence(f if v == "supported" else a or f, limit=120)
+           for v, f, a in zip(c["verdict"], c["evidence_for"].fillna(""), c["evidence_against"].fillna(""))]
+    verdict = [f'<span class="vdi-verdict vdi-verdict-{v.replace(" ", "-")}">{v}</span>' for v in c["verdict"]]
+    return pd.DataFrame({"Vendor": c["vendor"], "Claim (reported)": c["claim"], "Verdict": verdict,
+                         "Why (the document's own data)": why, "Id": c["claim_id"]}).reset_index(drop=True)
+
+
+def carried_table(ctx) -> pd.DataFrame:
+    """What each array demonstrably carried: Vendor, Array, Desktops tested, Peak IOPS delivered
+    (reported, with vantage), Highest peak utilization (reported), Steady-state latency (reported)."""
+    from ...tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
+
+    t = ctx.tests[(ctx.tests["condition"] == "normal")]
+    rows = []
+    for _, s in ctx.seeds.iterrows():
+        ts = t[t["source_id"] == s["source_id"]].copy()
+        ts["_pk"] = pd.to_numeric(ts["peak_iops"], errors="coerce")
+        fe = ts[ts["peak_iops_vantage"] != "array_backend"].dropna(subset=["_pk"])
+        best = fe.sort_values("_pk", ascending=False).head(1)
+        d = ctx.density[(ctx.density["source_id"] == s["source_id"]) & (ctx.density["condition"] == "normal")
+                        & (ctx.density["statistic"] == "peak")]
+        busiest = d.sort_values("utilization_pct", ascending=False).head(1)
+        r = ctx.results
+        lat = r[(r["source_id"] == s["source_id"]) & (r["metric"] == "latency") & (r["statistic"] == "average")
+                & r["used_in_analysis"] & (r["condition"] == "normal") & (r["vantage"] != "array_backend")
+                & r["phase"].isin(["steady_state", "login_and_steady_state"])]
+        rows.append({
+            "Vendor": s["vendor"], "Array": s["array"],
+            "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
+            "Highest peak IOPS (reported)": ("–" if best.empty else
+                f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
+                f"({ctx.label('phase', best['phase'].iloc[0]).lower()}, {VANTAGE_LABELS.get(best['peak_iops_vantage'].iloc[0], '')})"),
+            "Busiest resource at peak (reported)": ("not reported" if busiest.empty else
+                f"{busiest['resource'].iloc[0]} {fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
+                f"({ctx.label('phase', busiest['phase'].iloc[0]).lower()})"),
+            "Steady-state average latency (reported)": fmt.span(lat["value"]) + " ms" if len(lat) else "–",
+        })
+    return pd.DataFrame(rows)
+
+
+def caveats(ctx) -> list[str]:
+    """The ``N_CAVEATS`` comparability traps of the audit register, one per document in turn
+    (documents in sources.csv order): each entry's impact, with its id."""
+    reg = ctx.register[ctx.register["category"] == "comparability"]
+    order = {s: i for i, s in enumerate(ctx.seeds["source_id"])}
+    reg = reg[reg["source_id"].isin(order)].copy()
+    reg["_rank"] = reg.groupby("source_id").cumcount()
+    reg["_doc"] = reg["source_id"].map(order)
+    reg = reg.sort_values(["_rank", "_doc"]).head(N_CAVEATS)
+    vendor = ctx.sources.set_index("source_id")["vendor"]
+    return [f"**{vendor[r['source_id']]}** ({r['id']}): {r['impact']}" for _, r in reg.iterrows()]
+
+
+def sizing(ctx) -> None:
+    from .models import fmt_how
+
+    say("**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this for any "
+        "desktops, worker class, concurrency, headroom, boot window, RAID level and failover, with the same formulas; "
+        "the PDF shows the report parameters' scenario.", desktops=fmt.num(ctx.params["desktops"]), how=fmt_how(ctx),
+        calc='<a href="#sizing-calculator">Models: sizing calculator</a>')
+    table(sizing_table(ctx), "Sizing scenario of the report parameters (model)", "answers-scenario",
+          {"Phase": "12%", "Front-end IOPS (model, PI)": "22%", "Read share": "9%", "Back-end IOPS (model)": "13%",
+           "Throughput, MB/s (model)": "12%", "Demonstrably carried by (reported)": "32%"})
+
+
+def sizing_table(ctx) -> pd.DataFrame:
+    """``scenario.size`` of the report parameters, compact: Phase, Front-end IOPS (model, PI),
+    Read share, Back-end IOPS (model), Throughput, and the arrays that demonstrably carried the
+    front-end estimate in their own test (names only; the Models chapter gives the records)."""
+    s = ctx.sizing
+    carried = [", ".join(dict.fromkeys(x.split(" (")[0] for x in str(c).split("; "))) for c in s["carried_by"]]
+    return pd.DataFrame({
+        "Phase": [ctx.label("phase", p) for p in s["phase"]],
+        "Front-end IOPS (model, PI)": [fmt.interval(e, lo, hi) for e, lo, hi in
+                                       zip(s["fe_iops"], s["fe_iops_pi90_low"], s["fe_iops_pi90_high"])],
+        "Read share": s["read_share"].map(fmt.pct),
+        "Back-end IOPS (model)": s["be_iops"].map(fmt.num),
+        "Throughput, MB/s (model)": s["throughput_mbps"].map(fmt.num),
+        "Demonstrably carried by (reported)": carried,
+    })
+
+
+def render(ctx) -> None:
+    """Title block and chapter 1."""
+    title(ctx)
+    heading(1, "Answers", "answers")
+    scope(ctx)
+    say("**Planning figures** for a {wc} (the report's worker class): front-end IOPS per concurrent desktop by "
+        "phase with the {pi} interval of the cross-vendor model ({ref_model}); boot storms per desktop booted per "
+        "minute; read share, I/O size and latency of the phase; the number of vendors behind each row.",
+        wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"))
+    table(planning_table(ctx), "Planning figures per concurrent desktop", "planning",
+          {"Phase": "12%", "Statistic": "10%", "Estimate (interval)": "21%", "Unit": "16%", "Read share (derived)": "9%",
+           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors": "9%"})
+    table(carried_table(ctx), "What each array demonstrably carried in its own test", "carried",
+          {"Vendor": "11%", "Array": "14%", "Desktops tested (reported)": "15%", "Highest peak IOPS (reported)": "22%",
+           "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "12%"})
+    sizing(ctx)
+    table(claims_table(ctx), "The vendors' sizing claims against their own data", "answers-claims",
+          {"Vendor": "10%", "Claim (reported)": "33%", "Verdict": "11%", "Why (the document's own data)": "36%", "Id": "10%"})
+    say("**The caveats that matter most** (comparability traps from the audit register, {ref_reg}):\n\n{items}",
+        ref_reg='<a href="#appendix-register">Appendix</a>', items="\n".join(f"- {c}" for c in caveats(ctx)))

@@ -1,0 +1,133 @@
+"""The HTML report in a real browser: headless Chromium from the system's packages, driven by
+Playwright (pointed at that browser; nothing is downloaded), with the network off.
+
+Every chart renders (an SVG in each chart element), the evidence explorer filters to the rows
+the data say, the sizing calculator shows ``scenario.size``'s numbers, and nothing logs an error
+or asks for the network. The tests skip, with the reason, without Chromium or Playwright
+(``make check-system`` says how to install them).
+"""
+
+import pytest
+
+from vdi_report import config, render
+
+playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
+CHROMIUM = render.chromium_path()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=render.CHROMIUM_HINT)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, report_html):
+    """The report loaded offline, with console errors, page errors and network requests recorded."""
+    ctx = browser.new_context(offline=True, viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    pg.errors, pg.requests = [], []
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("request", lambda r: pg.requests.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
+    pg.goto(report_html.resolve().as_uri())
+    pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
+    yield pg
+    ctx.close()
+
+
+def test_every_chart_renders_as_svg(page):
+    n = page.eval_on_selector_all(".vdi-chart", "els => els.length")
+    assert n >= 5
+    page.wait_for_function("n => document.querySelectorAll('.vdi-chart svg').length >= n", arg=n, timeout=60_000)
+    empty = page.eval_on_selector_all(".vdi-chart", "els => els.filter(e => !e.querySelector('svg')).map(e => e.id)")
+    assert empty == []
+
+
+def _info(page) -> str:
+    return page.inner_text("#evidence-explorer .dt-info")
+
+
+def test_explorer_lists_every_digitized_number(page, results):
+    assert f"of {len(results):,} entries" in _info(page)
+
+
+def _expected_rows(words: list[str], column: str | None = None) -> int:
+    """Rows of the explorer table matching DataTables' smart search: every word, case-insensitive,
+    somewhere in the row (or in ``column``)."""
+    from vdi_report.report import explorer
+    from vdi_report.report.context import Context
+
+    ev = explorer.evidence_table(Context({"desktops": 2000, "worker_class": "knowledge", "concurrency": 1.0, "headroom": 0.2,
+                                              "boot_window_min": 30, "raid": "none", "failover": "none", "report_date": "",
+                                              "cost_file": ""}))
+    text = (ev[column] if column else ev.agg(" ".join, axis=1)).str.lower()
+    return int(sum(all(w.lower() in t for w in words) for t in text))
+
+
+def test_explorer_search_filters_to_the_expected_rows(page, results):
+    words = [min(results["vendor"].unique()), "latency"]
+    expected = _expected_rows(words)
+    assert 0 < expected < len(results)
+    search = page.locator("#evidence-explorer .dt-search input")
+    search.fill(" ".join(words))
+    page.wait_for_function("t => document.querySelector('#evidence-explorer .dt-info').innerText.includes(t)",
+                           arg="filtered", timeout=10_000)
+    info = _info(page)
+    assert f"of {expected:,} entries" in info, info
+    search.fill("")
+
+
+def test_explorer_column_filter_and_record_lookup(page, results):
+    rid = results["record_id"].iloc[0]
+    box = page.locator("#evidence-explorer tfoot input:visible").first  # the Record column's filter
+    box.fill(rid)
+    box.press("Enter")  # itables' column filters listen to key events
+    page.wait_for_function("() => document.querySelectorAll('#evidence tbody tr').length === 1", timeout=10_000)
+    row = page.inner_text("#evidence tbody tr")
+    assert rid in row and results["quote"].iloc[0][:30] in row
+    box.fill("")
+    box.press("Enter")
+
+
+def test_calculator_shows_the_python_sizing(page):
+    scenario = pytest.importorskip("vdi_report.models.scenario")
+    if not hasattr(scenario, "size") or page.query_selector("#calc-form") is None:
+        pytest.skip("scenario.size / sizing.js not in this build (model stage)")
+    import json
+    inputs = json.loads((config.PROCESSED_DIR / "sizing_inputs.json").read_text(encoding="utf-8"))
+    for values in ({"desktops": "3000", "worker_class": "power", "concurrency": "0.8", "headroom": "0.3",
+                    "boot_window_min": "20", "raid": "raid5", "failover": "controller"},
+                   {"desktops": "750", "worker_class": "task", "concurrency": "1", "headroom": "0",
+                    "boot_window_min": "45", "raid": "none", "failover": "none"}):
+        for k, v in values.items():
+            el = page.locator(f"#calc-{k}")
+            el.select_option(v) if el.evaluate("e => e.tagName") == "SELECT" else el.fill(v)
+        params = scenario.validate(*(values[k] for k in ("desktops", "worker_class", "concurrency", "headroom",
+                                                         "boot_window_min", "raid", "failover")))
+        want = scenario.size(params, inputs).set_index("phase")
+        cells = page.eval_on_selector_all("#calc-result td", "tds => tds.map(td => [td.parentElement.dataset.phase, "
+                                          "td.dataset.col, td.dataset.value])")
+        got = {(p, c): v for p, c, v in cells if c != "phase"}
+        assert {p for p, _ in got} == set(want.index)
+        for (p, c), v in got.items():
+            if v == "" or c not in want.columns:
+                continue
+            assert float(v) == pytest.approx(float(want.at[p, c]), rel=1e-9), (values, p, c)
+
+
+def test_calculator_rejects_a_bad_value_with_a_message(page):
+    if page.query_selector("#calc-form") is None:
+        pytest.skip("calculator not in this build (model stage)")
+    page.locator("#calc-headroom").fill("1.5")
+    page.wait_for_function("() => document.getElementById('calc-error').innerText.length > 0", timeout=5_000)
+    assert "headroom" in page.inner_text("#calc-error").lower()
+    page.locator("#calc-headroom").fill("0.2")
+
+
+def test_no_console_errors_and_no_network(page):
+    assert page.errors == []
+    assert page.requests == []

@@ -1,0 +1,55 @@
+"""Layout of the PDF, measured on WeasyPrint's own layout of the print HTML: no table, cell,
+line or chart past the right margin, and no page less than a third full except the last page
+of a chapter (the next page starts a chapter) and the last page."""
+
+import nbformat
+import pytest
+
+from vdi_report import config, render
+
+pytestmark = pytest.mark.report  # reads the executed report notebook
+
+MIN_FILL = 1 / 3
+
+
+@pytest.fixture(scope="module")
+def layout():
+    import weasyprint
+    from weasyprint.formatting_structure import boxes
+
+    nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
+    doc = weasyprint.HTML(string=render.to_html(nb, for_pdf=True), base_url=str(config.REPORTS_DIR)).render()
+    out = []
+    for page in doc.pages:
+        pb = page._page_box
+        _left, right = pb.margin_left, pb.margin_width() - pb.margin_right
+        top, bottom = pb.margin_top, pb.margin_height() - pb.margin_bottom
+        lowest, past, starts_chapter = top, [], False
+        for b in pb.descendants():
+            tag = getattr(b, "element_tag", "")
+            if tag == "h1" and isinstance(b, boxes.BlockBox):
+                starts_chapter = starts_chapter or b.position_y - top < 0.2 * (bottom - top)
+            if isinstance(b, (boxes.LineBox, boxes.TableBox, boxes.TableCellBox, boxes.ReplacedBox)) or tag == "svg":
+                if b.position_y < bottom:
+                    lowest = max(lowest, b.position_y + b.margin_height())
+                edge = b.position_x + b.margin_width()
+                if edge > right + 1 and not isinstance(b, boxes.LineBox):
+                    past.append(f"{tag} ends {edge - right:.0f}px past the margin")
+        out.append({"fill": (lowest - top) / (bottom - top), "past": past, "chapter": starts_chapter})
+    return out
+
+
+def test_nothing_runs_past_the_right_margin(layout):
+    bad = {i + 1: p["past"][:3] for i, p in enumerate(layout) if p["past"]}
+    assert bad == {}
+
+
+def test_no_page_is_less_than_a_third_full_except_before_a_chapter(layout):
+    bad = [i + 1 for i, p in enumerate(layout[:-1])
+           if p["fill"] < MIN_FILL and not layout[i + 1]["chapter"]]
+    assert bad == [], f"pages less than a third full: {bad}"
+
+
+def test_every_chapter_starts_a_page(layout):
+    from vdi_report.report import SECTION_ORDER
+    assert sum(p["chapter"] for p in layout) == len(SECTION_ORDER)  # answers on page 1, the others on new pages

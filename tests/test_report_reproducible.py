@@ -1,0 +1,39 @@
+"""Two builds of the report with the same parameters (REPORT_DATE included) give byte-identical
+PDF and HTML: the report notebook is executed again from scratch with the parameters the built
+report recorded, rendered, and compared with reports/vdi_storage_comparison.{html,pdf}."""
+
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from vdi_report import config
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory, report_pdf, report_html):
+    built = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
+    params = built.metadata["papermill"]["parameters"]
+    # An empty REPORT_DATE means today's date in both builds (the same unless midnight falls between).
+    src = config.PROJ_ROOT / "build" / "10_report.ipynb"
+    if not src.exists():
+        pytest.skip(f"{src} is missing: run `make report`")
+    tmp = tmp_path_factory.mktemp("rebuild")
+    out = tmp / "10_report.ipynb"
+    args = [sys.executable, "-m", "papermill", "--log-level", "WARNING", "--no-progress-bar", "-k", "vdi-report",
+            str(src), str(out)]
+    for k, v in params.items():
+        args += ["-p", k, str(v)]
+    subprocess.run(args, check=True, capture_output=True, cwd=config.PROJ_ROOT)
+    subprocess.run([sys.executable, "-m", "vdi_report.render", str(out), str(tmp / "report")], check=True,
+                   capture_output=True, cwd=config.PROJ_ROOT)
+    return tmp / "report.html", tmp / "report.pdf"
+
+
+def test_html_is_byte_identical(rebuilt, report_html):
+    assert rebuilt[0].read_bytes() == report_html.read_bytes()
+
+
+def test_pdf_is_byte_identical(rebuilt, report_pdf):
+    assert rebuilt[1].read_bytes() == report_pdf.read_bytes()
