@@ -19,7 +19,7 @@
 # Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.sources`).
 # Writes, through the table catalogue (`vdi_report.catalogue`; the README's data contract lists
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
-# `iops_model_observations.csv`, `iops_model_exclusions.csv`, `iops_model_specs.csv`,
+# `iops_model_observations.csv`, `iops_model_exclusions.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
 # `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv` and `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
@@ -65,7 +65,6 @@ obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 
 # %%
 specs = iops.compare_specs(obs)
-catalogue.write("iops_model_specs", specs)
 spec = iops.choose_spec(specs)
 print("chosen specification:", spec)
 specs

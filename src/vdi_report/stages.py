@@ -95,7 +95,7 @@ class Stage:
 
 
 # What the model stages write: every table the report reads (tables nobody reads are not written).
-IOPS_MODEL_TABLES = ("iops_per_desktop_model", "iops_model_observations", "iops_model_exclusions", "iops_model_specs",
+IOPS_MODEL_TABLES = ("iops_per_desktop_model", "iops_model_observations", "iops_model_exclusions",
                      "iops_model_coefficients", "iops_model_cv", "iops_model_cv_by_vendor", "iops_model_external",
                      "boot_storms", "boot_external", "sizing_inputs")
 DENSITY_COST_TABLES = ("density", "density_summary", "cost_readings", "cost")
