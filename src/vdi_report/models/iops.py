@@ -505,7 +505,8 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
     r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(["vendor", "record_id"])
     p = pred.set_index(["phase", "worker_class", "statistic"])
-    pooled = ANY_CLASS in set(pred["worker_class"])
+    # pooled when the rows compared are (boot rows are always `any`: the planning table has them)
+    pooled = ANY_CLASS in set(pred.loc[(pred["phase"] == "steady_state") & (pred["statistic"] == "average"), "worker_class"])
     rows = []
     for _, x in r.iterrows():
         cls = x["worker_class"] if x["worker_class"] else REFERENCE_CLASS
