@@ -114,3 +114,86 @@ def test_processed_outputs_never_written_into_raw(tmp_path):
     with pytest.raises(PermissionError, match="data/raw"):
         files.write_csv(sources.load_sources(), config.RAW_DIR / "oops.csv")
     assert not (config.RAW_DIR / "oops.csv").exists()
+
+
+def test_comparable_never_pairs_an_external_source_with_a_seed(results, sources_df):
+    """A comparison group shared by seeds and external sources: each side is comparable only
+    within its own pool (seeds by vendor; externals with externals of the same platform kind)."""
+    role = results["source_id"].map(sources_df.set_index("source_id")["role"])
+    comp = results[results["comparable"]]
+    for (group, r), g in comp.groupby([comp["comparison_group"], role[comp.index]]):
+        peers = g["vendor"] if r == "seed" else g["source_id"]
+        assert peers.nunique() >= 2, f"{group}: {r} record comparable without a {r} peer"
+    # the shared group of host CPU averages must exist on both sides and stay apart
+    seed_groups = set(results.loc[role == "seed", "comparison_group"])
+    ext_groups = set(results.loc[role == "external", "comparison_group"])
+    assert seed_groups & ext_groups
+
+
+def _frame(source_id, vendor, vantage="array_frontend"):
+    import pandas as pd
+    return pd.DataFrame({"source_id": [source_id], "vendor": [vendor], "phase": ["boot"], "metric": ["iops"],
+                         "statistic": ["peak"], "vantage": [vantage], "record_id": [f"{source_id}-1"],
+                         **{c: [""] for c in ("used_in_analysis", "resolution")}})
+
+
+def test_comparable_flag_pools_by_role_and_platform(monkeypatch):
+    import pandas as pd
+    srcs = pd.DataFrame({"source_id": ["s1", "s2", "x1", "x2", "x3"],
+                         "role": ["seed", "seed", "external", "external", "external"],
+                         "platform": ["all-flash array", "hybrid array", "hyperconverged (AOS 6.5, ESXi)",
+                                      "hyperconverged (AOS 6.7, AHV)", "all-flash array"]})
+    monkeypatch.setattr(normalize, "RESULT_COLUMNS", ["source_id", "comparable"])
+    frames = [_frame("s1", "A"), _frame("x1", "N"), _frame("x3", "M")]
+    out = normalize.combine(frames, sources_df=srcs).set_index("source_id")["comparable"]
+    assert not out.any()  # one seed, one hyperconverged external, one external array: no pool has two
+    frames += [_frame("s2", "B"), _frame("x2", "N")]
+    out = normalize.combine(frames, sources_df=srcs).set_index("source_id")["comparable"]
+    assert out.to_dict() == {"s1": True, "s2": True, "x1": True, "x2": True, "x3": False}
+    with pytest.raises(KeyError, match="zz"):
+        normalize.combine([_frame("zz", "Q")], sources_df=srcs)
+
+
+def test_power_and_mhz_units():
+    assert convert(862, "W", "host_power") == (862.0, "W")
+    assert convert(2200, "MHz", "cpu_frequency") == (2.2, "GHz")
+    assert convert(905, "MHz", "cpu_mhz_per_session") == (905.0, "MHz")
+    with pytest.raises(ValueError, match="cannot express"):
+        convert(862, "W", "iops")
+
+
+def test_nutanix_host_power_digitized(results):
+    """Host power of the three hyperconverged documents, as printed (one node)."""
+    p = results[(results["metric"] == "host_power") & results["used_in_analysis"]]
+    got = {(r.source_id, r.statistic): r.value for r in p.itertuples()}
+    assert got[("nutanix_ra2022", "average")] == 757 and got[("nutanix_ra2136", "peak")] == 793
+    assert got[("nutanix_ra2053", "average")] == 685 and set(p["unit"]) == {"W"}
+
+
+def test_hyperconverged_raw_capacity_is_drives_per_node_times_nodes(results, sources_df):
+    """A cluster that states drives per node and the node count on one table gets raw capacity
+    = nodes x drives per node x drive size (derived); the records it used are named."""
+    tb = normalize.build_testbeds(results, sources_df).set_index("source_id")
+    per_node = results[(results["metric"] == "drives_per_node") & (results["phase"] == "testbed")]
+    assert len(per_node) > 0
+    for r in per_node.itertuples():
+        nodes = results[results["metric"].isin(normalize.NODE_METRICS) & (results["source_id"] == r.source_id)
+                        & (results["locator"] == r.locator) & (results["phase"] == "testbed")]
+        size = results[(results["metric"] == "drive_capacity") & (results["source_id"] == r.source_id)
+                       & (results["line"] == r.line)]
+        row = tb.loc[r.source_id]
+        if nodes.empty:
+            assert math.isnan(row["drives"])
+            continue
+        n = nodes.iloc[0]["value"]
+        assert row["drives"] == r.value * n
+        assert row["raw_capacity_gb"] == pytest.approx(r.value * n * size.iloc[0]["value"])
+        assert row["drive_layout"].endswith(f"per node × {n:.0f} nodes") and r.record_id in row["record_ids"].split()
+
+
+def test_testbed_rows_ignore_test_configurations(results, sources_df):
+    """Configurations named by test runs (not by drive records) do not split a source's test bed."""
+    tb = normalize.build_testbeds(results, sources_df)
+    drive_cfgs = set(results.loc[results["metric"].isin(["drives", "drives_per_node"]), "configuration"]) - {""}
+    assert set(tb["configuration"]) - {""} <= drive_cfgs
+    assert tb["source_id"].nunique() == len(sources_df)

@@ -128,12 +128,15 @@ def test_qualifier_detection():
 
 @pytest.mark.parametrize("source_id", SOURCE_IDS)
 def test_test_results_say_what_they_aggregate_over_which_window_and_load(source_id, metrics_df):
-    """Every IOPS, latency or throughput result of a test (not test-bed, sizing, overall) names
-    its aggregation, window and load (vocabulary.csv)."""
+    """Every IOPS, latency, throughput, CPU-utilization or host-power result of a test (not
+    test-bed, sizing, overall) names its aggregation, window and load (vocabulary.csv)."""
     recs = sources.load_records(source_id)
     if not (recs["aggregation"] != "").any():
         pytest.skip(f"{source_id}: measurement qualifiers not digitized yet")
-    tests = recs[_rate_or_latency(recs, metrics_df) & recs["phase"].isin(config.PHASE_ORDER) & (recs["vantage"] != "")]
+    measured = _rate_or_latency(recs, metrics_df) | recs["metric"].str.contains(
+        r"cpu_utilization|cpu_ready|host_power|_per_session")
+    tests = recs[measured & recs["phase"].isin(config.PHASE_ORDER) & (recs["vantage"] != "")]
+    assert len(tests) > 0
     for col in ("aggregation", "window", "load"):
         missing = tests[tests[col] == ""]
         assert missing.empty, f"{col} empty: {', '.join(missing['record_id'])}"

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Units of results.csv (``value``, ``value_low``, ``value_high``): the normalized units of
 # data/raw/metrics.csv plus the few printed ones kept as they are (see units.py).
-RESULT_UNITS = ("IOPS", "ms", "MB/s", "min", "s", "%", "GB", "count", "USD", "KB", "MB", "GHz", "Gb/s", "ratio")
+RESULT_UNITS = ("IOPS", "ms", "MB/s", "min", "s", "%", "GB", "count", "USD", "KB", "MB", "GHz", "MHz", "W", "Gb/s", "ratio")
 
 
 class TableError(ValueError):

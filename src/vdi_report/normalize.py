@@ -137,19 +137,50 @@ def comparison_group(df: pd.DataFrame) -> pd.Series:
     return df["phase"] + "|" + df["metric"] + "|" + df["statistic"] + "|" + df["vantage"].replace("", "unstated")
 
 
-def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None) -> pd.DataFrame:
+def platform_kind(platform: str) -> str:
+    """The kind of storage platform of a ``sources.csv`` ``platform`` text: the words before any
+    parenthesis, lower-cased and trimmed (``hyperconverged (Nutanix AOS 6.5.5.1, ...)`` ->
+    ``hyperconverged``); versions and hypervisors in parentheses do not split a platform."""
+    return str(platform).split("(")[0].strip().lower()
+
+
+def comparison_pool(df: pd.DataFrame, sources_df: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """For each row of ``df`` (column ``source_id``): the pool it may be compared within and the
+    peer it counts as, from ``sources_df`` (sources.csv: ``source_id, role, platform``).
+
+    A seed (``role = seed``) is pooled with the seeds and counts by vendor; an external source
+    (``role = external``) is never pooled with the seeds: it is pooled with the external sources
+    of the same ``platform_kind`` and counts by source (the external documents may share one
+    vendor). Raises KeyError naming source ids missing from ``sources_df``."""
+    s = sources_df.set_index("source_id")
+    missing = sorted(set(df["source_id"]) - set(s.index))
+    if missing:
+        raise KeyError(f"source_id(s) not in sources.csv: {missing}")
+    role = df["source_id"].map(s["role"])
+    kind = df["source_id"].map(s["platform"].map(platform_kind))
+    pool = role.where(role == "seed", "external|" + kind)
+    peer = df["vendor"].where(role == "seed", df["source_id"])
+    return pool, peer
+
+
+def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None,
+            sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """Stack normalized sources into ``results.csv`` (columns ``RESULT_COLUMNS``), sorted stably.
 
-    ``comparable`` is True when the record states its vantage and at least one other vendor
-    reports the same phase, metric, statistic and vantage. ``resolutions`` (columns
+    ``comparable`` is True when the record states its vantage and another peer of its pool
+    reports the same phase, metric, statistic and vantage (``comparison_pool``): for a seed,
+    another seed vendor; for an external source, another external source of the same platform
+    kind. A seed is never comparable because of an external source, nor the reverse.
+    ``sources_df``: sources.csv (default ``sources.load_sources()``). ``resolutions`` (columns
     ``record_id, discrepancy_id, resolution``) marks records the analysis does not use
     (``used_in_analysis`` False) and says why. Validation against the catalogue's schema
     happens when the table is written (``catalogue.write("results", df)``).
     """
     df = pd.concat(frames, ignore_index=True)
     df["comparison_group"] = comparison_group(df)
-    vendors = df.groupby("comparison_group")["vendor"].transform("nunique")
-    df["comparable"] = (df["vantage"] != "") & (vendors >= 2)
+    pool, peer = comparison_pool(df, sources.load_sources() if sources_df is None else sources_df)
+    peers = peer.groupby([df["comparison_group"], pool]).transform("nunique")
+    df["comparable"] = (df["vantage"] != "") & (peers >= 2)
     if resolutions is not None and len(resolutions):
         res = resolutions.set_index("record_id")
         hit = df["record_id"].isin(res.index)
@@ -215,6 +246,10 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
     return base.sort_values(keys, kind="stable").reset_index(drop=True)
 
 
+# Metrics counting the nodes of a hyperconverged cluster (data/raw/metrics.csv).
+NODE_METRICS = ("hosts", "storage_nodes")
+
+
 def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Density of each tested array (derived): one row per source and pool configuration.
 
@@ -225,31 +260,49 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
     (sum of count x size, decimal GB), ``drive_layout``, ``desktops_per_drive``,
     ``desktops_per_raw_tb``, ``locator``, ``record_ids``. A source whose document states no
     drive count of the tested array gets empty figures rather than a guess.
+
+    A hyperconverged cluster states drives per node (metric ``drives_per_node``) instead: when
+    the same table (locator) also states the node count (a metric of ``NODE_METRICS``), the
+    drives are drives per node x nodes (derived; ``drive_layout`` reads
+    ``4 × 1,920 GB per node × 8 nodes``). Without a node count
+    on that table the figures stay empty.
     """
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]
-                 & results["metric"].isin(["drives", "drive_capacity"])]
+                 & results["metric"].isin(["drives", "drive_capacity", "drives_per_node", *NODE_METRICS])]
     rows = []
     for _, src in sources_df.iterrows():
         s = tb[tb["source_id"] == src["source_id"]].sort_values("record_id")
-        configs = sorted(set(s["configuration"]) - {""}) or [""]
+        # pool configurations are those the drive records name (Hitachi's config1..3), not the
+        # test configurations other records carry (a node count of each test run)
+        configs = sorted(set(s.loc[s["metric"].isin(["drives", "drives_per_node"]), "configuration"]) - {""}) or [""]
         for cfg in configs:
             c = s[s["configuration"] == cfg]
             drives = c[c["metric"] == "drives"]
+            per_node = c[c["metric"] == "drives_per_node"] if drives.empty else drives.iloc[0:0]
             row = {"source_id": src["source_id"], "vendor": src["vendor"], "configuration": cfg,
                    "desktops": float(src["desktops"])}
+            nodes, suffix = None, ""
+            if len(per_node):
+                loc = per_node.iloc[0]["locator"]
+                n_rec = c[c["metric"].isin(NODE_METRICS) & (c["locator"] == loc)]
+                if len(n_rec):
+                    nodes = n_rec.iloc[0]
+                    drives = per_node
+                    suffix = f" per node × {nodes['value']:.0f} nodes"
             if len(drives):
                 loc = drives.iloc[0]["locator"]
-                groups, ids = [], []
+                mult = 1.0 if nodes is None else float(nodes["value"])
+                groups, ids = [], [] if nodes is None else [nodes["record_id"]]
                 for _, d in drives[drives["locator"] == loc].iterrows():
                     size = c[(c["metric"] == "drive_capacity") & (c["locator"] == loc) & (c["line"] == d["line"])]
                     if len(size):
-                        groups.append((d["value"], size.iloc[0]["value"]))
+                        groups.append((d["value"] * mult, size.iloc[0]["value"], d["value"]))
                         ids += [d["record_id"], size.iloc[0]["record_id"]]
                 if groups:
                     n = sum(g[0] for g in groups)
                     raw = sum(g[0] * g[1] for g in groups)
                     row.update(drives=n, raw_capacity_gb=_sig(raw),
-                               drive_layout=" + ".join(f"{g[0]:.0f} × {g[1]:,.0f} GB" for g in groups),
+                               drive_layout=" + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups) + suffix,
                                desktops_per_drive=_sig(row["desktops"] / n),
                                desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
                                locator=loc, record_ids=" ".join(ids))

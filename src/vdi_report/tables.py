@@ -210,6 +210,7 @@ def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
     """Which reported metrics can be compared across vendors: groups (phase, metric, statistic,
     vantage) that two or more vendors report. Columns: Phase, Metric, Statistic, Vantage, Vendors, Records."""
     c = results[results["comparable"] & results["used_in_analysis"]]
+    c = c[c.groupby(["phase", "metric", "statistic", "vantage"])["vendor"].transform("nunique") >= 2]  # across vendors
     g = c.groupby(["phase", "metric", "statistic", "vantage"]).agg(
         Vendors=("vendor", lambda s: ", ".join(sorted(set(s)))), Records=("record_id", "count")).reset_index()
     g = g[g["phase"].isin(config.PHASE_ORDER)]

@@ -22,15 +22,19 @@ CANONICAL_UNITS = {
     "MBps": "Moct/s", "GBps": "Goct/s", "B": "oct", "KB": "KB", "MB": "Moct", "GB": "Goct",
     "TB": "Toct", "PB": "Poct", "Gbps": "Gbit_s", "%": "percent", "count": "count", "vCPU": "count",
     "U": "count", "ratio": "dimensionless", "x": "dimensionless", "USD": "USD", "GHz": "GHz",
+    "MHz": "MHz", "W": "W",
 }
 # pint treats %, counts and ratios alike (dimensionless): only these printed units may express them.
 DIMENSIONLESS_FAMILIES = {"%": {"%"}, "count": {"count", "vCPU", "U"}, "ratio": {"ratio", "x"}}
 
 # Normalized units of the data contract (IOPS, ms, MB/s, min, s, %, GB, count, USD) plus KB
-# for I/O sizes, MB for page sizes, GHz for clocks, Gb/s for link speeds, ratio -> pint expression.
+# for I/O sizes, MB for page sizes, GHz for clocks, MHz for CPU demand (MHz per core or per
+# session, as hyperconverged sizing prints it), W for electrical power (host power draw),
+# Gb/s for link speeds, ratio -> pint expression.
 NORMALIZED_UNIT_EXPR = {"IOPS": "IOPS", "MB/s": "Moct/s", "ms": "ms", "min": "min", "s": "s",
                         "%": "percent", "GB": "Goct", "count": "count", "USD": "USD",
-                        "KB": "KB", "MB": "Moct", "GHz": "GHz", "Gb/s": "Gbit_s", "ratio": "dimensionless"}
+                        "KB": "KB", "MB": "Moct", "GHz": "GHz", "MHz": "MHz", "W": "W", "Gb/s": "Gbit_s",
+                        "ratio": "dimensionless"}
 
 
 class UnitError(ValueError):

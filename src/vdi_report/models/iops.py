@@ -505,8 +505,13 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
     r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(["vendor", "record_id"])
     p = pred.set_index(["phase", "worker_class", "statistic"])
-    # pooled when the rows compared are (boot rows are always `any`: the planning table has them)
-    pooled = ANY_CLASS in set(pred.loc[(pred["phase"] == "steady_state") & (pred["statistic"] == "average"), "worker_class"])
+    # Boot rows are always pooled (boot storms are workload-independent): look at the other phases.
+    pooled = ANY_CLASS in set(pred.loc[pred["phase"] != "boot", "worker_class"])
+    missing = pd.Series({"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan})
+
+    def cell(phase, wc, stat):
+        return p.loc[(phase, wc, stat)] if (phase, wc, stat) in p.index else missing
+
     rows = []
     for _, x in r.iterrows():
         cls = x["worker_class"] if x["worker_class"] else REFERENCE_CLASS
@@ -516,7 +521,7 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
                "compared_class": use if cls in WORKER_CLASSES else "", "rule_low": lo, "rule_high": hi,
                "rule_value": x["value"], "bound": x["bound"], "audit": x["resolution"]}
         if cls in WORKER_CLASSES:
-            s, lp = p.loc[("steady_state", use, "average")], p.loc[("login", use, "peak")]
+            s, lp = cell("steady_state", use, "average"), cell("login", use, "peak")
             row.update(steady_avg=s["estimate"], steady_pi90_low=s["pi90_low"], steady_pi90_high=s["pi90_high"],
                        login_peak=lp["estimate"], login_pi90_low=lp["pi90_low"], login_pi90_high=lp["pi90_high"])
             if pd.isna(s["pi90_high"]):

@@ -174,7 +174,8 @@ def readings_table(r: pd.DataFrame) -> pd.DataFrame:
         "Desktops": r["density"].map(lambda x: fmt_number(x) if pd.notna(x) else "—"), "How (records)": r["derivation"],
         "Implied array price (derived)": r["implied_price_usd"].map(money),
         "Per tested desktop (derived)": r["usd_per_tested_desktop"].map(money),
-        "Status": [("claims table: not testable (" + c + "); " if v else "") + "set aside by the register" for v, c in zip(r["verdict"], r["claim_id"])],
+        "Status": [("claims table: not testable (" + str(c) + "); " if isinstance(v, str) and v else "")
+                   + "set aside by the register" for v, c in zip(r["verdict"], r["claim_id"])],
         "Source": r["record_id"]})
 
 
