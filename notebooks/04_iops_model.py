@@ -17,22 +17,22 @@
 # # IOPS per desktop and boot storms by rate: the planning model
 #
 # Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.sources`).
-# Writes `data/processed/iops_per_desktop_model.csv` (the planning table),
-# `iops_model_observations.csv`, `iops_model_exclusions.csv`, `iops_model_specs.csv`,
+# Writes, through the table catalogue (`vdi_report.catalogue`; the README's data contract lists
+# their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
+# `iops_model_observations.csv`, `iops_model_exclusions.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
-# `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv`, `io_profile.csv`, `io_characteristics.csv` and
-# `sizing_inputs.json` (everything the sizing scenario and its JavaScript twin need). The code is
-# in `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`).
+# `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv` and `sizing_inputs.json`
+# (everything the sizing scenario and its JavaScript twin need). The code is in
+# `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`).
 
 # %%
 import pandas as pd
 
-from vdi_report import config, files, normalize
+from vdi_report import catalogue
 from vdi_report.models import boot, iops, scenario
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
-results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
-OUT = config.PROCESSED_DIR
+results = catalogue.read("results")
 
 # %% [markdown]
 # ## Observation semantics and exclusions
@@ -47,12 +47,12 @@ OUT = config.PROCESSED_DIR
 
 # %%
 excl = iops.exclusions(results)
-files.write_csv(excl, OUT / "iops_model_exclusions.csv")
+catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()
 
 # %%
 obs = iops.observations(results)
-files.write_csv(obs, OUT / "iops_model_observations.csv")
+catalogue.write("iops_model_observations", obs)
 obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 
 # %% [markdown]
@@ -65,7 +65,6 @@ obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 
 # %%
 specs = iops.compare_specs(obs)
-files.write_csv(specs, OUT / "iops_model_specs.csv")
 spec = iops.choose_spec(specs)
 print("chosen specification:", spec)
 specs
@@ -73,7 +72,7 @@ specs
 # %%
 model = iops.fit(obs, spec)
 coefs = iops.coefficients(model)
-files.write_csv(coefs, OUT / "iops_model_coefficients.csv")
+catalogue.write("iops_model_coefficients", coefs)
 pred = iops.predict_grid(model, results)
 coefs
 
@@ -86,9 +85,9 @@ coefs
 
 # %%
 cv = iops.leave_one_vendor_out(obs, spec)
-files.write_csv(cv, OUT / "iops_model_cv.csv")
+catalogue.write("iops_model_cv", cv)
 by_vendor = iops.cv_by_vendor(cv)
-files.write_csv(by_vendor, OUT / "iops_model_cv_by_vendor.csv")
+catalogue.write("iops_model_cv_by_vendor", by_vendor)
 by_vendor
 
 # %% [markdown]
@@ -100,7 +99,7 @@ by_vendor
 
 # %%
 ext = iops.external_check(results, model)
-files.write_csv(ext, OUT / "iops_model_external.csv")
+catalogue.write("iops_model_external", ext)
 ext
 
 # %% [markdown]
@@ -112,7 +111,7 @@ ext
 
 # %%
 storms = boot.boot_storms(results)
-files.write_csv(storms, OUT / "boot_storms.csv")
+catalogue.write("boot_storms", storms)
 boot_model = boot.rate_model(storms)
 storms
 
@@ -121,24 +120,21 @@ storms
 
 # %%
 ext_boot = boot.external_check(storms, boot_model)
-files.write_csv(ext_boot, OUT / "boot_external.csv")
+catalogue.write("boot_external", ext_boot)
 ext_boot
 
 # %% [markdown]
 # ## Read share, I/O size, latency; the planning table and the sizing inputs
 
 # %%
-profile = iops.io_profile(results)
-files.write_csv(profile, OUT / "io_profile.csv")
-chars = scenario.io_characteristics(results, profile)
-files.write_csv(chars, OUT / "io_characteristics.csv")
+chars = scenario.io_characteristics(results, iops.io_profile(results))
 plan = iops.planning_table(pred, obs, boot_model, chars)
-files.write_csv(plan, OUT / "iops_per_desktop_model.csv")
+catalogue.write("iops_per_desktop_model", plan)
 plan
 
 # %%
 inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
-scenario.write_inputs(inputs, OUT / "sizing_inputs.json")
+catalogue.write("sizing_inputs", inputs)
 scenario.size(scenario.validate(2000, "knowledge"), inputs)
 
 # %% [markdown]

@@ -18,10 +18,12 @@
 #
 # Reads `data/processed/results.csv`, `data/raw/sources.csv`, `data/raw/claims.csv` (via
 # `vdi_report.sources`) and the cost assumptions (`cost_file`, papermill parameter; default
-# `data/raw/cost_assumptions.csv`). Writes `data/processed/density.csv` (every utilization
-# figure, whether and how it may be extrapolated), `density_ports.csv`, `density_summary.csv`,
-# `cost_readings.csv` (each reading of each $-per-desktop claim), `cost.csv` (cost per desktop
-# from assumed array prices; empty when none is assumed) and `tiering_drive_cost.csv`.
+# `data/raw/cost_assumptions.csv`). Writes, through the table catalogue (`vdi_report.catalogue`),
+# `data/processed/density.csv` (every utilization figure, whether and how it may be
+# extrapolated), `density_summary.csv` (per tested array), `cost_readings.csv` (each reading of
+# each $-per-desktop claim) and `cost.csv` (cost per desktop from assumed array prices; empty when
+# none is assumed). Port bandwidth and the tiering saving are shown here, not stored: the report
+# computes them where it prints them.
 
 # %% tags=["parameters"]
 cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumptions.csv
@@ -29,15 +31,14 @@ cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumpt
 # %%
 import pandas as pd
 
-from vdi_report import config, files, normalize, sources
+from vdi_report import catalogue, config, sources
 from vdi_report.models import cost, density, scenario
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
-results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
+results = catalogue.read("results")
 sources_df = sources.load_sources()
 claims_register = sources.read_csv_text(config.RAW_DIR / "claims.csv")
 assumptions = cost.load_assumptions(cost_file or config.RAW_DIR / "cost_assumptions.csv")
-OUT = config.PROCESSED_DIR
 assumptions
 
 # %% [markdown]
@@ -49,7 +50,7 @@ assumptions
 
 # %%
 dens = density.max_desktops(density.utilization(results), claims_register)
-files.write_csv(dens, OUT / "density.csv")
+catalogue.write("density", dens)
 dens[["vendor", "configuration", "phase", "condition", "resource", "statistic", "utilization_pct", "bound",
       "extrapolation", "reason", "max_desktops", "record_id"]]
 
@@ -58,7 +59,6 @@ dens[["vendor", "configuration", "phase", "condition", "resource", "statistic", 
 
 # %%
 ports = density.port_bandwidth(results)
-files.write_csv(ports, OUT / "density_ports.csv")
 ports
 
 # %% [markdown]
@@ -66,7 +66,7 @@ ports
 
 # %%
 summ = density.summary(dens, density.claims(results), ports, scenario.demonstrated(results))
-files.write_csv(summ, OUT / "density_summary.csv")
+catalogue.write("density_summary", summ)
 for s in density.summary_sentences(summ):
     print("-", s)
 
@@ -79,12 +79,12 @@ for s in density.summary_sentences(summ):
 
 # %%
 readings = cost.claim_readings(results, sources_df, claims_register)
-files.write_csv(readings, OUT / "cost_readings.csv")
+catalogue.write("cost_readings", readings)
 readings.drop(columns=["audit"])
 
 # %%
 per_desktop = cost.cost_per_desktop(assumptions, summ, sources_df)
-files.write_csv(per_desktop, OUT / "cost.csv")
+catalogue.write("cost", per_desktop)
 per_desktop
 
 # %% [markdown]
@@ -96,5 +96,4 @@ tiered = cost.tiered_configuration(drives) if len(drives) else ""
 r = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
 saving = pd.DataFrame([{**cost.tiering_saving(g, r, ref, tiered), "source_id": sid, "hdd_to_fmd_price_ratio": r}
                        for sid, g in drives.groupby("source_id") for ref in g["configuration"] if ref != tiered])
-files.write_csv(saving, OUT / "tiering_drive_cost.csv")
 saving

@@ -5,17 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import config, normalize, sources
+from vdi_report import config, sources
 from vdi_report.models import cost, density, iops, scenario
-
-RESULTS = config.PROCESSED_DIR / "results.csv"
-
-
-@pytest.fixture(scope="module")
-def results():
-    if not RESULTS.exists():
-        pytest.skip("data/processed/results.csv missing: run `make data`")
-    return normalize.read_normalized(RESULTS)
 
 
 @pytest.fixture(scope="module")

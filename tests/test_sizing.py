@@ -11,20 +11,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from vdi_report import config, normalize
+from vdi_report import config
 from vdi_report.models import boot, iops, scenario
 
-RESULTS = config.PROCESSED_DIR / "results.csv"
 JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
 DONE_WHEN = {"desktops": 3000, "worker_class": "knowledge", "concurrency": 0.8, "headroom": 0.2, "boot_window_min": 30,
              "raid": "raid6", "failover": "controller"}
-
-
-@pytest.fixture(scope="module")
-def results():
-    if not RESULTS.exists():
-        pytest.skip("data/processed/results.csv missing: run `make data`")
-    return normalize.read_normalized(RESULTS)
 
 
 @pytest.fixture(scope="module")
@@ -153,12 +145,12 @@ def test_cli_exits_2_with_message_on_bad_values():
     assert bad.returncode == 2 and "unknown raid 'raid7'" in bad.stderr
 
 
-def test_written_sizing_inputs_match_the_data(inputs):
-    path = config.PROCESSED_DIR / "sizing_inputs.json"
-    if not path.exists():
-        pytest.skip("data/processed/sizing_inputs.json missing: run the model stage (notebook 04)")
-    written = scenario.read_inputs(path)
+def test_written_sizing_inputs_match_the_data(inputs, processed):
+    written = processed("sizing_inputs")  # fails naming `make data` when the model stage has not run
+    assert scenario.read_inputs() == written == scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
+    assert set(written) == set(inputs)
     assert written["boot"] == pytest.approx(inputs["boot"]) and written["read_share"] == pytest.approx(inputs["read_share"])
+    assert written["io_size_kb"] == pytest.approx(inputs["io_size_kb"]) and written["write_penalty"] == inputs["write_penalty"]
 
 
 def test_boot_storm_table_hand_calculation(results):

@@ -79,7 +79,7 @@ class Table:
     columns: tuple[Col, ...]
     key: tuple[str, ...] = ()
     checks: tuple = field(default=(), compare=False)
-    format: str = "csv"  # or "json": a JSON document (no columns; read gives a dict)
+    format: str = "csv"  # or "json": a JSON document (``columns``: its top-level keys; read gives a dict)
 
     @property
     def column_names(self) -> list[str]:
@@ -207,24 +207,114 @@ _TABLES = [
           (Col("finding_id", required=True, unique=True), *_cols("rule severity source_id", required=True),
            *_cols("test_id metric record_ids locators lines values quotes"), *_cols("stated recomputed", float),
            *_cols("unit message register_ids"))),
+    # ---- stage iops_model (notebooks/04_iops_model.py, vdi_report.models.iops/boot/scenario) ----
     Table("iops_per_desktop_model", "iops_per_desktop_model.csv", "iops_model",
-          "predicted IOPS per desktop of one phase, worker class and statistic, with intervals",
-          (*_cols("phase worker_class statistic"), *_cols("estimate pi90_low pi90_high ci95_low ci95_high", float),
-           Col("spec"), Col("n_obs", int))),
-    Table("iops_model_cv", "iops_model_cv.csv", "iops_model", "one held-out observation of leave-one-vendor-out",
-          (*_cols("held_out trained_on"), Col("n_train", int), *_cols("phase statistic worker_class vantage record_ids"),
-           *_cols("observed predicted pi90_low pi90_high log_error", float), Col("covered", int), Col("spec"))),
-    Table("iops_model_coefficients", "iops_model_coefficients.csv", "iops_model", "one model term",
-          (Col("term"), *_cols("coef ci95_low ci95_high factor factor_low factor_high p_value", float))),
+          "planning-table cell: modelled IOPS per desktop of one phase, worker class (`any` = pooled) and "
+          "statistic (boot rows: `peak_per_rate`, `io_per_boot`), with its interval and the I/O profile beside it",
+          (Col("phase", vocab="phase", required=True), Col("worker_class", required=True, doc="Login VSI class or `any`"),
+           Col("statistic", isin=("peak", "average", "peak_per_rate", "io_per_boot"), required=True),
+           Col("estimate", float, doc="model estimate in `unit`"),
+           *_cols("pi90_low pi90_high", float, doc="90 % prediction interval (or range, see interval_kind)"),
+           Col("interval_kind", required=True), Col("unit", required=True),
+           *_cols("n_obs n_vendors", int), Col("vendors"), Col("spec", required=True),
+           Col("boot_rate_per_min", float, doc="desktops per minute (boot rows)"),
+           Col("io_per_boot", float, doc="I/Os per desktop boot (boot rows)"),
+           Col("read_share", float, doc="derived: fraction of I/Os that are reads"),
+           Col("io_size_kb", float, doc="derived: KB (binary) per I/O"), Col("latency_ms", float, doc="reported median, ms"),
+           Col("identifiable")),
+          key=("phase", "worker_class", "statistic")),
     Table("iops_model_observations", "iops_model_observations.csv", "iops_model",
-          "one per-desktop IOPS observation the model is fitted on",
-          (*_cols("vendor source_id phase statistic worker_class vantage"), *_cols("iops_per_desktop low high", float),
-           Col("n_tests", int), Col("record_ids"), *_cols("workload log_iops log_iops_vsi", float))),
-    Table("density", "density.csv", "density_cost", "headroom and maximum desktops from one utilization record",
-          (*_cols("source_id vendor configuration phase condition variant resource statistic"),
-           *_cols("utilization_pct utilization_low utilization_high", float), Col("bound"), Col("desktops", float),
-           Col("population"), *_cols("max_desktops max_desktops_low max_desktops_high", float), Col("max_bound"),
-           Col("saturated", bool), Col("max_desktops_failover", float), *_cols("failover_basis phase_kind record_id"))),
+          "per-desktop IOPS observation the model is fitted on (one cell of one document)",
+          (*_cols("vendor source_id cell", required=True), Col("phase", vocab="phase", required=True),
+           Col("statistic", vocab="statistic", required=True), Col("window", vocab="window"),
+           Col("aggregation", vocab="aggregation"), Col("worker_class", vocab="worker_class"), Col("vantage", vocab="vantage"),
+           Col("iops_per_desktop", float, nullable=False, doc="derived: IOPS / desktops"), *_cols("low high", float),
+           Col("n_tests", int), Col("record_ids", required=True),
+           Col("workload", float, doc="Login VSI relative I/O intensity of the worker class"),
+           *_cols("log_iops log_iops_vsi", float))),
+    Table("iops_model_exclusions", "iops_model_exclusions.csv", "iops_model",
+          "IOPS record the model leaves out, with the reason",
+          (*_cols("source_id vendor", required=True), Col("role", isin=("seed", "external"), required=True),
+           Col("record_id", required=True, unique=True), Col("test_id"), Col("phase", vocab="phase"),
+           Col("statistic", vocab="statistic"), Col("vantage", vocab="vantage"), Col("aggregation", vocab="aggregation"),
+           Col("window", vocab="window"), Col("load", vocab="load"), Col("worker_class", vocab="worker_class"),
+           Col("iops_per_desktop", float), Col("reason", required=True))),
+    Table("iops_model_coefficients", "iops_model_coefficients.csv", "iops_model",
+          "model term (log IOPS per desktop) with its multiplicative factor",
+          (Col("term", required=True, unique=True), *_cols("coef ci95_low ci95_high factor factor_low factor_high p_value", float))),
+    Table("iops_model_cv", "iops_model_cv.csv", "iops_model",
+          "held-out observation of leave-one-vendor-out (predicted from the other vendors only)",
+          (*_cols("held_out trained_on", required=True), Col("n_train", int), Col("cell", required=True),
+           Col("phase", vocab="phase", required=True), Col("statistic", vocab="statistic", required=True),
+           Col("worker_class", vocab="worker_class"), Col("vantage", vocab="vantage"), Col("record_ids", required=True),
+           *_cols("observed predicted pi90_low pi90_high log_error", float),
+           Col("covered", float, doc="1 inside the 90 % PI, 0 outside, empty when not predicted"), Col("spec"))),
+    Table("iops_model_cv_by_vendor", "iops_model_cv_by_vendor.csv", "iops_model",
+          "held-out vendor of leave-one-vendor-out: error, coverage and sharpness",
+          (Col("held_out", required=True, unique=True), Col("trained_on"), *_cols("n_obs n_predicted", int),
+           Col("median_error_factor", float), Col("n_covered", int), *_cols("coverage sharpness max_sharpness", float),
+           Col("vacuous", bool), Col("cells"))),
+    Table("iops_model_external", "iops_model_external.csv", "iops_model",
+          "observation of an external source predicted by the seed model (out-of-sample check)",
+          (*_cols("source_id vendor", required=True), *_cols("broker load_tool guest_os platform test_id"),
+           Col("configuration", vocab="configuration"), Col("variant", vocab="variant"), Col("cell", required=True),
+           Col("worker_class", vocab="worker_class"), Col("observed", float), Col("bound", vocab="bound"),
+           *_cols("predicted pi90_low pi90_high ratio", float), Col("covered", bool), Col("record_ids", required=True))),
+    Table("boot_storms", "boot_storms.csv", "iops_model",
+          "boot storm of one document: boot rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
+          (*_cols("source_id vendor", required=True), Col("role", isin=("seed", "external"), required=True),
+           Col("desktops", float), Col("duration_min", float), Col("duration_bound", vocab="bound"), Col("duration_record"),
+           Col("boot_rate_per_min", float), Col("rate_bound", vocab="bound"), Col("peak_iops", float),
+           Col("peak_bound", vocab="bound"), Col("peak_record"), Col("average_iops", float), Col("average_record"),
+           Col("io_per_boot", float), Col("io_per_boot_bound", vocab="bound"), Col("peak_iops_per_rate", float),
+           Col("peak_per_rate_bound", vocab="bound"), Col("vantage", vocab="vantage")),
+          key=("source_id",)),
+    Table("boot_external", "boot_external.csv", "iops_model",
+          "boot figure of an external document against the seeds' boot-rate model",
+          (*_cols("source_id vendor", required=True), Col("statistic", isin=("peak_per_rate", "io_per_boot"), required=True),
+           Col("observed", float), Col("bound", vocab="bound"), *_cols("estimate low high ratio", float), Col("inside"),
+           Col("boot_rate_per_min", float))),
+    Table("sizing_inputs", "sizing_inputs.json", "iops_model",
+          "everything `scenario.size` and static/sizing.js need (`scenario.build_inputs`)",
+          (Col("per_desktop", doc="{phase: {worker_class: {statistic, estimate, pi90_low, pi90_high}}}, IOPS per desktop"),
+           Col("boot", doc="{peak_per_rate, pi90_low, pi90_high, io_per_boot}: the boot-rate model"),
+           Col("read_share", doc="{phase: fraction}"), Col("io_size_kb", doc="{phase: KB per I/O}"),
+           Col("write_penalty", doc="{raid: back-end I/Os per front-end write}"),
+           Col("capacity_gb_per_desktop", doc="{low, high (GB), records}"),
+           Col("demonstrated", doc="[rows of scenario.demonstrated]")),
+          format="json"),
+    # ---- stage density_cost (notebooks/05_density_cost.py, vdi_report.models.density/cost) ----
+    Table("density", "density.csv", "density_cost",
+          "utilization record: headroom and maximum desktops, whether and how it may be extrapolated",
+          (*_cols("source_id vendor", required=True), Col("configuration", vocab="configuration"),
+           Col("phase", vocab="phase", required=True), Col("condition", vocab="condition"), Col("variant", vocab="variant"),
+           *_cols("resource metric", required=True), Col("statistic", vocab="statistic", required=True),
+           *_cols("utilization_pct utilization_low utilization_high", float, doc="reported %, capped at 100"),
+           Col("bound", vocab="bound", required=True), Col("desktops", float), Col("population"),
+           Col("extrapolation", isin=("scales", "not extrapolated"), required=True), Col("reason"),
+           Col("max_desktops", float, doc="model: desktops at 100 % of a resource that scales"),
+           Col("max_bound", vocab="bound"), Col("max_desktops_failover", float), Col("failover_basis"),
+           Col("phase_kind", isin=("user", "maintenance"), required=True), Col("record_id", required=True), Col("claim_id"))),
+    Table("density_summary", "density_summary.csv", "density_cost",
+          "tested array configuration: desktops demonstrated, busiest resource, extrapolated maxima, claims",
+          (Col("vendor", required=True), Col("configuration", vocab="configuration"),
+           *_cols("desktops_tested desktops_failover_tested", float), Col("busiest_resource"), Col("busiest_pct", float),
+           Col("busiest_bound", vocab="bound"), Col("busiest_phase", vocab="phase"), Col("busiest_record"),
+           Col("peak_max", float), Col("peak_bound", isin=("eq", "approx", "gt", "lt", "limit")), Col("peak_basis"),
+           Col("average_max", float), Col("average_bound", isin=("eq", "approx", "gt", "lt", "limit")), Col("average_basis"),
+           Col("peak_failover_max", float), Col("peak_failover_bound", isin=("eq", "approx", "gt", "lt", "limit")),
+           Col("peak_failover_basis"), Col("boot_limit"), Col("port_max", float), *_cols("port_basis caveat consistency claims")),
+          key=("vendor", "configuration")),
+    Table("cost_readings", "cost_readings.csv", "density_cost",
+          "reading of a $-per-desktop claim (reported) with its consequence (derived)",
+          (*_cols("vendor source_id record_id", required=True), Col("claim_usd", float, doc="reported USD per desktop"),
+           Col("reading", required=True), Col("density", float), Col("derivation"), Col("implied_price_usd", float),
+           *_cols("verdict claim_id audit"), Col("usd_per_tested_desktop", float))),
+    Table("cost", "cost.csv", "density_cost",
+          "cost per desktop from an array price the cost assumptions state (empty when none is stated)",
+          (*_cols("vendor source_id", required=True), *_cols("price_usd price_low price_high", float, doc="assumed USD"),
+           Col("scope"), Col("density_case", isin=("demonstrated", "extrapolated peak maximum"), required=True),
+           Col("desktops", float), *_cols("usd_per_desktop usd_per_desktop_low usd_per_desktop_high", float))),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}
 
@@ -302,17 +392,32 @@ def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd
         raise TableError(_describe(t, where, exc.failure_cases, df)) from None
 
 
+def _check_keys(t: Table, doc, where) -> None:
+    """Raise TableError unless ``doc`` is a dict whose top-level keys are ``t``'s declared ones."""
+    if not isinstance(doc, dict):
+        raise TableError(f"table {t.name!r} ({where}): a JSON object expected, got {type(doc).__name__}")
+    want = t.column_names
+    missing, extra = [k for k in want if k not in doc], sorted(k for k in doc if k not in want)
+    if missing or extra:
+        raise TableError(f"table {t.name!r} ({where}): keys do not match the catalogue"
+                         + (f"; missing: {', '.join(missing)}" if missing else "")
+                         + (f"; not declared: {', '.join(extra)}" if extra else ""))
+
+
 def write(name: str, df: pd.DataFrame, **keys) -> Path:
     """Validate ``df`` as table ``name`` (see ``validate``) and write it atomically and
     deterministically to its path (``files.write_csv``). Returns the path written. Raises
     TableError for a table that does not match its entry, PermissionError under data/raw.
-    For a JSON entry ``df`` is a JSON-able dict (``files.write_json``; ValueError for NaN)."""
+    For a JSON entry ``df`` is a JSON-able dict with the declared top-level keys (TableError
+    otherwise; ``files.write_json``; ValueError for NaN)."""
     from . import files
 
     p = path(name, **keys)
     if table(name).format == "json":
         if not isinstance(df, dict):
             raise TableError(f"table {name!r} ({p.name}) is a JSON document: pass a dict, not {type(df).__name__}")
+        if table(name).columns:
+            _check_keys(table(name), df, p.name)
         return files.write_json(df, p)
     out = validate(name, df, p.relative_to(config.PROJ_ROOT) if config.PROJ_ROOT in p.parents else p)
     return files.write_csv(out, p)
@@ -325,7 +430,8 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     where empty; ``inf`` kept), ``int`` and ``bool`` columns are int and bool. Raises
     FileNotFoundError naming the build target when the file is missing, TableError naming
     file, line and column for a value of the wrong type or a column set that differs from the
-    catalogue, and (``validate=True``) for any failed check.
+    catalogue, and (``validate=True``) for any failed check. A JSON entry gives a dict
+    (``validate=True`` checks its top-level keys).
     """
     import pandas as pd
 
@@ -337,7 +443,10 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     if t.format == "json":
         import json
 
-        return json.loads(p.read_text(encoding="utf-8"))
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        if validate and t.columns:
+            _check_keys(t, doc, rel)
+        return doc
     df = pd.read_csv(p, dtype=str, keep_default_na=False, encoding="utf-8")
     have, want = list(df.columns), t.column_names
     if have != want:
@@ -384,7 +493,9 @@ def contract_markdown() -> str:
     out = []
     for t in _TABLES:
         if t.format == "json":
-            out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}.")
+            keys = ", ".join(f"`{c.name}`" for c in t.columns)
+            out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}."
+                       + (f" Keys: {keys}." if keys else ""))
             continue
         cols = ", ".join(f"`{c.name}`{abbrev[c.dtype]}" for c in t.columns)
         out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): one row per {t.row}. Columns: {cols}.")

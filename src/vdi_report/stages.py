@@ -94,6 +94,12 @@ class Stage:
         return self.code_root.is_file()
 
 
+# What the model stages write: every table the report reads (tables nobody reads are not written).
+IOPS_MODEL_TABLES = ("iops_per_desktop_model", "iops_model_observations", "iops_model_exclusions",
+                     "iops_model_coefficients", "iops_model_cv", "iops_model_cv_by_vendor", "iops_model_external",
+                     "boot_storms", "boot_external", "sizing_inputs")
+DENSITY_COST_TABLES = ("density", "density_summary", "cost_readings", "cost")
+
 STAGES = (
     Stage("normalize", "normalize every source", notebook="01_normalize_source",
           writes=("normalized",), raw=(RECORDS,)),
@@ -102,14 +108,12 @@ STAGES = (
     Stage("audit", "audit: consistency rules over all sources", notebook="03_audit", reads=("results",),
           writes=("audit_findings",), raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS)),
     Stage("iops_model", "model: IOPS per desktop with leave-one-vendor-out validation", notebook="04_iops_model",
-          reads=("results",),
-          writes=("iops_per_desktop_model", "iops_model_cv", "iops_model_coefficients", "iops_model_observations")),
+          reads=("results",), writes=IOPS_MODEL_TABLES),
     Stage("density_cost", "model: headroom and density; cost per desktop", notebook="05_density_cost",
-          reads=("results",), writes=("density",), raw=("data/raw/claims.csv",), params=("COST_FILE",),
+          reads=("results",), writes=DENSITY_COST_TABLES, raw=("data/raw/claims.csv",), params=("COST_FILE",),
           inputs=("$(COST_STAMP)",)),
     Stage("report", "report notebook", notebook="10_report",
-          reads=("results", "tests", "testbeds", "audit_findings", "iops_per_desktop_model", "iops_model_cv",
-                 "iops_model_coefficients", "iops_model_observations", "density"),
+          reads=("results", "tests", "testbeds", "audit_findings", *IOPS_MODEL_TABLES, *DENSITY_COST_TABLES),
           raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
           params=tuple(p.var for p in PARAMETERS), inputs=("$(PARAMS_STAMP)",),
           outputs=("$(EXECUTED)/10_report.ipynb",)),

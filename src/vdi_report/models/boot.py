@@ -22,7 +22,6 @@ of an intercept-only OLS on the logarithm.
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
 
 from . import semantics
 
@@ -116,7 +115,9 @@ def _pool(values: pd.Series) -> dict:
                 else f"range of {len(v)} documents (too few for a prediction interval)")
         return {"estimate": float(np.exp(np.log(v).mean())), "pi90_low": float(v.min()), "pi90_high": float(v.max()),
                 "interval_kind": kind, "n_vendors": len(v)}
-    res = sm.OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
+    from statsmodels.regression.linear_model import OLS  # the submodule alone, when a model is fitted
+
+    res = OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
     f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
     return {"estimate": float(np.exp(f["mean"])), "pi90_low": float(np.exp(f["obs_ci_lower"])),
             "pi90_high": float(np.exp(f["obs_ci_upper"])), "interval_kind": "90 % prediction interval (OLS on ln)",

@@ -324,10 +324,13 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
     return out
 
 
-def read(path) -> pd.DataFrame:
-    """Read ``density.csv`` back with its types: text columns keep empty strings (NetApp and
-    AccelStor have no configuration), numbers are float."""
-    d = pd.read_csv(path, dtype=str, keep_default_na=False)
-    for c in ["utilization_pct", "utilization_low", "utilization_high", "desktops", "max_desktops", "max_desktops_failover"]:
-        d[c] = pd.to_numeric(d[c].replace("", None)).astype(float)
-    return d[DENSITY_COLUMNS]
+def read(path=None) -> pd.DataFrame:
+    """``density.csv`` with its types (the catalogue's table ``density``; columns
+    ``DENSITY_COLUMNS``): text columns keep empty strings (NetApp and AccelStor have no
+    configuration), numbers are float. ``path``, when given, must be that table's file; raises
+    catalogue.TableError for another file, FileNotFoundError naming the build target when missing."""
+    from .. import catalogue
+
+    if path is not None and catalogue.locate(path)[0] != "density":
+        raise catalogue.TableError(f"{path}: not density.csv")
+    return catalogue.read("density")[DENSITY_COLUMNS]

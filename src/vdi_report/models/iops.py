@@ -29,8 +29,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import patsy
-import statsmodels.api as sm
 
 from ..normalize import VANTAGE_PREFERENCE
 from . import semantics
@@ -215,6 +213,8 @@ class IopsModel:
         """Predictions in IOPS per desktop for rows of ``newdata`` (columns phase, statistic,
         workload[, vantage]): ``estimate`` (exp of the mean log, the median), ``ci95_low/high``,
         ``pi90_low/high``. Rows needing a column absent from training are NaN."""
+        import patsy
+
         X = np.asarray(patsy.build_design_matrices([self.design_info], newdata, return_type="dataframe")[0])
         dropped = np.setdiff1d(np.arange(X.shape[1]), self.kept)
         ok = ~(np.abs(X[:, dropped]) > 0).any(axis=1) if len(dropped) else np.ones(len(X), bool)
@@ -233,6 +233,8 @@ class IopsModel:
 def _design(obs: pd.DataFrame, spec: str):
     if spec not in SPECS:
         raise ValueError(f"unknown model spec {spec!r}; known: {', '.join(SPECS)}")
+    import patsy  # imported here: modules that only read the model's tables (the report) skip it
+
     env = patsy.EvalEnvironment.capture().with_outer_namespace({"CELL_LEVELS": CELL_ORDER, "VANTAGE_LEVELS": VANTAGE_LEVELS})
     y, X = patsy.dmatrices(SPECS[spec], obs, eval_env=env, return_type="dataframe", NA_action="raise")
     return y, X
@@ -240,7 +242,10 @@ def _design(obs: pd.DataFrame, spec: str):
 
 def _fit_arrays(y: np.ndarray, X: np.ndarray, weights: np.ndarray | None):
     """The one place a regression is estimated (tests patch it to see what CV trains on)."""
-    return (sm.WLS(y, X, weights=weights) if weights is not None else sm.OLS(y, X)).fit()
+    # the statsmodels submodule alone (statsmodels.api imports every model family: seconds)
+    from statsmodels.regression.linear_model import OLS, WLS
+
+    return (WLS(y, X, weights=weights) if weights is not None else OLS(y, X)).fit()
 
 
 def fit(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: str | None = None) -> IopsModel:

@@ -19,17 +19,19 @@ per minute (the boot-rate model). Every front-end figure / (1 - headroom). Back-
 with what arrays demonstrated with one controller down.
 """
 
+from __future__ import annotations
+
 import json
 import math
-import os
 import sys
-import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
-from .. import config, sources
+# numpy and pandas are imported inside the functions that use them: the Makefile runs this module's
+# CLI (``validate`` only) on every report-parameter change, and pandas alone takes about a second.
 
 PHASES = ("boot", "login", "steady_state")
 WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
@@ -90,6 +92,8 @@ def validate(desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_
 
 def _median(values) -> float:
     v = [x for x in values if x is not None and not (isinstance(x, float) and math.isnan(x))]
+    import numpy as np
+
     return float(np.median(v)) if v else float("nan")
 
 
@@ -102,6 +106,8 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     state with its average), condition (normal, failover), statistic, fe_iops (IOPS), bound,
     desktops (of the test), record_id.
     """
+    import pandas as pd
+
     keep = {"boot": ("boot",), "login": ("login", "login_and_steady_state"), "steady_state": ("steady_state", "login_and_steady_state")}
     io = results[(results["metric"] == "iops") & results["used_in_analysis"] & results["vantage"].isin(["array_frontend", "host", "storage_port"])
                  & results["statistic"].isin(["peak", "average"]) & results["bound"].isin(["eq", "approx", "gt"])
@@ -132,8 +138,12 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     read_share, read_share_vendors, io_size_kb, io_size_vendors, latency_ms, latency_vendors,
     records.
     """
+    import pandas as pd
+
     keep = {"boot": (("boot",), ("average", "peak")), "login": (("login", "login_and_steady_state"), ("peak",)),
             "steady_state": (("steady_state", "login_and_steady_state"), ("average",))}
+    from .. import sources
+
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
     prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]
     seeds = set(sources.load_sources().query("role == 'seed'")["source_id"])
@@ -207,27 +217,15 @@ def build_inputs(model: pd.DataFrame, demo: pd.DataFrame, capacity: pd.DataFrame
     }
 
 
-def write_inputs(inputs: dict, path) -> Path:
-    """Write ``inputs`` as JSON (sorted keys), atomically (temporary file, then rename).
-    Raises PermissionError under data/raw (never written by code)."""
-    path = Path(path).resolve()
-    if config.RAW_DIR.resolve() in path.parents:
-        raise PermissionError(f"refusing to write {path}: data/raw is never written by code")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(json.dumps(inputs, indent=1, sort_keys=True, allow_nan=False) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+def read_inputs(path=None) -> dict:
+    """``sizing_inputs.json`` as a dict (the catalogue's JSON document ``sizing_inputs``; the model
+    stage writes it with ``catalogue.write("sizing_inputs", inputs)``). ``path``: another copy of
+    the document (default: data/processed). Raises FileNotFoundError naming the stage that writes it."""
+    from .. import catalogue
 
-
-def read_inputs(path) -> dict:
-    """Read ``sizing_inputs.json``; raises FileNotFoundError naming the stage that writes it."""
+    default = catalogue.path("sizing_inputs")
+    if path is None or Path(path).resolve() == default.resolve():
+        return catalogue.read("sizing_inputs")
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"{p}: missing; the model stage (notebooks/04_iops_model.py) writes it")
@@ -248,6 +246,8 @@ def size(params: dict, inputs: dict) -> pd.DataFrame:
     least fe_iops in that phase under that condition, with the record (``; ``-joined), or
     ``none demonstrated``. Raises ValueError for invalid parameters or inputs missing a phase.
     """
+    import pandas as pd
+
     p = validate(**params)
     active = p["desktops"] * p["concurrency"]
     k = 1.0 / (1.0 - p["headroom"])
