@@ -139,10 +139,17 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
     if results is not None:
         res = results.copy()
         res["line"] = pd.to_numeric(res["line"], errors="coerce")
+        # Each test's records are looked up in its own source's (and run's) rows, grouped once:
+        # the same filters as on the whole table, without scanning it for every row.
+        by_source = dict(tuple(res.groupby("source_id", sort=False)))
+        by_test = dict(tuple(res.groupby(["source_id", "test_id"], sort=False)))
+        none = res.iloc[:0]
         for i, r in t.iterrows():
+            src_rows = by_source.get(r["source_id"], none)
+            run_rows = by_test.get((r["source_id"], r["test_id"]), none)
             recs = []
             # latency per worker class where the test reports several
-            lat = _test_records(res, r, "latency")
+            lat = _test_records(run_rows, r, "latency")
             lat = lat[lat["_vp"] == lat["_vp"].min()] if len(lat) else lat
             for stat, out in (("average", lat_avg), ("peak", lat_peak)):
                 x = lat[lat["statistic"] == stat].drop_duplicates("worker_class")
@@ -153,7 +160,7 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
             # values stated for the phase (no test named) or with another statistic
             for metric, unit, outs in (("latency", "ms", (lat_avg, lat_peak)), ("duration", "min", (duration,))):
                 if all(o[i] == "–" for o in outs):
-                    x = _phase_statements(res, r, metric)
+                    x = _phase_statements(src_rows, r, metric)
                     x = x[~((x["test_id"] == r["test_id"]) & x["statistic"].isin(["peak", "average"]))]
                     if len(x):
                         y = x.iloc[0]
@@ -163,10 +170,9 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
                             lat_at[i] = VANTAGE_LABELS.get(y["vantage"], y["vantage"])
                         recs.append(y["record_id"])
             for m in ("iops", "duration"):
-                recs += list(_test_records(res, r, m, ("peak", "average", "single", "total"))["record_id"][:2])
+                recs += list(_test_records(run_rows, r, m, ("peak", "average", "single", "total"))["record_id"][:2])
             if not recs:  # a run that reports none of the headline metrics: where its own records are
-                own = res[(res["source_id"] == r["source_id"]) & (res["test_id"] == r["test_id"])]
-                recs = list(own.sort_values("record_id")["record_id"][:3])
+                recs = list(run_rows.sort_values("record_id")["record_id"][:3])
             rows = res[res["record_id"].isin(recs)].sort_values("record_id")
             source[i] = "; ".join(list(dict.fromkeys(rows["locator"]))[:3])
     return pd.DataFrame({
