@@ -52,7 +52,7 @@ $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/
 
 ##@ Main
 .PHONY: report
-report: $(REPORT).pdf ## Build the PDF and HTML report (creates .venv if missing)
+report: $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test

@@ -5,6 +5,7 @@ inlines once) *and* as static SVG (vl-convert). The HTML report picks the first,
 second (``render.py`` sets the priority), so one execution serves both.
 """
 
+import hashlib
 import itertools
 import json
 
@@ -13,7 +14,7 @@ import pandas as pd
 import vl_convert as vlc
 from IPython.display import display
 
-from . import config
+from . import config, files
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
@@ -52,6 +53,29 @@ def vendor_scale() -> alt.Scale:
     return alt.Scale(domain=list(colors), range=list(colors.values()))
 
 
+SVG_CACHE_DIR = config.PROJ_ROOT / "build" / "svg"  # ``make clean`` removes build/
+
+
+def chart_svg(spec: dict) -> str:
+    """The static SVG of a Vega-Lite ``spec`` (vl-convert), cached under ``build/svg/``.
+
+    The cache key is the SHA-256 of the spec (data included, keys sorted) and the vl-convert
+    version, so a changed chart or converter never reuses an old picture, and an unchanged one
+    (most charts when only a report parameter changes) skips the conversion. The bytes are those
+    vl-convert returns, so cached and fresh builds are identical.
+    """
+    key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()[:40]
+    path = SVG_CACHE_DIR / f"{key}-{vlc.__version__}.svg"
+    if path.is_file():
+        return path.read_bytes().decode("utf-8")  # as written: no newline translation
+    svg = vlc.vegalite_to_svg(spec)
+    try:
+        files._atomic(path, lambda fh: fh.write(svg))
+    except OSError:  # a read-only checkout still renders, only without the cache
+        pass
+    return svg
+
+
 def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
     """Display ``chart`` as interactive HTML plus static SVG (one output, two MIME types).
 
@@ -62,7 +86,7 @@ def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
     div = f"vdi-chart-{key or next(_ids)}"
     html = (f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
             f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>')
-    svg = vlc.vegalite_to_svg(spec)
+    svg = chart_svg(spec)
     display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
 
 

@@ -11,7 +11,10 @@ JupyterLab stylesheet, no CDN script):
 Both get Table N / Figure N numbers in document order and resolved internal links
 (``number_captions``). Two renders of the same notebook give the same bytes.
 
-Usage: ``python -m vdi_report.render EXECUTED.ipynb OUT_BASENAME`` writes OUT_BASENAME.html/.pdf.
+Usage: ``python -m vdi_report.render [--html | --pdf] EXECUTED.ipynb OUT_BASENAME`` writes
+OUT_BASENAME.html and/or OUT_BASENAME.pdf (both without an option). The build runs the two as
+separate steps, side by side under ``make -j2``: the PDF's WeasyPrint layout takes most of the
+time, and the HTML export need not wait for it.
 """
 
 import logging
@@ -243,33 +246,50 @@ def pdf_bytes(html: str, base_url: str) -> bytes:
     return weasyprint.HTML(string=html, base_url=base_url).write_pdf(pdf_identifier=ident)
 
 
-def render(executed: Path, out_base: Path) -> tuple[Path, Path]:
-    """Write ``out_base``.html and ``out_base``.pdf from the executed notebook ``executed``.
+FORMATS = ("html", "pdf")
 
-    Raises FileNotFoundError for a missing notebook and SystemLibraryError when pango is missing.
+
+def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
+    """Write ``out_base``.html and/or ``out_base``.pdf (``formats``) from the executed notebook
+    ``executed``; returns the paths written, in the order of ``formats``.
+
+    Raises FileNotFoundError for a missing notebook, ValueError for an unknown format and
+    SystemLibraryError when pango is missing (PDF only).
     """
-    check_pdf_dependencies()
+    unknown = set(formats) - set(FORMATS)
+    if unknown:
+        raise ValueError(f"unknown format(s) {', '.join(sorted(unknown))}; formats: {', '.join(FORMATS)}")
+    if "pdf" in formats:
+        check_pdf_dependencies()
     nb = nbformat.read(executed, as_version=4)
     out_base = Path(out_base)
     out_base.parent.mkdir(parents=True, exist_ok=True)
-    html_path, pdf_path = out_base.with_suffix(".html"), out_base.with_suffix(".pdf")
-    _atomic_write(html_path, to_html(nb).encode("utf-8"))
-    _atomic_write(pdf_path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent)))
-    return html_path, pdf_path
+    written = []
+    for fmt in formats:
+        path = out_base.with_suffix(f".{fmt}")
+        if fmt == "html":
+            _atomic_write(path, to_html(nb).encode("utf-8"))
+        else:
+            _atomic_write(path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent)))
+        written.append(path)
+    return written
 
 
 def main(argv: list[str]) -> int:
     if argv == ["--check-system"]:
         return check_system()
+    formats = FORMATS
+    if argv and argv[0] in ("--html", "--pdf"):
+        formats, argv = (argv[0].removeprefix("--"),), argv[1:]
     if len(argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        html, pdf = render(Path(argv[0]), Path(argv[1]))
+        paths = render(Path(argv[0]), Path(argv[1]), formats)
     except (SystemLibraryError, FileNotFoundError, ValueError) as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 1
-    print(f"wrote {html} ({html.stat().st_size / 1e6:.1f} MB) and {pdf} ({pdf.stat().st_size / 1e6:.1f} MB)")
+    print("wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in paths))
     return 0
 
 
