@@ -16,9 +16,12 @@ def num(x) -> str:
 
 
 def interval(est: float, lo: float, hi: float) -> str:
-    """``est (lo–hi)``, or ``not estimable`` for a missing estimate."""
+    """``est (lo–hi)``; ``est (no interval)`` when the interval has no width (one document);
+    ``not estimable`` for a missing estimate."""
     if pd.isna(est):
         return "not estimable"
+    if pd.isna(lo) or pd.isna(hi) or lo == hi:
+        return f"{num(est)} (no interval)"
     return f"{num(est)} ({num(lo)}–{num(hi)})"
 
 

@@ -42,7 +42,7 @@ def scope(ctx) -> None:
         tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
         brokers=fmt.words(dict.fromkeys(s["broker"])),
         ext_line=("" if ext.empty else
-                  f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['array'])}) are kept apart as an "
+                  f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
                   "out-of-sample check, never pooled with these."))
 
 
