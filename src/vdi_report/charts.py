@@ -2,7 +2,9 @@
 
 ``show`` displays a chart as interactive HTML (vega-embed, using the bundle the report template
 inlines once) *and* as static SVG (vl-convert). The HTML report picks the first, the PDF the
-second (``render.py`` sets the priority), so one execution serves both.
+second (``render.py`` sets the priority), so one execution serves both. The SVGs are cached
+under ``build/svg/`` by a hash of the spec (``chart_svg``): a report re-run for a changed
+parameter converts only the charts whose spec changed.
 """
 
 import hashlib
