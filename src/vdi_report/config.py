@@ -52,19 +52,17 @@ def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[
 
 # Controlled vocabularies: data/raw/vocabulary.csv (documented in data/raw/README.md).
 VOCABULARY = _read_vocabulary()
-PHASES = tuple(r["value"] for r in VOCABULARY["phase"])
-STATISTICS = tuple(r["value"] for r in VOCABULARY["statistic"])
-BOUNDS = tuple(r["value"] for r in VOCABULARY["bound"])
-VANTAGES = tuple(r["value"] for r in VOCABULARY["vantage"])
-CONDITIONS = tuple(r["value"] for r in VOCABULARY["condition"])
-VARIANTS = tuple(r["value"] for r in VOCABULARY["variant"])
-CONFIGURATIONS = tuple(r["value"] for r in VOCABULARY["configuration"])
-WORKER_CLASSES = tuple(r["value"] for r in VOCABULARY["worker_class"])
-CLONE_TYPES = tuple(r["value"] for r in VOCABULARY["clone_type"])
-PERSISTENCE = tuple(r["value"] for r in VOCABULARY["persistence"])
-AGGREGATIONS = tuple(r["value"] for r in VOCABULARY["aggregation"])
-WINDOWS = tuple(r["value"] for r in VOCABULARY["window"])
-LOADS = tuple(r["value"] for r in VOCABULARY["load"])
+
+
+def values(field: str) -> tuple[str, ...]:
+    """The allowed values of one vocabulary ``field``, in the vocabulary's order."""
+    return tuple(r["value"] for r in VOCABULARY[field])
+
+
+PHASES, STATISTICS, BOUNDS, VANTAGES = values("phase"), values("statistic"), values("bound"), values("vantage")
+CONDITIONS, VARIANTS, CONFIGURATIONS = values("condition"), values("variant"), values("configuration")
+WORKER_CLASSES, CLONE_TYPES, PERSISTENCE = values("worker_class"), values("clone_type"), values("persistence")
+AGGREGATIONS, WINDOWS, LOADS = values("aggregation"), values("window"), values("load")
 
 # Phases of a VDI day (the vocabulary's order), for tables and charts.
 NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")
