@@ -179,7 +179,7 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
     before = {p: p.read_bytes() for p in processed}
     proc = subprocess.run([sys.executable, "-m", "papermill", "-k", "vdi-report", str(nb),
                            str(tmp_path / "out.ipynb"), "-p", "source_id", "nope"],
-                          capture_output=True, text=True, cwd=config.PROJ_ROOT)
+                          check=False, capture_output=True, text=True, cwd=config.PROJ_ROOT)
     assert proc.returncode != 0
     assert "unknown source 'nope'" in proc.stderr + proc.stdout
     assert {p: p.read_bytes() for p in processed} == before
@@ -189,7 +189,8 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
                                            (["--desktops", "3000", "--worker", "ceo"], "unknown worker_class 'ceo'"),
                                            (["--desktops", "3000", "--worker", "power", "--headroom", "1.5"], "headroom must be a fraction")])
 def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
-    proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], check=False,
+                          capture_output=True, text=True)
     assert proc.returncode == 2 and fragment in proc.stderr
 
 

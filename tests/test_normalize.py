@@ -3,7 +3,6 @@
 import math
 
 import numpy as np
-
 import pytest
 
 from vdi_report import config, files, normalize, sources

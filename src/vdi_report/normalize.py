@@ -35,7 +35,7 @@ def _sig(x: float) -> float:
     """Round away binary float noise (1000.0000000000001 -> 1000.0), keeping 12 significant digits."""
     if x is None or not np.isfinite(x) or x == 0:
         return x
-    return round(x, 11 - int(math.floor(math.log10(abs(x)))))
+    return round(x, 11 - math.floor(math.log10(abs(x))))
 
 
 def interval(value: float, value_high: float | None, bound: str, unit: str) -> tuple[float, float]:
