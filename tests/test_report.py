@@ -155,12 +155,15 @@ def test_report_coverage_appendix_counts(pdf_text, results):
     assert f"{len(results):,}" in pdf_text
 
 
-def test_render_is_deterministic():
-    """Rendering the same executed notebook twice gives the same HTML and PDF bytes."""
+def test_render_is_deterministic(tmp_path):
+    """Rendering the same executed notebook twice gives the same HTML and PDF bytes, and the PDF
+    laid out with no piece cached is the built report's PDF (whose pieces came from the cache)."""
     nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
     a, b = render.to_html(nb, for_pdf=True), render.to_html(nb, for_pdf=True)
     assert a == b
-    assert render.pdf_bytes(a, str(config.REPORTS_DIR)) == render.pdf_bytes(b, str(config.REPORTS_DIR))
+    fresh = render.pdf_bytes(a, str(config.REPORTS_DIR), cache_dir=tmp_path)
+    assert fresh == render.pdf_bytes(b, str(config.REPORTS_DIR), cache_dir=tmp_path)  # all from the cache
+    assert fresh == (config.REPORTS_DIR / "vdi_storage_comparison.pdf").read_bytes()
     assert render.to_html(nb) == render.to_html(nb)
 
 

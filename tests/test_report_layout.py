@@ -27,7 +27,9 @@ def layout():
         lowest, past, starts_chapter = top, [], False
         for b in pb.descendants():
             tag = getattr(b, "element_tag", "")
-            if tag == "h1" and isinstance(b, boxes.BlockBox):
+            new_page = tag == "h1" or "vdi-new-page" in (getattr(b, "element", None) is not None
+                                                         and b.element.get("class") or "")
+            if new_page and isinstance(b, boxes.BlockBox):
                 starts_chapter = starts_chapter or b.position_y - top < 0.2 * (bottom - top)
             if isinstance(b, (boxes.LineBox, boxes.TableBox, boxes.TableCellBox, boxes.ReplacedBox)) or tag == "svg":
                 if b.position_y < bottom:
@@ -36,6 +38,7 @@ def layout():
                 if edge > right + 1 and not isinstance(b, boxes.LineBox):
                     past.append(f"{tag} ends {edge - right:.0f}px past the margin")
         out.append({"fill": (lowest - top) / (bottom - top), "past": past, "chapter": starts_chapter})
+    # "chapter": the page starts a chapter or another element that starts a new page (the colophon)
     return out
 
 
@@ -52,4 +55,8 @@ def test_no_page_is_less_than_a_third_full_except_before_a_chapter(layout):
 
 def test_every_chapter_starts_a_page(layout):
     from vdi_report.report import SECTION_ORDER
-    assert sum(p["chapter"] for p in layout) == len(SECTION_ORDER)  # answers on page 1, the others on new pages
+    new_page = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
+    n_new_page = sum(str(o.get("data", {}).get("text/markdown", "")).count('class="vdi-new-page"')
+                     for c in new_page.cells for o in c.get("outputs", []))
+    # answers on page 1, the other chapters and each vdi-new-page element (the colophon) on new pages
+    assert sum(p["chapter"] for p in layout) == len(SECTION_ORDER) + n_new_page

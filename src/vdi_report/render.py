@@ -6,7 +6,8 @@ JupyterLab stylesheet, no CDN script):
   a table-of-contents sidebar, the evidence explorer and the sizing calculator;
 - PDF: static SVG charts (``image/svg+xml`` first), print notes instead of interactive parts
   (``text/markdown`` before ``text/html``), a printed contents with page numbers, bookmarks,
-  metadata (title, subject, keywords, dates = the report date), then WeasyPrint.
+  metadata (title, subject, keywords, dates = the report date), then WeasyPrint, piece by piece
+  with each piece's layout kept between builds (``vdi_report.paged``).
 
 Both get Table N / Figure N numbers in document order and resolved internal links
 (``number_captions``). Two renders of the same notebook give the same bytes.
@@ -17,7 +18,6 @@ separate steps, side by side under ``make -j2``: the PDF's WeasyPrint layout tak
 time, and the HTML export need not wait for it.
 """
 
-import logging
 import os
 import re
 import sys
@@ -233,17 +233,16 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def pdf_bytes(html: str, base_url: str) -> bytes:
-    """The PDF of ``html`` (print version) with a fixed document identifier, so that the same HTML
-    always gives the same bytes (dates come from the page's ``dcterms`` metadata)."""
-    import hashlib
+PDF_CACHE_DIR = config.PROJ_ROOT / "build" / "pdf-pieces"
 
-    import weasyprint
 
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    ident = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(pdf_identifier=ident)
+def pdf_bytes(html: str, base_url: str, cache_dir: Path | None = None) -> bytes:
+    """The PDF of ``html`` (print version), laid out in pieces by ``paged.write_pdf`` with the
+    piece layouts kept in ``cache_dir`` (None: none kept). The same HTML gives the same bytes,
+    whatever the cache holds (dates come from the page's ``dcterms`` metadata)."""
+    from . import paged
+
+    return paged.write_pdf(html, base_url, cache_dir=cache_dir, log=print)
 
 
 FORMATS = ("html", "pdf")
@@ -270,7 +269,7 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         if fmt == "html":
             _atomic_write(path, to_html(nb).encode("utf-8"))
         else:
-            _atomic_write(path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent)))
+            _atomic_write(path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent), PDF_CACHE_DIR))
         written.append(path)
     return written
 

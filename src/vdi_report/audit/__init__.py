@@ -40,7 +40,6 @@ from .registers import (
 from .registry import RULES, Rule, rule, rules_table
 from .run import link_register, run_rules
 from .tables import (
-                        VERDICT_COLORS,
                         VERDICT_ORDER,
                         claims_table,
                         findings_counts,
@@ -50,7 +49,6 @@ from .tables import (
                         register_table,
                         rule_labels,
                         rules_list,
-                        verdict_chart,
 )
 
 __all__ = [
@@ -65,7 +63,6 @@ __all__ = [
                         "SEVERITIES",
                         "TEST_FREE",
                         "VERDICTS",
-                        "VERDICT_COLORS",
                         "VERDICT_ORDER",
                         "RegisterError",
                         "Rule",
@@ -90,6 +87,5 @@ __all__ = [
                         "run_rules",
                         "seed_texts",
                         "source_texts",
-                        "verdict_chart",
                         "verify_quotes",
 ]

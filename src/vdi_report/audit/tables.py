@@ -45,7 +45,6 @@ def findings_summary(findings: pd.DataFrame, sources_df: pd.DataFrame | None = N
 
 
 VERDICT_ORDER = ("not supported", "partly supported", "supported", "not testable")
-VERDICT_COLORS = ("#d62728", "#ff7f0e", "#2ca02c", "#9e9e9e")
 
 
 def read_findings(path: Path = config.PROCESSED_DIR / "audit_findings.csv") -> pd.DataFrame:
@@ -124,21 +123,3 @@ def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
         "Verdict": c["verdict"].values, "Evidence for": c["evidence_for"].values,
         "Evidence against": c["evidence_against"].values,
     })
-
-
-def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None):
-    """Stacked bars: headline claims per vendor by verdict (Altair chart; show with
-    ``charts.show``)."""
-    import altair as alt
-
-    d = claims.assign(vendor=_vendor(claims["source_id"], sources_df)).groupby(
-        ["vendor", "verdict"]).size().rename("claims").reset_index()
-    d["order"] = d["verdict"].map(VERDICT_ORDER.index)
-    return alt.Chart(d).mark_bar().encode(
-        y=alt.Y("vendor:N", title=None),
-        x=alt.X("claims:Q", title="Headline claims"),
-        color=alt.Color("verdict:N", title="Verdict", sort=list(VERDICT_ORDER),
-                        scale=alt.Scale(domain=list(VERDICT_ORDER), range=list(VERDICT_COLORS))),
-        order=alt.Order("order:Q"),
-        tooltip=["vendor", "verdict", "claims"],
-    ).properties(width=520, height=140, title="Vendors' headline claims tested against their own data")

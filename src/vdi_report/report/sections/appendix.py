@@ -28,5 +28,5 @@ def render(ctx) -> None:
     say("## Coverage of the digitized data\n\nRecords per document and phase (test bed: facts about the test bed; "
         "sizing: targets, rules of thumb and workload definitions).")
     table(tables.coverage_table(ctx.results), "Digitized records per phase and document", "coverage")
-    heading(2, "Colophon", "colophon")
+    heading(2, "Colophon", "colophon", new_page=True)
     colophon.render(ctx)
