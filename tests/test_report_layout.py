@@ -13,12 +13,19 @@ MIN_FILL = 1 / 3
 
 
 @pytest.fixture(scope="module")
-def layout():
+def whole():
+    """WeasyPrint's layout of the whole print document at once (the build lays it out in pieces)."""
     import weasyprint
-    from weasyprint.formatting_structure import boxes
 
     nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
-    doc = weasyprint.HTML(string=render.to_html(nb, for_pdf=True), base_url=str(config.REPORTS_DIR)).render()
+    return weasyprint.HTML(string=render.to_html(nb, for_pdf=True), base_url=str(config.REPORTS_DIR)).render()
+
+
+@pytest.fixture(scope="module")
+def layout(whole):
+    from weasyprint.formatting_structure import boxes
+
+    doc = whole
     out = []
     for page in doc.pages:
         pb = page._page_box
@@ -60,3 +67,24 @@ def test_every_chapter_starts_a_page(layout):
                      for c in new_page.cells for o in c.get("outputs", []))
     # answers on page 1, the other chapters and each vdi-new-page element (the colophon) on new pages
     assert sum(p["chapter"] for p in layout) == len(SECTION_ORDER) + n_new_page
+
+
+def test_built_pdf_is_the_whole_document_page_for_page(whole, report_pdf):
+    """The report's PDF, laid out in pieces and joined (``vdi_report.paged``), has the pages of
+    the whole document laid out at once: the same text on every page, footer and contents
+    numbers included, and the same link targets."""
+    import io
+
+    import pypdf
+
+    ours, theirs = pypdf.PdfReader(report_pdf), pypdf.PdfReader(io.BytesIO(whole.write_pdf()))
+    assert len(ours.pages) == len(theirs.pages)
+    differ = [i + 1 for i, (a, b) in enumerate(zip(ours.pages, theirs.pages, strict=True))
+              if a.extract_text() != b.extract_text()]
+    assert differ == [], f"pages whose text differs from the whole document's: {differ}"
+
+    def targets(r):
+        named = r.named_destinations
+        return [r.get_destination_page_number(named[d]) if isinstance(d := a.get_object()["/Dest"], str)
+                else r.get_page_number(d[0].get_object()) for p in r.pages for a in p.get("/Annots") or []]
+    assert targets(ours) == targets(theirs) and targets(ours)

@@ -68,13 +68,14 @@ def _is_cut(el, first_h1_seen: bool) -> bool:
     return "vdi-new-page" in (el.get("class") or [])
 
 
-def split(html: str) -> tuple[str, str, list[Piece]]:
-    """Cut the print HTML of the report into pieces at page starts.
+def split(doc: str | BeautifulSoup) -> tuple[str, str, list[Piece]]:
+    """Cut the print HTML of the report (a string, or parsed: it is taken apart) into pieces at
+    page starts.
 
     Returns (prefix, suffix, pieces): every piece's document is prefix + its elements + suffix
     (the prefix ends with ``<main ...>``). Raises ValueError when the HTML has no ``<main>``.
     """
-    soup = BeautifulSoup(html, "html.parser")
+    soup = doc if isinstance(doc, BeautifulSoup) else BeautifulSoup(doc, "html.parser")
     main = soup.find("main")
     if main is None:
         raise ValueError("print HTML without a <main> element: not a report of the vdi_report template")
@@ -201,14 +202,14 @@ def _absolute(pieces: list[Piece]) -> dict[str, tuple[int, float, float]]:
     return out
 
 
-def write_pdf(html: str, base_url: str, cache_dir: Path | None = None, identifier: bytes | None = None,
-              log=None) -> bytes:
-    """The PDF of the report's print HTML ``html``, laid out piece by piece (module docstring).
+def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = None, log=None) -> bytes:
+    """The PDF of the report's print HTML ``doc`` (a string, or parsed: it is taken apart), laid
+    out piece by piece (module docstring).
 
     ``cache_dir``: where piece layouts are kept (None: nothing kept; every piece is laid out);
-    layouts this call did not use are removed from it. ``identifier``: the PDF file identifier
-    (bytes; default: from the SHA-256 of ``html``). ``log``: called with one line of progress.
-    Raises ValueError for HTML without ``<main>``.
+    layouts this call did not use are removed from it. The PDF file identifier is derived from
+    the pieces' HTML. ``log``: called with one line of progress. Raises ValueError for HTML
+    without ``<main>``.
     """
     import pypdf
     from pypdf.generic import (
@@ -224,7 +225,7 @@ def write_pdf(html: str, base_url: str, cache_dir: Path | None = None, identifie
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
-    prefix, suffix, pieces = split(html)
+    prefix, suffix, pieces = split(doc)
     used: set = set()
     laid = 0
     for piece in pieces:
@@ -294,7 +295,7 @@ def write_pdf(html: str, base_url: str, cache_dir: Path | None = None, identifie
         page.merge_page(over)
         page.compress_content_streams()
     writer.add_metadata(dict(readers[0].metadata or {}))
-    ident = identifier or hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+    ident = hashlib.sha256("".join(p.html for p in pieces).encode("utf-8")).hexdigest()[:32].encode("ascii")
     writer._ID = ArrayObject([ByteStringObject(ident), ByteStringObject(ident)])  # no public setter in pypdf
     out = io.BytesIO()
     writer.write(out)

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 import nbformat
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Comment
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
@@ -192,8 +192,9 @@ def vega_bundle() -> str:
     return js
 
 
-def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
-    """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
+def _parsed(nb: nbformat.NotebookNode, for_pdf: bool) -> tuple[BeautifulSoup, list[str], list]:
+    """The exported notebook parsed, with heading ids and Table/Figure numbers: (soup, the
+    scripts set aside as ``@@vdi-script-N@@``, the headings)."""
     body, _ = _exporter(PDF_PRIORITY if for_pdf else HTML_PRIORITY).from_notebook_node(nb)
     # Scripts (chart specs, the explorer's data) are set aside while the page is parsed: the
     # parser need not read megabytes of JavaScript and JSON, and their bytes stay untouched.
@@ -207,17 +208,37 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     soup = BeautifulSoup(body, "html.parser")
     heads = _headings(soup)
     number_captions(soup)
-    html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
-    head = _head(soup, for_pdf)
+    return soup, scripts, heads
+
+
+def print_document(nb: nbformat.NotebookNode) -> BeautifulSoup:
+    """The print version of an executed notebook as a parsed document (static SVG charts, the
+    printed contents, ``print.css``): what ``to_html(nb, for_pdf=True)`` serializes and what
+    ``pdf_bytes`` lays out. Raises ValueError for a reference to a missing table or figure."""
+    soup, scripts, heads = _parsed(nb, for_pdf=True)
+    if scripts:  # the print version has no interactive parts; put any script back as it was
+        soup = BeautifulSoup(re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup)),
+                             "html.parser")
+    toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
+    for marker, html in (("vdi:toc", toc), ("vdi:nav", ""), ("vdi:head", _head(soup, True))):
+        comment = soup.find(string=lambda t, m=marker: isinstance(t, Comment) and t.strip() == m)
+        if comment is not None:
+            comment.replace_with(BeautifulSoup(html, "html.parser"))
+    return soup
+
+
+def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
+    """HTML of an executed notebook: interactive (offline) for the web, static SVG for print."""
     if for_pdf:
-        toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
-        html = html.replace("<!--vdi:toc-->", toc, 1).replace("<!--vdi:nav-->", "", 1)
-    else:
-        from .report import explorer
-        side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
-                + _nav(heads, (1, 2)) + "</nav>")
-        html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
-        head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + explorer.bundle_html()
+        return str(print_document(nb))
+    soup, scripts, heads = _parsed(nb, for_pdf=False)
+    html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
+    head = _head(soup, for_pdf=False)
+    from .report import explorer
+    side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
+            + _nav(heads, (1, 2)) + "</nav>")
+    html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
+    head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + explorer.bundle_html()
     return html.replace("<!--vdi:head-->", head, 1)
 
 
@@ -236,13 +257,14 @@ def _atomic_write(path: Path, data: bytes) -> None:
 PDF_CACHE_DIR = config.PROJ_ROOT / "build" / "pdf-pieces"
 
 
-def pdf_bytes(html: str, base_url: str, cache_dir: Path | None = None) -> bytes:
-    """The PDF of ``html`` (print version), laid out in pieces by ``paged.write_pdf`` with the
-    piece layouts kept in ``cache_dir`` (None: none kept). The same HTML gives the same bytes,
-    whatever the cache holds (dates come from the page's ``dcterms`` metadata)."""
+def pdf_bytes(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = None) -> bytes:
+    """The PDF of the print version ``doc`` (``print_document`` or its HTML), laid out in pieces
+    by ``paged.write_pdf`` with the piece layouts kept in ``cache_dir`` (None: none kept). The
+    same document gives the same bytes, whatever the cache holds (dates come from the page's
+    ``dcterms`` metadata)."""
     from . import paged
 
-    return paged.write_pdf(html, base_url, cache_dir=cache_dir, log=print)
+    return paged.write_pdf(doc, base_url, cache_dir=cache_dir, log=print)
 
 
 FORMATS = ("html", "pdf")
@@ -269,7 +291,7 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         if fmt == "html":
             _atomic_write(path, to_html(nb).encode("utf-8"))
         else:
-            _atomic_write(path, pdf_bytes(to_html(nb, for_pdf=True), str(out_base.parent), PDF_CACHE_DIR))
+            _atomic_write(path, pdf_bytes(print_document(nb), str(out_base.parent), PDF_CACHE_DIR))
         written.append(path)
     return written
 
