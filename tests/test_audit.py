@@ -351,6 +351,24 @@ def test_claims_valid(claims):
     assert (claims.groupby("source_id").size() >= 5).all()
 
 
+def test_claims_reject_an_unknown_topic(tmp_path, claims):
+    bad = claims.copy()
+    bad.loc[2, "topic"] = "sizing"
+    path = tmp_path / "claims.csv"
+    bad.to_csv(path, index=False)
+    with pytest.raises(audit.RegisterError) as exc:
+        audit.load_claims(path)
+    assert f"{path}: line 4: column 'topic' = 'sizing'" in str(exc.value) and "claim_topic" in str(exc.value)
+
+
+def test_every_seed_has_a_claim_on_page_one(claims):
+    """Each seed document states how many desktops it supports or what one desktop needs."""
+    from vdi_report.report.sections.answers import SIZING_TOPICS
+    seeds = sources.load_sources().query("role == 'seed'")["source_id"]
+    on_page_one = claims[claims["topic"].isin(SIZING_TOPICS)]
+    assert set(seeds) <= set(on_page_one["source_id"])
+
+
 def test_register_rejects_bad_input(tmp_path, register):
     bad = register.copy()
     bad.loc[0, "category"] = "typo"

@@ -24,7 +24,7 @@ EXTERNAL_DIR = Path(os.environ.get("VDI_EXTERNAL_DIR", PROJ_ROOT.parent / "share
 TEXT_DIRS = {"seeds": SEEDS_DIR, "external": EXTERNAL_DIR}
 
 VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class",
-                     "clone_type", "persistence", "aggregation", "window", "load")
+                     "clone_type", "persistence", "aggregation", "window", "load", "claim_topic")
 
 
 def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[dict]]:

@@ -15,7 +15,7 @@ DISCREPANCY_COLUMNS = ["id", "source_id", "category", "a_locator", "a_line", "a_
                        "b_quote", "explanation", "resolution", "impact", "rejected_records"]
 CATEGORIES = ("contradiction", "arithmetic", "unsupported-claim", "ambiguity", "extraction-artifact", "comparability")
 CLAIM_COLUMNS = ["claim_id", "source_id", "claim", "locator", "line", "quote", "evidence_for", "evidence_against",
-                 "verdict"]
+                 "verdict", "topic"]
 VERDICTS = ("supported", "partly supported", "not supported", "not testable")
 # Optional trailing columns for sources whose text comes in several files (sources.csv
 # ``text_files``): which file a quote is in; empty or absent = the source's first file.
@@ -100,8 +100,9 @@ def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
 
 def load_claims(path: Path = config.RAW_DIR / "claims.csv") -> pd.DataFrame:
     """The claims table, validated; columns ``CLAIM_COLUMNS`` (all str). ``claim_id`` is
-    ``C-<PREFIX>-NN`` and unique, ``verdict`` in ``VERDICTS``, ``line`` a 1-based integer.
-    Raises RegisterError listing every problem with its CSV line."""
+    ``C-<PREFIX>-NN`` and unique, ``verdict`` in ``VERDICTS``, ``topic`` in the vocabulary's
+    ``claim_topic`` (what the claim is about: desktops supported, load per desktop, boot, cost,
+    ...), ``line`` a 1-based integer. Raises RegisterError listing every problem with its CSV line."""
     path = Path(path)
     df = _with_optional(sources.read_csv_text(path), path, CLAIM_COLUMNS, OPTIONAL_CLAIM_COLUMNS)
     known_sources = set(sources.load_sources()["source_id"])
@@ -111,6 +112,8 @@ def load_claims(path: Path = config.RAW_DIR / "claims.csv") -> pd.DataFrame:
         ("claim_id", lambda v, r: re.fullmatch(r"C-[A-Z][A-Z0-9]*-\d{2,3}", v) is not None, "expected C-<PREFIX>-NN"),
         ("source_id", lambda v, r: v in known_sources, "unknown source"),
         ("verdict", lambda v, r: v in VERDICTS, f"expected one of {', '.join(VERDICTS)}"),
+        ("topic", lambda v, r: v in config.values("claim_topic"),
+         f"expected one of {', '.join(config.values('claim_topic'))} (vocabulary.csv, field claim_topic)"),
         ("line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
         ("quote", lambda v, r: bool(v.strip()), "empty quote"),
     ])

@@ -5,18 +5,16 @@ I/O size, latency, vendors behind it), the sizing-relevant vendor claims with ve
 each array demonstrably carried, how to size N desktops, and the caveats that matter most.
 """
 
-import re
 
 import pandas as pd
 
 from .. import fmt
 from ..show import block, heading, ref, say, table
 
-# The claims a sizing rests on: how many users or desktops an array supports, and IOPS per
-# desktop. Boot, patch, cost, capacity and feature claims are in the appendix's full claims table.
-SIZING_CLAIM = re.compile(r"(?:\d[\d,]*\s+(?:\w+\s+)?(?:users?|desktops?)\b)|IOPS per|IOPS on average"
-                          r"|\bsupports?\b.*\busers\b", re.IGNORECASE)
-NOT_SIZING_CLAIM = re.compile(r"\$|cost|boot|provision|created|capacity|patch", re.IGNORECASE)
+# The claims a sizing rests on (claims.csv ``topic``): how many desktops an array supports and
+# the load one desktop puts on it. Headroom, boot, cost, capacity and the other topics are in the
+# appendix's full claims table.
+SIZING_TOPICS = ("density", "per_desktop_load")
 N_CAVEATS = 5  # the issue asks for the five caveats that matter most
 USER_PHASES = ("boot", "login", "steady_state")
 
@@ -78,12 +76,13 @@ def planning_table(ctx) -> pd.DataFrame:
 
 
 def claims_table(ctx) -> pd.DataFrame:
-    """One line per sizing-relevant claim (``SIZING_CLAIM``): Vendor, Claim, Verdict, Why.
+    """One line per claim of a seed document whose topic is in ``SIZING_TOPICS``: Vendor, Claim
+    (reported), Verdict, Why (the document's own data), Id.
 
     Why: the first sentence of the evidence against (verdicts other than *supported*) or for.
     """
     c = ctx.claims.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
-    c = c[c["claim"].str.contains(SIZING_CLAIM) & ~c["claim"].str.contains(NOT_SIZING_CLAIM)]
+    c = c[c["topic"].isin(SIZING_TOPICS) & c["source_id"].isin(ctx.seeds["source_id"])]
     why = [fmt.first_sentence(f if v == "supported" else a or f, limit=120)
            for v, f, a in zip(c["verdict"], c["evidence_for"].fillna(""), c["evidence_against"].fillna(""))]
     verdict = [f'<span class="vdi-verdict vdi-verdict-{v.replace(" ", "-")}">{v}</span>' for v in c["verdict"]]
@@ -149,12 +148,30 @@ def sizing(ctx) -> None:
            "Throughput, MB/s (model)": "12%", "Demonstrably carried by (reported)": "32%"})
 
 
+def _carried_names(ctx, carried_by: str) -> str:
+    """``scenario.size``'s carried_by (``array (IOPS, record); ...``) as vendor and array names,
+    a document's configurations in one parenthesis: ``Hitachi Data Systems VSP G600 with active
+    flash (Config 1, Config 2), NetApp AFF8040``."""
+    demo = pd.DataFrame(ctx.sizing_inputs["demonstrated"])
+    if demo.empty:
+        return carried_by
+    d = demo[[f", {r})" in carried_by for r in demo["record_id"]]]
+    if d.empty:
+        return carried_by
+    arrays = dict(zip(ctx.seeds["vendor"], ctx.seeds["array"]))
+    names = []
+    for vendor, g in d.groupby("vendor", sort=False):
+        confs = [ctx.label("configuration", c) for c in dict.fromkeys(g["configuration"].fillna("")) if c]
+        names.append(f"{vendor} {arrays.get(vendor, '')}".strip() + (f" ({', '.join(confs)})" if confs else ""))
+    return ", ".join(names)
+
+
 def sizing_table(ctx) -> pd.DataFrame:
     """``scenario.size`` of the report parameters, compact: Phase, Front-end IOPS (model, PI),
     Read share, Back-end IOPS (model), Throughput, and the arrays that demonstrably carried the
     front-end estimate in their own test (names only; the Models chapter gives the records)."""
     s = ctx.sizing
-    carried = [", ".join(dict.fromkeys(x.split(" (")[0] for x in str(c).split("; "))) for c in s["carried_by"]]
+    carried = [_carried_names(ctx, c) for c in s["carried_by"]]
     return pd.DataFrame({
         "Phase": [ctx.label("phase", p) for p in s["phase"]],
         "Front-end IOPS (model, PI)": [fmt.interval(e, lo, hi) for e, lo, hi in
