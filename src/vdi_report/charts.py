@@ -49,9 +49,13 @@ def vendor_colors() -> dict[str, str]:
     return dict(s.drop_duplicates("vendor").set_index("vendor")["color"])
 
 
-def vendor_scale() -> alt.Scale:
-    """Fixed vendor colours so every chart agrees (``vendor_colors``)."""
+def vendor_scale(present=None) -> alt.Scale:
+    """Fixed vendor colours so every chart agrees (``vendor_colors``). ``present``: the vendors the
+    chart shows (an iterable, e.g. its ``vendor`` column); the legend then lists only those."""
     colors = vendor_colors()
+    if present is not None:
+        shown = set(present)
+        colors = {v: c for v, c in colors.items() if v in shown}
     return alt.Scale(domain=list(colors), range=list(colors.values()))
 
 
@@ -113,7 +117,7 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     return alt.Chart(d).mark_point(size=60, filled=True, opacity=0.8).encode(
         x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log")),
         y=alt.Y("phase_label:N", title=None, sort=order),
-        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale()),
+        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
         shape=alt.Shape("vantage:N", title="Measured at"),
         tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
                  alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
@@ -135,7 +139,7 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
     return alt.Chart(d).mark_point(size=70, filled=True, opacity=0.85).encode(
         x=alt.X("value:Q", title="Latency (ms)"),
         y=alt.Y("phase_label:N", title=None, sort=order),
-        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale()),
+        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
         shape=alt.Shape("statistic:N", title="Statistic"),
         tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
                  alt.Tooltip("value:Q", title="latency (ms)", format=".3f"), "value_text", "locator"],

@@ -201,7 +201,7 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
         y2="fe_iops_high:Q")
     line = alt.Chart(c).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
     pts = alt.Chart(s).mark_point(size=90, filled=True).encode(
-        x="boot_rate_per_min:Q", y="iops:Q", color=alt.Color("vendor:N", scale=vendor_scale(), title="Tested"),
+        x="boot_rate_per_min:Q", y="iops:Q", color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
         shape=alt.Shape("shown:N", title=None),
         tooltip=["vendor", alt.Tooltip("boot_rate_per_min:Q", format=",.0f"), "rate_bound", alt.Tooltip("iops:Q", format=",.0f"),
                  "shown", "peak_record", "duration_record"])

@@ -556,7 +556,7 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
         x=alt.X("estimate:Q", scale=sc), y=y, tooltip=["phase", "statistic", "worker_class", alt.Tooltip("estimate:Q", format=".1f"),
                                                        alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
     ob = alt.Chart(o).mark_point(shape="cross", size=70, filled=True).encode(
-        x=alt.X("iops_per_desktop:Q", scale=sc), y=y, color=alt.Color("vendor:N", scale=vendor_scale(), title="Observed"),
+        x=alt.X("iops_per_desktop:Q", scale=sc), y=y, color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
         tooltip=["vendor", "phase", "statistic", "worker_class", "vantage", alt.Tooltip("iops_per_desktop:Q", format=".1f"), "record_ids"])
     return alt.layer(bars, pts, ob).properties(width=420, height=160,
                                                title="IOPS per desktop: estimate (dot), 90 % prediction interval (bar), observations (crosses)")
@@ -573,8 +573,8 @@ def cv_chart(cv: pd.DataFrame):
     sc = alt.Scale(type="log", domain=lim)
     diag = alt.Chart(pd.DataFrame({"x": lim, "y": lim})).mark_line(color="#bbb", strokeDash=[4, 4]).encode(x=alt.X("x:Q", scale=sc), y=alt.Y("y:Q", scale=sc))
     base = alt.Chart(d).encode(x=alt.X("observed:Q", scale=sc, title="observed IOPS per desktop"),
-                               color=alt.Color("held_out:N", scale=vendor_scale(), title="Held-out vendor"))
-    rules = base.mark_rule(opacity=0.6).encode(y=alt.Y("pi90_low:Q", scale=sc, title="predicted from the other three vendors"), y2="pi90_high:Q")
+                               color=alt.Color("held_out:N", scale=vendor_scale(d["held_out"]), title="Held-out vendor"))
+    rules = base.mark_rule(opacity=0.6).encode(y=alt.Y("pi90_low:Q", scale=sc, title="predicted from the other vendors"), y2="pi90_high:Q")
     pts = base.mark_point(filled=True, size=60).encode(
         y=alt.Y("predicted:Q", scale=sc), shape=alt.Shape("phase:N", title="Phase"),
         tooltip=["held_out", "phase", "statistic", "worker_class", alt.Tooltip("observed:Q", format=".1f"),

@@ -2,7 +2,8 @@
 
 ``Context(params)`` holds the report parameters (the nine of notebook ``10_report``) and exposes
 the processed tables as cached attributes (``ctx.results``, ``ctx.tests``, ``ctx.pred`` ...).
-Sections read data only from here, so the switch to ``vdi_report.catalogue`` is one place.
+Sections read data only from here; the processed tables come through ``vdi_report.catalogue``
+(``TABLES``), the curated registers through ``vdi_report.audit``.
 """
 
 import datetime
@@ -11,17 +12,34 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .. import config, normalize, sources
+from .. import config, sources
 
 SCENARIO_PARAMS = ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
 
 
-def _csv(name: str, **kw) -> pd.DataFrame:
-    """A processed table by file name (``data/processed/<name>``); FileNotFoundError names it."""
-    path = config.PROCESSED_DIR / name
-    if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: run `make report` (it builds the stage that writes it)")
-    return pd.read_csv(path, **kw)
+# The processed tables a section reads, by the attribute that exposes them: ``ctx.<attribute>``
+# is ``catalogue.read(<table>)`` (typed: text "" where not stated, numbers float with NaN), read
+# once. The catalogue (``vdi_report.catalogue``) declares each table's columns and writing stage.
+TABLES = {
+    "results": "results",                          # every digitized record, normalized
+    "tests": "tests",                              # one row per test run, with headline figures
+    "testbeds": "testbeds",                        # drives and raw capacity per document
+    "findings": "audit_findings",                  # the automated audit's findings
+    "pred": "iops_per_desktop_model",              # planning figures per phase (the IOPS model)
+    "obs": "iops_model_observations",              # the model's observations
+    "exclusions": "iops_model_exclusions",         # records the model leaves out, and why
+    "coefs": "iops_model_coefficients",
+    "cv": "iops_model_cv",                         # held-out predictions of each specification
+    "cv_by_vendor": "iops_model_cv_by_vendor",     # leave-one-vendor-out, per vendor
+    "external": "iops_model_external",             # out-of-sample check on the external documents
+    "boot_storms": "boot_storms",                  # boot storms by rate, per document
+    "boot_external": "boot_external",
+    "sizing_inputs": "sizing_inputs",              # the inputs of scenario.size (JSON: a dict)
+    "density": "density",                          # utilization rows and extrapolation per resource
+    "density_summary": "density_summary",          # demonstrated and extrapolated density per array
+    "cost_readings": "cost_readings",              # each reading of a vendor's $-per-desktop claim
+    "cost": "cost",                                # cost per desktop from assumed prices
+}
 
 
 def validate(params: dict) -> dict:
@@ -49,6 +67,16 @@ class Context:
     def __post_init__(self):
         self.params = validate(self.params)
 
+    def __getattr__(self, name: str):
+        """``ctx.<attribute>`` of ``TABLES``: the processed table, read through the catalogue once.
+        Raises FileNotFoundError naming the build target when the table is missing."""
+        if name.startswith("_") or name not in TABLES:
+            raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+        if name not in self._cache:
+            from .. import catalogue
+            self._cache[name] = catalogue.read(TABLES[name])
+        return self._cache[name]
+
     @property
     def report_date(self) -> str:
         return self.params.get("report_date") or datetime.date.today().isoformat()
@@ -65,11 +93,6 @@ class Context:
         return s[s["role"] == "seed"] if "role" in s.columns else s
 
     @functools.cached_property
-    def results(self) -> pd.DataFrame:
-        """data/processed/results.csv (README: processed data contract)."""
-        return normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
-
-    @functools.cached_property
     def seed_results(self) -> pd.DataFrame:
         """results.csv of the compared (seed) documents only: external documents are an out-of-sample
         check, never pooled with the seeds in a comparison."""
@@ -80,78 +103,10 @@ class Context:
         return self.tests[self.tests["source_id"].isin(self.seeds["source_id"])]
 
     @functools.cached_property
-    def tests(self) -> pd.DataFrame:
-        return _csv("tests.csv", keep_default_na=False)
-
-    @functools.cached_property
-    def testbeds(self) -> pd.DataFrame:
-        cols = ["drives", "raw_capacity_gb", "desktops_per_drive", "desktops_per_raw_tb"]
-        return _csv("testbeds.csv", keep_default_na=False, na_values={c: [""] for c in cols})
-
-    @functools.cached_property
-    def pred(self) -> pd.DataFrame:
-        """The planning table iops_per_desktop_model.csv (``iops.PLANNING_COLUMNS``)."""
-        return _csv("iops_per_desktop_model.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
-    def cv_by_vendor(self) -> pd.DataFrame:
-        return _csv("iops_model_cv_by_vendor.csv")
-
-    @functools.cached_property
-    def exclusions(self) -> pd.DataFrame:
-        return _csv("iops_model_exclusions.csv", keep_default_na=False)
-
-    @functools.cached_property
-    def external(self) -> pd.DataFrame:
-        return _csv("iops_model_external.csv", keep_default_na=False)
-
-    @functools.cached_property
-    def boot_storms(self) -> pd.DataFrame:
-        return _csv("boot_storms.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
-    def boot_external(self) -> pd.DataFrame:
-        return _csv("boot_external.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
-    def density_summary(self) -> pd.DataFrame:
-        return _csv("density_summary.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
-    def cost_readings(self) -> pd.DataFrame:
-        return _csv("cost_readings.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
-    def cost(self) -> pd.DataFrame:
-        return _csv("cost.csv", keep_default_na=False, na_values=[""])
-
-    @functools.cached_property
     def sizing(self) -> pd.DataFrame:
         """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
         from ..models import scenario
         return scenario.size({k: self.params[k] for k in SCENARIO_PARAMS}, self.sizing_inputs)
-
-    @functools.cached_property
-    def cv(self) -> pd.DataFrame:
-        return _csv("iops_model_cv.csv")
-
-    @functools.cached_property
-    def coefs(self) -> pd.DataFrame:
-        return _csv("iops_model_coefficients.csv")
-
-    @functools.cached_property
-    def obs(self) -> pd.DataFrame:
-        return _csv("iops_model_observations.csv", keep_default_na=False)
-
-    @functools.cached_property
-    def density(self) -> pd.DataFrame:
-        from ..models import density
-        return density.read(config.PROCESSED_DIR / "density.csv")
-
-    @functools.cached_property
-    def findings(self) -> pd.DataFrame:
-        from .. import audit
-        return audit.read_findings()
 
     @functools.cached_property
     def register(self) -> pd.DataFrame:
@@ -166,12 +121,6 @@ class Context:
     @functools.cached_property
     def vocabulary(self) -> dict:
         return config.VOCABULARY
-
-    @functools.cached_property
-    def sizing_inputs(self) -> dict:
-        """data/processed/sizing_inputs.json: the model stage's inputs of ``scenario.size``."""
-        from ..models import scenario
-        return scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
 
     def vocabulary_order(self, field_name: str) -> list[str]:
         """The values of a vocabulary field in the file's order (phases: the order of a VDI day)."""
