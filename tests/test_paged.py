@@ -90,3 +90,11 @@ def test_unchanged_pieces_come_from_the_cache_and_the_bytes_do_not_depend_on_it(
     assert len(laid_out) == 1 and "something else" in laid_out[0]  # the colophon's piece alone
     assert again == paged.write_pdf(changed, ".")  # same bytes as without any cache
     assert len(list(cache.glob("*.pdf"))) == 5  # four pieces and the footer; the old colophon pruned
+
+
+def test_a_damaged_cache_entry_is_laid_out_again(tmp_path):
+    cache = tmp_path / "pieces"
+    fresh = paged.write_pdf(_doc(CHAPTERS), ".", cache_dir=cache)
+    for meta in cache.glob("*.json"):
+        meta.write_text("{not json", encoding="utf-8")  # e.g. a disk that filled up mid-write
+    assert paged.write_pdf(_doc(CHAPTERS), ".", cache_dir=cache) == fresh

@@ -147,9 +147,11 @@ def _cached_layout(html: str, base_url: str, cache_dir: Path | None, used: set) 
     used.add(key)
     if cache_dir is not None:
         pdf_path, meta_path = cache_dir / f"{key}.pdf", cache_dir / f"{key}.json"
-        if pdf_path.exists() and meta_path.exists():
+        try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            return pdf_path.read_bytes(), meta["pages"], meta["anchors"], False
+            return pdf_path.read_bytes(), int(meta["pages"]), dict(meta["anchors"]), False
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # not cached, or a damaged entry: lay it out again
     pdf, pages, anchors = _layout(html, base_url)
     if cache_dir is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
@@ -239,9 +241,11 @@ def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = 
     first = pieces[0]
     guess = cache_dir / "contents.json" if cache_dir is not None else None
     first.pages, first.anchors = 1, {}
-    if guess is not None and guess.exists():  # the last build's first piece: usually right
-        last = json.loads(guess.read_text(encoding="utf-8"))
-        first.pages, first.anchors = last["pages"], last["anchors"]
+    try:  # the last build's first piece: usually right (a wrong guess costs one more layout)
+        last = json.loads(guess.read_text(encoding="utf-8")) if guess is not None else {}
+        first.pages, first.anchors = int(last["pages"]), dict(last["anchors"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
     for _ in range(5):
         _number_contents(first, {name: page + 1 for name, (page, _, _) in _absolute(pieces).items()})
         first.html = _piece_html(prefix, suffix, first)
