@@ -216,6 +216,24 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     assert x.at[("AccelStor", ""), "port_max"] == pytest.approx(500 * 2 * 10 * 125 / (448 + 60))
     # nothing extrapolated above what a vendor claim rated not testable would give
     assert "12,500" not in " ".join(density.summary_sentences(s))
+    # Hitachi config 1: MPU below 47 % at the login peak (HDS-0271) allows at least 580 x 100 / 47, but the
+    # flash modules were about 93 % busy (HDS-0286), whose headroom is unknown: no maximum is determined
+    c1 = x.loc[("Hitachi Data Systems", "config1")]
+    assert pd.isna(c1["peak_max"]) and c1["peak_basis"].startswith("not determined") and "disk busy (FMD)" in c1["peak_basis"]
+    assert f"{580 * 100 / 47:,.0f}" in c1["peak_basis"]
+
+
+def test_unknown_headroom_turns_a_scaling_maximum_into_an_upper_bound():
+    row = {"peak_max": 1724.0, "peak_bound": "eq", "peak_basis": "array controller CPU, login (R-1)",
+           "average_max": 2000.0, "average_bound": "gt", "average_basis": "MPU, login (R-2)",
+           "peak_failover_max": 580.0, "peak_failover_bound": "limit", "peak_failover_basis": "limit reached"}
+    density._unknown_headroom(row, ["disk busy (FMD)"])
+    assert row["peak_max"] == 1724.0 and row["peak_bound"] == "lt" and "headroom of disk busy (FMD)" in row["peak_basis"]
+    assert pd.isna(row["average_max"]) and row["average_basis"].startswith("not determined")
+    assert row["peak_failover_bound"] == "limit" and row["peak_failover_max"] == 580.0  # a reached limit stays
+    untouched = {"peak_max": 1724.0, "peak_bound": "eq", "peak_basis": "b"}
+    density._unknown_headroom(untouched, [])
+    assert untouched == {"peak_max": 1724.0, "peak_bound": "eq", "peak_basis": "b"}
 
 
 def test_claim_readings_hand_calculation(results, claims_register):

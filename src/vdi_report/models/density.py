@@ -178,6 +178,27 @@ def _case(g: pd.DataFrame, col: str, tested: float):
     return float(g.at[i, col]), g.at[i, "max_bound"], f"{g.at[i, 'resource']}, {g.at[i, 'phase'].replace('_', ' ')} ({g.at[i, 'record_id']})"
 
 
+def _unknown_headroom(row: dict, unknown: list[str]) -> None:
+    """Where another reported resource of the same phases cannot be extrapolated (``caveat``: its
+    headroom is unknown), a maximum from a resource that scales is only that resource's limit:
+    the array reaches at most that many desktops (bound ``lt``), perhaps fewer; when the scaling
+    resource gave only a lower bound (``gt``, from a ``< u %`` figure), nothing is determined."""
+    if not unknown:
+        return
+    names = ", ".join(unknown)
+    for key in ("peak", "average", "peak_failover"):
+        v, b, basis = row.get(f"{key}_max"), row.get(f"{key}_bound"), row.get(f"{key}_basis", "")
+        if pd.isna(v) or b == "limit":
+            continue
+        if b == "gt":
+            row[f"{key}_max"], row[f"{key}_bound"] = np.nan, ""
+            row[f"{key}_basis"] = (f"not determined: {basis} allows at least {v:,.0f}, but the headroom of {names} "
+                                   "is unknown")
+        else:
+            row[f"{key}_bound"] = "lt"
+            row[f"{key}_basis"] = f"{basis}; at most: the headroom of {names} is unknown"
+
+
 def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd.DataFrame | None = None,
             demonstrated: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per vendor and configuration: demonstrated first, extrapolated second (``SUMMARY_COLUMNS``).
@@ -193,7 +214,9 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
     exists, else the derived controller figure. port_max: ``port_bandwidth``. caveat: resources
     that cannot be extrapolated and are not at a limit (their headroom is unknown). consistency:
     how a peak maximum above the average maximum was capped. claims: the vendor's density claims
-    (``claims``; † when the audit does not accept one).
+    (``claims``; † when the audit does not accept one). With a caveat, a maximum from a scaling
+    resource becomes an upper bound, or not determined when it was only a lower bound
+    (``_unknown_headroom``).
     """
     d = density[(density["phase_kind"] == "user") & (density["variant"] != "tuesday")]
     keys = set(zip(d["vendor"], d["configuration"]))
@@ -239,6 +262,7 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
         if pd.notna(row["peak_failover_max"]) and pd.notna(row["peak_max"]) and row["peak_failover_max"] > row["peak_max"]:
             row["peak_failover_max"], row["peak_failover_bound"] = row["peak_max"], row["peak_bound"]
             row["peak_failover_basis"] = f"capped by the maximum with both controllers ({row['peak_basis']})"
+        _unknown_headroom(row, sorted(set(unk["resource"])))
         if ports is not None:
             pt = ports[ports["vendor"] == vendor]
             if len(pt):
@@ -306,6 +330,8 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
             txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
         elif pd.notna(s.get("peak_max")):
             txt += f". Extrapolated from a resource that scales: {word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
+        elif isinstance(s.get("peak_basis"), str) and s["peak_basis"].startswith("not determined"):
+            txt += f". Maximum at peak {s['peak_basis']}"
         elif pd.notna(s.get("port_max")):
             txt += ". No reported resource can be extrapolated"
         else:

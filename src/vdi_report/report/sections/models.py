@@ -141,8 +141,10 @@ def _density(ctx) -> None:
         "controller load need not grow linearly). Port bandwidth gives a limit from link speed × ports. Nothing is "
         "extrapolated from a figure at {saturated} or more (the test already reached a limit), from disk or "
         "flash-module busy (not proportional to desktops), or from a statement the claims table rates *not "
-        "testable*. A peak maximum is never above the average-based one. A boot storm at a limit limits the boot "
-        "rate, not the number of desktops.",
+        "testable*. A peak maximum is never above the average-based one. Where another reported resource of the same "
+        "phases cannot be extrapolated (its headroom is unknown), a maximum from a resource that scales is only an "
+        "upper bound (≤), and nothing is determined when that maximum was itself only a lower bound. A boot storm at "
+        "a limit limits the boot rate, not the number of desktops.",
         limit=fmt.num(density.LIMIT_PCT), saturated=f"{fmt.num(density.SATURATED_PCT)} %")
     summ = ctx.density_summary
     table(mtables.density_table(summ), "Density per array: demonstrated, busiest resource, extrapolated only where "
