@@ -96,6 +96,23 @@ def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
     display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
 
 
+def log_ticks(lo: float, hi: float, nice: bool = True) -> list[float]:
+    """Tick values for a log axis over data from ``lo`` to ``hi`` (both > 0): powers of ten
+    (1, 10, 100, 1,000), so labels never touch at the report's chart widths. ``nice``: the
+    axis is rounded out to powers of ten (Vega-Lite's default for a log scale without a domain),
+    so the powers around the data are all drawn; otherwise (an explicit domain ``lo``–``hi``)
+    only those inside, with 2 and 5 times them when fewer than two fit. Raises ValueError
+    unless 0 < lo <= hi."""
+    import math
+    if not (lo > 0 and hi >= lo):
+        raise ValueError(f"log_ticks needs 0 < lo <= hi, got {lo!r}, {hi!r}")
+    powers = [10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
+    ticks = powers if nice else [t for t in powers if lo <= t <= hi]
+    if len(ticks) < 2:
+        ticks = sorted(t * m for t in powers for m in (1, 2, 5) if lo <= t * m <= hi)
+    return [int(t) if t >= 1 else t for t in ticks]
+
+
 def _phase_label(phase: pd.Series) -> pd.Series:
     return phase.map(config.PHASE_LABELS).fillna(phase)
 
@@ -114,8 +131,10 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     d["vantage"] = d["vantage"].replace("", "unstated").str.replace("_", " ")
     d["condition"] = d["condition"].replace("", "normal")
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
+    ticks = log_ticks(float(d["per_desktop"].min()), float(d["per_desktop"].max())) if len(d) else None
     return alt.Chart(d).mark_point(size=60, filled=True, opacity=0.8).encode(
-        x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log")),
+        x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log"),
+                axis=alt.Axis(values=ticks, format=",.0f")),
         y=alt.Y("phase_label:N", title=None, sort=order),
         color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
         shape=alt.Shape("vantage:N", title="Measured at"),
@@ -126,24 +145,47 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     ).properties(width=230, height=200).facet(
         column=alt.Column("statistic:N", title=None, sort=["peak", "average"],
                           header=alt.Header(labelFontSize=12, labelFontWeight="bold")),
-    ).properties(title="IOPS per desktop by phase (derived: reported IOPS / desktops of the test)")
+    )  # no title: the report's figure caption is the title
+
+
+BOUND_MARKS = {"eq": "reported value", "approx": "approximate value", "lt": "upper bound (<)", "gt": "lower bound (>)"}
+
+
+def latency_data(results: pd.DataFrame) -> pd.DataFrame:
+    """The latency records ``latency_chart`` draws: metric ``latency``, ``used_in_analysis``, a
+    phase of ``config.PHASE_ORDER`` and the normal condition only (an empty ``condition``; a
+    failover or degraded run is not the same load). Adds ``phase_label``, ``vantage`` (``unstated``
+    when empty), ``mark`` (``BOUND_MARKS`` of the bound) and ``shown`` (the value with its bound
+    sign, e.g. ``< 1 ms``, for the tooltip)."""
+    cond = results["condition"].fillna("").astype(str).str.strip()
+    d = results[(results["metric"] == "latency") & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)
+                & cond.isin(["", "normal"])].copy()
+    d["phase_label"] = _phase_label(d["phase"])
+    d["vantage"] = d["vantage"].fillna("").replace("", "unstated").str.replace("_", " ")
+    d["mark"] = d["bound"].map(BOUND_MARKS).fillna("reported value")
+    sign = d["bound"].map({"lt": "< ", "gt": "> ", "approx": "≈ "}).fillna("")
+    d["shown"] = sign + d["value"].map(lambda v: f"{v:g}") + " ms"
+    return d
 
 
 def latency_chart(results: pd.DataFrame) -> alt.Chart:
-    """Reported latency (ms) by phase and vendor; shape = statistic, tooltip = vantage and bound."""
-    d = results[(results["metric"] == "latency") & results["used_in_analysis"]
-                & results["phase"].isin(config.PHASE_ORDER)].copy()
-    d["phase_label"] = _phase_label(d["phase"])
-    d["vantage"] = d["vantage"].replace("", "unstated")
+    """Reported storage latency (ms) by phase, normal-condition records only (``latency_data``):
+    colour = vendor, shape = statistic, an open mark for a bound (``<``/``>``: the latency is
+    at most/at least the value drawn), tooltip with the bound, vantage and locator."""
+    d = latency_data(results)
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
-    return alt.Chart(d).mark_point(size=70, filled=True, opacity=0.85).encode(
-        x=alt.X("value:Q", title="Latency (ms)"),
+    enc = dict(
+        x=alt.X("value:Q", title="Latency (ms)", axis=alt.Axis(tickCount=6)),
         y=alt.Y("phase_label:N", title=None, sort=order),
         color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
         shape=alt.Shape("statistic:N", title="Statistic"),
-        tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
-                 alt.Tooltip("value:Q", title="latency (ms)", format=".3f"), "value_text", "locator"],
-    ).properties(width=430, height=220, title="Storage latency by phase")
+        tooltip=["vendor", "phase_label", "statistic", alt.Tooltip("shown:N", title="latency"), alt.Tooltip("mark:N", title="value"),
+                 alt.Tooltip("vantage:N", title="measured at"), "value_text", "locator"])
+    bounded = d["bound"].isin(["lt", "gt"])
+    exact = alt.Chart(d[~bounded]).mark_point(size=70, filled=True, opacity=0.85).encode(**enc)
+    bounds = alt.Chart(d[bounded]).mark_point(size=90, filled=False, strokeWidth=2, opacity=0.95).encode(**enc)
+    # no title: the report's figure caption is the title
+    return alt.layer(exact, bounds).properties(width=430, height=220)
 
 
 # Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind

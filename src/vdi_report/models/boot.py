@@ -185,27 +185,72 @@ def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:
                          "fe_iops_high": r * m["pi90_high"]})
 
 
+EXTRAPOLATION_FACTOR = 1.5  # the fitted line is drawn to 1.5x the highest boot rate the model was fitted on
+FITTED, EXTRAPOLATED, SCENARIO = "model (fitted)", "extrapolated beyond the tested boot rates", "scenario boot rate"
+
+
+def fitted_storms(model: pd.DataFrame, storms: pd.DataFrame) -> pd.DataFrame:
+    """The boot storms the ``peak_per_rate`` row of ``model`` pools (seed documents of its
+    ``vendors`` with an exact or approximate peak per rate): rows of ``storms``."""
+    m = model.set_index("statistic").loc["peak_per_rate"]
+    vendors = {v.strip() for v in str(m.get("vendors", "")).split(",") if v.strip()}
+    role = storms["role"] if "role" in storms.columns else pd.Series("seed", index=storms.index)
+    return storms[(role == "seed") & storms["vendor"].isin(vendors) & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
+
+
+def demand_line_extent(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None) -> tuple[float, float]:
+    """(end of the fitted line, end of its extrapolated part) in desktops per minute: the line
+    stops at ``EXTRAPOLATION_FACTOR`` x the highest boot rate of ``fitted_storms``; when the
+    scenario's rate lies beyond, the line goes on to it as an extrapolation (second value; equal
+    to the first otherwise). Raises ValueError when no fitted storm has a boot rate."""
+    rates = pd.to_numeric(fitted_storms(model, storms)["boot_rate_per_min"], errors="coerce").dropna()
+    if rates.empty:
+        raise ValueError("demand_line_extent: the boot-rate model pools no boot storm with a boot rate")
+    end = float(rates.max() * EXTRAPOLATION_FACTOR)
+    return end, max(end, float(scenario_rate or 0))
+
+
 def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
-    """Altair chart for the report: peak boot IOPS against boot rate (model line and interval
-    band), each document at its tested rate (with its bound), and the scenario's rate (rule)."""
+    """Altair chart for the report: peak boot IOPS against boot rate, each document at its
+    tested rate (colour = vendor, shape = peak or average), the model line and its interval band
+    up to ``demand_line_extent`` (a dashed part labelled as extrapolated when the scenario's rate
+    lies beyond), and the scenario's rate (dashed rule); text on the chart names the line, its
+    extrapolated part and the rule (the report's caption names the band).
+
+    ``model``: the ``phase == boot`` rows of the planning table (``rate_model``); ``storms``:
+    ``boot_storms`` with numeric boot_rate_per_min, peak_iops, average_iops."""
     import altair as alt
 
     from ..charts import vendor_scale
     s = storms[storms["peak_iops"].notna() | storms["average_iops"].notna()].copy()
     s["iops"] = s["peak_iops"].fillna(s["average_iops"])
     s["shown"] = np.where(s["peak_iops"].notna(), "peak", "average (no front-end peak reported)")
-    hi = float(max(s["boot_rate_per_min"].max(), scenario_rate or 0) * 1.15)
-    c = demand_curve(model, np.linspace(0, hi, 50))
-    band = alt.Chart(c).mark_area(opacity=0.15, color="#666").encode(
-        x=alt.X("boot_rate_per_min:Q", title="boot rate (desktops per minute)"), y=alt.Y("fe_iops_low:Q", title="peak front-end IOPS"),
-        y2="fe_iops_high:Q")
-    line = alt.Chart(c).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
+    end, ext_end = demand_line_extent(model, storms, scenario_rate)
+    c = demand_curve(model, np.linspace(0, end, 40)).assign(part=FITTED)
+    if ext_end > end:
+        c = pd.concat([c, demand_curve(model, np.linspace(end, ext_end, 10)).assign(part=EXTRAPOLATED)], ignore_index=True)
+    x_max = float(max(s["boot_rate_per_min"].max(), ext_end) * 1.05)
+    x = alt.X("boot_rate_per_min:Q", title="boot rate (desktops per minute)", scale=alt.Scale(domain=[0, x_max], nice=False),
+              axis=alt.Axis(tickCount=5, format=",.0f"))
+    y = alt.Y("fe_iops_low:Q", title="peak front-end IOPS", axis=alt.Axis(tickCount=5, format=",.0f"))
+    band = alt.Chart(c).mark_area(opacity=0.3, color="#bbb").encode(x=x, y=y, y2="fe_iops_high:Q")
+    line = alt.Chart(c[c["part"] == FITTED]).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
+    # the marks are named on the chart itself (text at the line's end and the rule's top) and in the caption
+    ends = c.groupby("part", sort=False).tail(1).assign(text=lambda t: t["part"])
+    ends.loc[ends["part"] == FITTED, "text"] = FITTED
+    labels = alt.Chart(ends).mark_text(align="left", dx=4, dy=-6, fontSize=10).encode(x="boot_rate_per_min:Q", y="fe_iops:Q", text="text:N")
+    layers_model = [band, line, labels]
+    if ext_end > end:
+        layers_model.insert(2, alt.Chart(c[c["part"] == EXTRAPOLATED]).mark_line(color="#666", strokeDash=[4, 4]).encode(
+            x="boot_rate_per_min:Q", y="fe_iops:Q"))
     pts = alt.Chart(s).mark_point(size=90, filled=True).encode(
         x="boot_rate_per_min:Q", y="iops:Q", color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
         shape=alt.Shape("shown:N", title=None),
         tooltip=["vendor", alt.Tooltip("boot_rate_per_min:Q", format=",.0f"), "rate_bound", alt.Tooltip("iops:Q", format=",.0f"),
                  "shown", "peak_record", "duration_record"])
-    layers = [band, line, pts]
+    layers = [*layers_model, pts]
     if scenario_rate:
-        layers.append(alt.Chart(pd.DataFrame({"r": [scenario_rate]})).mark_rule(strokeDash=[4, 4]).encode(x="r:Q"))
-    return alt.layer(*layers).properties(width=420, height=260, title="Boot storm: peak IOPS grows with the boot rate")
+        rule = pd.DataFrame({"r": [scenario_rate], "text": [SCENARIO]})
+        layers.append(alt.Chart(rule).mark_rule(strokeDash=[4, 4], color="black").encode(x="r:Q"))
+        layers.append(alt.Chart(rule).mark_text(align="left", baseline="top", dx=4, y=2, fontSize=10).encode(x="r:Q", text="text:N"))
+    return alt.layer(*layers).properties(width=420, height=260)

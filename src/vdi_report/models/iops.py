@@ -492,6 +492,57 @@ def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataF
     return out[EXTERNAL_COLUMNS].sort_values(["source_id", "cell", "test_id"]).reset_index(drop=True)
 
 
+BOUND_VERDICTS = ("yes", "no", "consistent", "uninformative")
+
+
+def bound_verdict(observed: float, bound: str, low: float, high: float) -> tuple[str, str]:
+    """What an observed figure says about an interval ``low``–``high`` (same unit), given its
+    bound (``eq``/``approx``: a value; ``lt``: an upper bound, the true figure is at most
+    ``observed``; ``gt``: a lower bound, at least ``observed``).
+
+    Returns ``(verdict, where)``: ``where`` is ``inside``, ``above`` or ``below`` the interval;
+    ``verdict`` is ``yes``/``no`` for a value (inside or not), and for a bound ``consistent``
+    (the bound lies inside the interval), ``no`` (the bound excludes the whole interval: an upper
+    bound below it, a lower bound above it) or ``uninformative`` (an upper bound above the
+    interval, or a lower bound below it, cannot contradict it). Raises ValueError on another
+    bound or a missing number.
+    """
+    if any(pd.isna(x) for x in (observed, low, high)):
+        raise ValueError(f"bound_verdict needs observed, low and high, got {observed!r}, {low!r}, {high!r}")
+    where = "inside" if low <= observed <= high else ("above" if observed > high else "below")
+    if bound in ("eq", "approx", ""):
+        return ("yes" if where == "inside" else "no"), where
+    if bound not in ("lt", "gt"):
+        raise ValueError(f"bound_verdict: unknown bound {bound!r} (expected eq, approx, lt or gt)")
+    if where == "inside":
+        return "consistent", where
+    excludes = (bound == "lt" and where == "below") or (bound == "gt" and where == "above")
+    return ("no" if excludes else "uninformative"), where
+
+
+def bound_verdict_words(observed: float, bound: str, low: float, high: float) -> str:
+    """``bound_verdict`` in words for a table cell or prose, e.g. ``uninformative: an upper bound
+    above the interval cannot contradict it`` or ``no: above the interval``."""
+    verdict, where = bound_verdict(observed, bound, low, high)
+    kind = {"lt": "an upper bound", "gt": "a lower bound"}.get(bound)
+    if kind is None:
+        return "yes" if verdict == "yes" else f"no: {where} the interval"
+    if verdict == "consistent":
+        return f"consistent: {kind} inside the interval"
+    if verdict == "uninformative":
+        return f"uninformative: {kind} {where} the interval (cannot contradict it)"
+    return f"no: {kind} {where} the interval"
+
+
+def document_labels(sources_df: pd.DataFrame) -> dict[str, str]:
+    """{source_id: readable name}: the vendor with the document number of ``sources.csv``
+    (``Nutanix RA-2022``), the vendor alone when the document has no number."""
+    num = sources_df.get("document_number", pd.Series("", index=sources_df.index)).fillna("").astype(str).str.strip()
+    # a number is a short code (TR-4540, RA-2022); a title pasted into the column is not one
+    num = num.where(num.str.fullmatch(r"[A-Za-z]{1,6}-?\d[\w.-]{0,12}"), "")
+    return {sid: f"{v} {n}".strip() for sid, v, n in zip(sources_df["source_id"], sources_df["vendor"], num)}
+
+
 def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     """The documents' per-desktop IOPS rules (results.csv, phase ``sizing``, metric
     ``iops_per_desktop``) beside the model's steady-state average and login peak (the rule's
@@ -543,23 +594,25 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
     (IOPS per desktop, colour = vendor) as crosses."""
     import altair as alt
 
-    from ..charts import vendor_scale
+    from ..charts import log_ticks, vendor_scale
     pooled = ANY_CLASS in set(pred["worker_class"])
     p = pred.assign(label=(pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"])
     o = obs.assign(label=(obs["phase"] + " " + obs["statistic"]).str.replace("_", " ") + " · " + (ANY_CLASS if pooled else obs["worker_class"]))
     lo = float(min(p["pi90_low"].min(), o["iops_per_desktop"].min()) * 0.8)
     hi = float(max(p["pi90_high"].max(), o["iops_per_desktop"].max()) * 1.2)
     sc = alt.Scale(type="log", domain=[lo, hi])
-    y = alt.Y("label:N", title=None, sort=list(p["label"]))
-    bars = alt.Chart(p).mark_rule(strokeWidth=2, color="#999").encode(x=alt.X("pi90_low:Q", scale=sc, title="IOPS per desktop (log scale)"), x2="pi90_high:Q", y=y)
+    y = alt.Y("label:N", title=None, sort=list(p["label"]), axis=alt.Axis(labelLimit=400))
+    bars = alt.Chart(p).mark_rule(strokeWidth=2, color="#999").encode(
+        x=alt.X("pi90_low:Q", scale=sc, title="IOPS per desktop (log scale)", axis=alt.Axis(values=log_ticks(lo, hi, nice=False), format=",~g")),
+        x2="pi90_high:Q", y=y)
     pts = alt.Chart(p).mark_point(filled=True, size=50, color="black").encode(
         x=alt.X("estimate:Q", scale=sc), y=y, tooltip=["phase", "statistic", "worker_class", alt.Tooltip("estimate:Q", format=".1f"),
                                                        alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
     ob = alt.Chart(o).mark_point(shape="cross", size=70, filled=True).encode(
         x=alt.X("iops_per_desktop:Q", scale=sc), y=y, color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
         tooltip=["vendor", "phase", "statistic", "worker_class", "vantage", alt.Tooltip("iops_per_desktop:Q", format=".1f"), "record_ids"])
-    return alt.layer(bars, pts, ob).properties(width=420, height=160,
-                                               title="IOPS per desktop: estimate (dot), 90 % prediction interval (bar), observations (crosses)")
+    # no title: the report's caption names the marks (estimate dot, interval bar, observation crosses)
+    return alt.layer(bars, pts, ob).properties(width=420, height=160)
 
 
 def cv_chart(cv: pd.DataFrame):

@@ -1,9 +1,9 @@
 """Chapter 2, Evidence: the documents, the headline results per test, comparability, test beds,
 the charts and (HTML) the evidence explorer of every digitized number."""
 
-from ... import charts, normalize, tables
+from ... import charts, config, normalize, tables
 from .. import explorer, fmt
-from ..show import figure, heading, html_only, ref, say, table
+from ..show import figure, fill, heading, html_only, ref, say, table
 
 
 def render(ctx) -> None:
@@ -49,7 +49,18 @@ def render(ctx) -> None:
         ref_a=ref("per-desktop-iops"))
     figure(charts.per_desktop_iops_chart(ctx.seed_results), "IOPS per desktop by phase (derived: reported IOPS ÷ desktops "
            "of the test)", "per-desktop-iops")
-    figure(charts.latency_chart(ctx.seed_results), "Reported storage latency by phase", "latency")
+    lat = charts.latency_data(ctx.seed_results)
+    r = ctx.seed_results
+    n_all = int(((r["metric"] == "latency") & r["used_in_analysis"] & r["phase"].isin(config.PHASE_ORDER)).sum())
+    lt = lat[lat["bound"] == "lt"]
+    figure(charts.latency_chart(ctx.seed_results), fill(
+        "Reported storage latency by phase, normal condition only (all controllers up; {n_left} left out). {marks} "
+        "Vantages differ ({vantages}): latency at the host includes the path to the array; the tooltip names each "
+        "point's vantage.",
+        n_left=(fill("{n} failover or degraded records", n=fmt.num(n_all - len(lat))) if n_all > len(lat) else "none"),
+        marks=("Filled marks: reported values; open marks: bounds, drawn at the bound (" + fill(
+            "“< {v} ms” means at most that", v=f"{lt['value'].min():g}") + ")." if len(lt) else "Filled marks: reported values."),
+        vantages=", ".join(sorted(set(lat["vantage"])))), "latency")
     say("## Evidence explorer")
     ev = explorer.evidence_table(ctx)
     html_only(explorer.explorer_html(ev),

@@ -7,7 +7,7 @@ import pandas as pd
 from ... import config
 from ...models import tables as mtables
 from .. import calculator, fmt
-from ..show import figure, heading, html_only, ref, say, table
+from ..show import figure, fill, heading, html_only, ref, say, table
 
 
 def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
@@ -31,6 +31,99 @@ def fmt_how(ctx) -> str:
             "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
             "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
             "front end × I/O size.")
+
+
+def _count(n: int, singular: str, plural: str | None = None) -> str:
+    """``1 document``, ``4 documents``, ``no document`` (a count from data with its noun)."""
+    n = int(n)
+    return fill("no {noun}", noun=singular) if n == 0 else fill("{n} {noun}", n=fmt.num(n),
+                                                                noun=singular if n == 1 else (plural or singular + "s"))
+
+
+BOOT_STATISTICS = {"io_per_boot": "I/O per desktop boot", "peak_per_rate": "peak IOPS per desktop booted per minute"}
+
+
+def _seed_range(lo: float, hi: float, n_docs) -> str:
+    """The seeds' boot-model reference in words: a single value or a range of documents."""
+    if lo == hi:
+        return fill("the seeds' single value {v}", v=fmt.num(lo))
+    return fill("the seeds' range {lo}–{hi} ({docs})", lo=fmt.num(lo), hi=fmt.num(hi), docs=_count(n_docs, "document"))
+
+
+def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
+    """The out-of-sample section: prose with only the clauses whose counts are not zero, the
+    table, and the external boot storms in words."""
+    from ...models import iops
+
+    ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")})
+    verdicts = pd.Series([iops.bound_verdict(v, b, lo, hi)[0] for v, b, lo, hi in
+                          zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])], index=ext.index)
+    exact = ext["bound"].isin(["eq", "approx"])
+    labels = iops.document_labels(ctx.sources)
+    clauses = []
+    if exact.any():
+        r = ext.loc[exact, "ratio"]
+        ratios = (fill("observed ÷ predicted is {r}", r=f"{r.iloc[0]:.1f}×") if len(r) == 1 else
+                  fill("observed ÷ predicted runs from {lo} to {hi}", lo=f"{r.min():.1f}×", hi=f"{r.max():.1f}×"))
+        k = int((verdicts[exact] == "yes").sum())
+        clauses.append(fill("Of the {n_exact} reported as values, {n_in} inside the seed model's {pi} interval; {ratios}.",
+                            n_exact=_count(exact.sum(), "figure"), pi=pi, ratios=ratios,
+                            n_in=(fmt.num(k) + (" falls" if k == 1 else " fall")) if k else "none falls"))
+    for kind, bound, what in (("upper bound", "lt", "a sum of separate read and write peaks"), ("lower bound", "gt", "")):
+        b = ext["bound"] == bound
+        if not b.any():
+            continue
+        v = verdicts[b]
+        outside_ok, outside_bad = ("above", "below") if bound == "lt" else ("below", "above")
+        parts = [fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side) for k, t, side in (
+            ("consistent", "{n} inside the seed model's {pi} interval (consistent)", ""),
+            ("uninformative", "{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
+                              "(uninformative, not a confirmation)", outside_ok),
+            ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad)) if (v == k).any()]
+        r = ext.loc[b, "ratio"]
+        clauses.append(fill("{n} {are}{what}: {parts}; the bound is {ratios} the prediction.",
+                            n=_count(b.sum(), "figure"), are=f"is an {kind}" if b.sum() == 1 else f"are {kind}s",
+                            what=fill(" ({w})", w=what) if what else "", parts=fmt.words(parts),
+                            ratios=(f"{r.iloc[0]:.1f}×" if len(r) == 1 else f"{r.min():.1f}–{r.max():.1f}×")))
+    say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
+        "never fitted; the seed model predicts their figures, labelled by what differs. {n} from {docs}. {clauses} "
+        "Documents with another load tool and guest OS sit far from the seeds: the planning table describes the seeds' "
+        "era ({years}), not today's desktops.",
+        n=_count(len(ext), "external figure"), docs=fmt.words(
+            fill("{doc} ({setup})", doc=labels.get(sid, sid), setup="; ".join(
+                fill("{what}: {value}", what=what, value=g[col].iloc[0]) for col, what in
+                (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"), ("platform", "platform"))
+                if str(g[col].iloc[0]).strip()))
+            for sid, g in ext.groupby("source_id", sort=True)),
+        clauses=" ".join(clauses),
+        years="–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
+                                      ctx.seeds["published"].astype(str).str[:4].max()])))
+    table(mtables.external_table(ext, labels), "External documents predicted by the seed model", "model-external",
+          mtables.EXTERNAL_WIDTHS)
+    eb = ctx.boot_external
+    if len(eb):
+        m = ctx.pred[ctx.pred["phase"] == "boot"].set_index("statistic")
+        items = {}
+        for r in eb.itertuples():
+            obs, lo, hi = float(r.observed), float(r.low), float(r.high)
+            verdict, where = iops.bound_verdict(obs, r.bound, lo, hi)
+            seeds = _seed_range(lo, hi, m.at[r.statistic, "n_vendors"] if r.statistic in m.index else 0)
+            if r.bound in ("lt", "gt"):
+                said = {"consistent": "inside {seeds}: consistent", "no": "{where} {seeds}: it contradicts them",
+                        "uninformative": "{where} {seeds}: uninformative (it cannot contradict them)"}[verdict]
+            else:
+                said = "inside {seeds}" if verdict == "yes" else "outside {seeds} ({where})"
+            items.setdefault(labels.get(r.source_id, r.source_id), []).append(fill(
+                "{obs} {what}, " + said, obs=BOUND_PREFIX.get(r.bound, "") + fmt.num(obs),
+                what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")), seeds=seeds,
+                **({"where": where} if "{where}" in said else {})))
+        say("Boot storms of the external documents against the seeds' boot-rate model (both derived as in "
+            "{ref_boot}: I/O per desktop boot = average IOPS × boot duration ÷ desktops; peak per desktop booted per "
+            "minute = peak IOPS ÷ boot rate). {items}", ref_boot=ref("boot-storms"),
+            items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()))
+
+
+BOUND_PREFIX = {"lt": "≤ ", "gt": "≥ ", "approx": "≈ "}
 
 
 def _iops_model(ctx) -> None:
@@ -58,7 +151,9 @@ def _iops_model(ctx) -> None:
     table(mtables.context_table(iops.observation_context(obs, ctx.boot_storms.assign(
         peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])), ctx.sources)),
         "What each observation was measured with: Login VSI version, guest OS, clone type, broker", "model-context")
-    figure(iops.prediction_chart(model_rows, obs), "IOPS per desktop: model and observations", "model-prediction-chart")
+    figure(iops.prediction_chart(model_rows, obs), fill("IOPS per desktop: model estimate (black dot) with its {pi} prediction "
+                                                         "interval (grey bar) per cell, and the observations (crosses, colour = "
+                                                         "vendor)", pi=pi), "model-prediction-chart")
     table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
           "model-coefficients")
     bv = ctx.cv_by_vendor
@@ -76,29 +171,7 @@ def _iops_model(ctx) -> None:
     table(mtables.cv_table(bv), "Leave-one-vendor-out validation, per held-out vendor", "model-cv")
     ext = ctx.external
     if len(ext):
-        ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")},
-                         covered=ext["covered"].astype(str).eq("True"))
-        exact = ext[ext["bound"] != "lt"]
-        say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
-            "never fitted; the seed model predicts their figures, labelled by what differs. {n} external figures from "
-            "{n_docs} documents ({tools}; {oses}). Of the {n_exact} exact ones, {n_in} fall inside the seed model's {pi} "
-            "interval; observed ÷ predicted runs from {lo} to {hi}. Upper bounds (a sum of separate read and write "
-            "peaks) are marked. Documents with another load tool and guest OS sit far from the seeds: the planning "
-            "table describes the seeds' era ({years}), not today's desktops.",
-            n=len(ext), n_docs=ext["source_id"].nunique(), tools=", ".join(sorted(set(ext["load_tool"]))),
-            oses=", ".join(sorted(set(ext["guest_os"]))), n_exact=len(exact), n_in=int(exact["covered"].sum()), pi=pi,
-            lo=f"{exact['ratio'].min():.1f}×" if len(exact) else "–", hi=f"{exact['ratio'].max():.1f}×" if len(exact) else "–",
-            years="–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
-                                          ctx.seeds["published"].astype(str).str[:4].max()])))
-        table(mtables.external_table(ext), "External documents predicted by the seed model", "model-external",
-              {"Source": "9%", "Broker": "11%", "Load tool": "9%", "Guest OS": "9%", "Platform": "10%", "Test": "7%",
-               "Cell": "7%", "Observed (derived)": "7%", "Predicted (model, 90 % PI)": "9%", "Observed / predicted": "6%",
-               "Inside PI": "5%", "Records": "11%"})
-        eb = ctx.boot_external
-        if len(eb):
-            say("Boot storms of the external documents against the seeds' boot-rate model: {items}.", items="; ".join(
-                f"{r.source_id} {r.statistic.replace('_', ' ')} {r.observed:,.0f} ({r.bound}; seeds {r.low:,.0f}–"
-                f"{r.high:,.0f}): {r.inside}" for r in eb.itertuples()))
+        _external(ctx, ext, pi)
     else:
         say("### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
             "yet, so there is no out-of-sample check.")
@@ -110,10 +183,35 @@ def _iops_model(ctx) -> None:
     table(mtables.boot_table(storms), "Boot storms: rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
           "boot-storms")
     p = ctx.params
-    figure(boot_mod.demand_chart(pred[pred["phase"] == "boot"], storms.assign(
-        **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}),
-        scenario_rate=p["desktops"] * p["concurrency"] / p["boot_window_min"]),
-        "Boot-storm demand against the boot rate", "boot-demand")
+    boot_model = pred[pred["phase"] == "boot"]
+    num_storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
+    rate = p["desktops"] * p["concurrency"] / p["boot_window_min"]
+    fitted = boot_mod.fitted_storms(boot_model, num_storms)
+    limits = ctx.density_summary
+    limits = limits[limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")]
+    if len(limits):
+        at_limit = [fill("{who}: {what}", who=" ".join(x for x in (r.vendor, ctx.label("configuration", r.configuration)
+                                                                   if isinstance(r.configuration, str) and r.configuration else "") if x),
+                         what=r.boot_limit) for r in limits.itertuples()]
+        n_at = limits["vendor"].nunique()
+        say("The boot-rate model rests on {n_fit}, and {which} at a limit during the boot storm ({ref_d}): {items}. "
+            "A peak measured at a limit is what the array delivered, not necessarily what the desktops asked for: "
+            "the model's peak per desktop booted per minute may understate an unconstrained boot storm.",
+            n_fit=_count(fitted["vendor"].nunique(), "document"), ref_d=ref("density"),
+            which=("both were" if n_at == 2 == fitted["vendor"].nunique() else
+                   ("all were" if n_at == fitted["vendor"].nunique() else fill("{k} of them was", k=fmt.num(n_at)))),
+            items="; ".join(at_limit))
+    end, ext_end = boot_mod.demand_line_extent(boot_model, num_storms, rate)
+    peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
+    figure(boot_mod.demand_chart(boot_model, num_storms, scenario_rate=rate), fill(
+        "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
+        "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
+        "{lo}–{hi} per desktop booted per minute ({kind}); both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
+        "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
+        est=fmt.num(peak_row["estimate"]), kind=peak_row["interval_kind"], lo=fmt.num(peak_row["pi90_low"]),
+        hi=fmt.num(peak_row["pi90_high"]), end=fmt.num(end), factor=f"{boot_mod.EXTRAPOLATION_FACTOR:g}", rate=fmt.num(rate),
+        extra=(fill(", then dashed to the scenario's rate ({to}): {what}", to=fmt.num(ext_end), what=boot_mod.EXTRAPOLATED)
+               if ext_end > end else "")), "boot-demand")
     say("### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
         "(pooled over classes where the model cannot separate them). Rules are reported values and never enter the "
         "model as data.")
