@@ -214,7 +214,7 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
     exists, else the derived controller figure. port_max: ``port_bandwidth``. caveat: resources
     that cannot be extrapolated and are not at a limit (their headroom is unknown). consistency:
     how a peak maximum above the average maximum was capped. claims: the vendor's density claims
-    (``claims``; † when the audit does not accept one). With a caveat, a maximum from a scaling
+    (``claims``; ``† D-…`` names the register entry that qualifies one). With a caveat, a maximum from a scaling
     resource becomes an upper bound, or not determined when it was only a lower bound
     (``_unknown_headroom``).
     """
@@ -272,7 +272,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
                                      f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})")
         if claims is not None:
             c = claims[claims["vendor"] == vendor]
-            row["claims"] = "; ".join(c["claim"] + np.where(c["audit"] != "", " †", "")) if len(c) else ""
+            mark = [f" († {a.split(':')[0]})" if a else "" for a in c["audit"]]
+            row["claims"] = "; ".join(c["claim"] + mark) if len(c) else ""
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=SUMMARY_COLUMNS)
 
@@ -324,7 +325,8 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         if pd.notna(s.get("desktops_failover_tested")):
             txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
         if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
-            txt += (f"; busiest resource {s['busiest_resource']} at {word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+            at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
+            txt += (f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
                     f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
         if s.get("peak_bound") == "limit":
             txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
@@ -345,7 +347,7 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         if isinstance(s.get("consistency"), str) and s["consistency"]:
             txt += f"; {s['consistency']}"
         if isinstance(s.get("claims"), str) and s["claims"]:
-            txt += f". Vendor claims: {s['claims']}" + (" († not accepted by the audit)" if "†" in s["claims"] else "")
+            txt += f". Vendor claims: {s['claims']}"  # († D-…: the register entry that qualifies a claim)
         out.append(txt + ".")
     return out
 

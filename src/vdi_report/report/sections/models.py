@@ -26,7 +26,7 @@ def fmt_how(ctx) -> str:
     p, inputs = ctx.params, ctx.sizing_inputs
     return (f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
             f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
-            f"{fmt.num(p['boot_window_min'])} minutes, {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
+            f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
             f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
             "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
             "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
