@@ -221,6 +221,8 @@ _TABLES = [
            Col("io_per_boot", float, doc="I/Os per desktop boot (boot rows)"),
            Col("read_share", float, doc="derived: fraction of I/Os that are reads"),
            Col("io_size_kb", float, doc="derived: KB (binary) per I/O"), Col("latency_ms", float, doc="reported median, ms"),
+           *_cols("read_share_vendors io_size_vendors latency_vendors",
+                  doc="the vendors behind read_share, io_size_kb, latency_ms (comma-separated)"),
            Col("identifiable")),
           key=("phase", "worker_class", "statistic")),
     Table("iops_model_observations", "iops_model_observations.csv", "iops_model",

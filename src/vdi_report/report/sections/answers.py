@@ -54,7 +54,8 @@ def planning_table(ctx) -> pd.DataFrame:
     class (or the pooled ``any`` rows): one row per phase and statistic.
 
     Columns: Phase, Statistic, Estimate (interval), Unit, Read share, KB per I/O, Latency (ms),
-    Vendors. Read share, I/O size and latency are the model stage's figures for the row's phase.
+    Vendors (IOPS). Read share, I/O size and latency are the model stage's figures for the row's
+    phase, each followed by the number of vendors behind it.
     """
     from ...models import iops
 
@@ -68,11 +69,19 @@ def planning_table(ctx) -> pd.DataFrame:
         "Statistic": p["statistic"].str.replace("_", " "),
         "Estimate (interval)": [fmt.interval(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
         "Unit": p["unit"],
-        "Read share (derived)": p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
-        "KB per I/O (derived)": p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
-        "Latency, ms": p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
-        "Vendors": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
+        "Read share (derived)": _with_vendors(p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
+                                              p["read_share_vendors"]),
+        "KB per I/O (derived)": _with_vendors(p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+                                              p["io_size_vendors"]),
+        "Latency, ms": _with_vendors(p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+                                     p["latency_vendors"]),
+        "Vendors (IOPS)": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
     })
+
+
+def _with_vendors(cells: pd.Series, vendors: pd.Series) -> list[str]:
+    """Each cell with the number of vendors behind it in parentheses (``10 % (1)``)."""
+    return [c if c == "–" else f"{c} ({len([x for x in v.split(', ') if x])})" for c, v in zip(cells, vendors)]
 
 
 def claims_table(ctx) -> pd.DataFrame:
@@ -215,7 +224,8 @@ def render(ctx) -> None:
     vantages = [VANTAGE_LABELS.get(v, v) for v in obs["vantage"].value_counts().index if v]
     say("**Planning figures** for a {wc} (the report's worker class{pooled}): front-end IOPS per concurrent desktop "
         "by phase with the {pi} interval of the cross-vendor model ({ref_model}){vantage}; boot storms per desktop "
-        "booted per minute; read share, I/O size and latency of the phase; the number of vendors behind each row.",
+        "booted per minute; read share, I/O size and latency of the phase, each with the number of vendors behind it "
+        "in parentheses; the number of vendors behind each IOPS estimate.",
         wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"),
         pooled=("; the model pools the worker classes, each tested by one vendor only, so these figures are the same "
                 "for every class" if pooled else ""),
@@ -224,7 +234,7 @@ def render(ctx) -> None:
                  if len(vantages) > 1 and spec != "vantage" else ""))
     table(planning_table(ctx), "Planning figures per concurrent desktop", "planning",
           {"Phase": "12%", "Statistic": "10%", "Estimate (interval)": "21%", "Unit": "16%", "Read share (derived)": "9%",
-           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors": "9%"})
+           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors (IOPS)": "9%"})
     table(carried_table(ctx), "What each array demonstrably carried in its own test", "carried",
           {"Vendor": "10%", "Array": "12%", "Desktops tested (reported)": "13%", "Highest peak IOPS (reported)": "22%",
            "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "23%"})
