@@ -33,12 +33,12 @@ def scope(ctx) -> None:
     years = s["published"].astype(str).str[:4]
     ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
     say("**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
-        "(no document reports repeated runs or their spread). Load: {tools}. Desktops: {oses}; brokers: {brokers}. "
-        "{ext_line}",
+        "(no document reports repeated runs or their spread). Load tool, desktop OS and broker per document: "
+        "{per_doc}. {ext_line}",
         n_docs=len(s), vendors=fmt.words(s["vendor"] + " " + s["array"]),
         years="–".join(dict.fromkeys([min(years), max(years)])),
-        tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
-        brokers=fmt.words(dict.fromkeys(s["broker"])),
+        per_doc="; ".join(f"{r.vendor}: " + " / ".join(str(x).replace("; ", " + ") for x in (r.load_tool, r.guest_os, r.broker))
+                          for r in s.itertuples()),
         ext_line=("" if ext.empty else
                   f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
                   "out-of-sample check, never pooled with these."))
