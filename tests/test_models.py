@@ -214,6 +214,8 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     # 448 + 60 MB/s host throughput at boot (ACCS-0144, ACCS-0143) for 500 desktops
     assert pd.isna(x.at[("AccelStor", ""), "peak_max"])
     assert x.at[("AccelStor", ""), "port_max"] == pytest.approx(500 * 2 * 10 * 125 / (448 + 60))
+    # ... an average over an 8-minute window around a 2-minute boot (D-ACCS-21): the limit is an upper bound
+    assert x.at[("AccelStor", ""), "port_bound"] == "lt"
     # nothing extrapolated above what a vendor claim rated not testable would give
     assert "12,500" not in " ".join(density.summary_sentences(s))
     # Hitachi config 1: MPU below 47 % at the login peak (HDS-0271) allows at least 580 x 100 / 47, but the

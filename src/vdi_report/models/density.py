@@ -154,7 +154,8 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
 SUMMARY_COLUMNS = ["vendor", "configuration", "desktops_tested", "desktops_failover_tested", "busiest_resource",
                    "busiest_pct", "busiest_bound", "busiest_phase", "busiest_record", "peak_max", "peak_bound", "peak_basis",
                    "average_max", "average_bound", "average_basis", "peak_failover_max", "peak_failover_bound",
-                   "peak_failover_basis", "boot_limit", "port_max", "port_basis", "caveat", "consistency", "claims"]
+                   "peak_failover_basis", "boot_limit", "port_max", "port_bound", "port_basis", "caveat", "consistency",
+                   "claims"]
 COUNT_PHASES = ("login", "login_and_steady_state", "steady_state", "overall")  # boot limits the boot rate, not the count
 
 
@@ -211,7 +212,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
     tested desktops with bound ``limit`` when a reported resource is at ``SATURATED_PCT`` or more
     there (the array was at a limit: nothing to extrapolate), else the lowest maximum of a
     resource that scales (``max_desktops``); failover uses the vendor's failover test where it
-    exists, else the derived controller figure. port_max: ``port_bandwidth``. caveat: resources
+    exists, else the derived controller figure. port_max: ``port_bandwidth`` (port_bound ``lt`` when
+    computed from an average throughput: an upper bound, ``approx`` from a peak). caveat: resources
     that cannot be extrapolated and are not at a limit (their headroom is unknown). consistency:
     how a peak maximum above the average maximum was capped. claims: the vendor's density claims
     (``claims``; ``† D-…`` names the register entry that qualifies one). With a caveat, a maximum from a scaling
@@ -236,7 +238,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
         if len(normal):
             b = normal.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
             row.update(busiest_resource=b["resource"], busiest_pct=b["utilization_pct"], busiest_bound=b["bound"],
-                       busiest_phase=b["phase"], busiest_record=b["record_id"])
+                       busiest_phase=b["phase"], busiest_record=b["record_id"] + (
+                           f"; claims table: not testable, {b['claim_id']}" if b["claim_id"] else ""))
         tested = row["desktops_tested"]
         for stat in ("peak", "average"):
             row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(normal[normal["statistic"] == stat], "max_desktops", tested)
@@ -268,6 +271,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
             if len(pt):
                 x = pt.iloc[0]
                 row["port_max"] = x["max_desktops"]
+                # from an average throughput the limit is an upper bound: the peak is higher, so fewer fit
+                row["port_bound"] = "approx" if x["statistic"] == "peak" else "lt"
                 row["port_basis"] = (f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
                                      f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})")
         if claims is not None:
@@ -339,7 +344,10 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         else:
             txt += ". Nothing it reported can be extrapolated: only the demonstrated load stands"
         if pd.notna(s.get("port_max")):
-            txt += f"; port bandwidth allows about {s['port_max']:,.0f} ({s['port_basis']})"
+            about = "at most" if s.get("port_bound") == "lt" else "about"
+            txt += f"; port bandwidth allows {about} {s['port_max']:,.0f} ({s['port_basis']})"
+            if s.get("port_bound") == "lt":
+                txt += ", an upper bound: the throughput is an average, and the peak it hides would fit fewer desktops"
         if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
             txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
         if isinstance(s.get("caveat"), str) and s["caveat"]:
