@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import config, sources
+from vdi_report import catalogue, config, sources
 from vdi_report.models import cost, density, iops, scenario
 
 
@@ -214,6 +214,8 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     # 448 + 60 MB/s host throughput at boot (ACCS-0144, ACCS-0143) for 500 desktops
     assert pd.isna(x.at[("AccelStor", ""), "peak_max"])
     assert x.at[("AccelStor", ""), "port_max"] == pytest.approx(500 * 2 * 10 * 125 / (448 + 60))
+    # ... an average over an 8-minute window around a 2-minute boot (D-ACCS-21): the limit is an upper bound
+    assert x.at[("AccelStor", ""), "port_bound"] == "lt"
     # nothing extrapolated above what a vendor claim rated not testable would give
     assert "12,500" not in " ".join(density.summary_sentences(s))
     # Hitachi config 1: MPU below 47 % at the login peak (HDS-0271) allows at least 580 x 100 / 47, but the
@@ -339,3 +341,17 @@ def test_observation_context_names_load_tool_os_and_clone_type(results):
     for _, r in ctx.iterrows():
         assert r["load_tool"] == s.at[r["vendor"], "load_tool"] and r["guest_os"] == s.at[r["vendor"], "guest_os"]
     assert len(ctx) == len(obs) + (boot.boot_storms(results)["role"] == "seed").sum()
+
+
+def test_planning_latency_and_profile_name_their_vendors_and_use_no_bounds(results):
+    """Read share, I/O size and latency beside the planning figures: a bound ("under 0.6 ms") is
+    not taken as a latency, and each figure says which vendors it rests on."""
+    chars = scenario.io_characteristics(results, iops.io_profile(results))
+    bounds = set(results.loc[~results["bound"].isin(["eq", "approx"]), "record_id"])
+    latency_records = set(results.loc[results["metric"] == "latency", "record_id"])
+    for recs in chars["records"]:
+        assert not (set(recs.split()) & latency_records & bounds)
+    plan = catalogue.read("iops_per_desktop_model")
+    for col in ("read_share", "io_size_kb", "latency_ms"):
+        vend = plan[f"{col.replace('_kb', '').replace('_ms', '')}_vendors"]
+        assert ((plan[col].notna()) == (vend != "")).all(), col

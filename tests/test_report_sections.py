@@ -42,3 +42,22 @@ def test_context_tables_come_typed_from_the_catalogue():
         assert not got[text].isna().any().any(), f"{attr}: text columns hold NaN (empty should be '')"
         assert getattr(ctx, attr) is got  # read once
     assert pd.api.types.is_float_dtype(ctx.pred["estimate"])
+
+
+@pytest.mark.report
+def test_what_each_array_carried_names_vantage_and_leaves_out_untestable_figures():
+    """Page 1's Table 2: a utilization whose statement the claims table rates not testable is not
+    the busiest resource; every latency cell names where it was measured."""
+    from vdi_report.report.sections import answers
+    from vdi_report.tables import VANTAGE_LABELS, fmt_value
+
+    ctx = Context(dict(PARAMS))
+    t = answers.carried_table(ctx)
+    assert list(t["Vendor"]) == list(ctx.seeds["vendor"])
+    untestable = ctx.density[ctx.density["claim_id"] != ""]
+    assert len(untestable), "the data should hold a utilization rated not testable (else this test checks nothing)"
+    for _, u in untestable.iterrows():
+        shown = f"{u['resource']} {fmt_value(u['utilization_pct'], '%', u['bound'])}"
+        assert not t["Busiest resource at peak (reported)"].str.startswith(shown).any(), shown
+    for cell in t["Steady-state average latency (reported)"]:
+        assert cell == "–" or any(f"{label})" in cell or f"{label}" in cell for label in VANTAGE_LABELS.values() if label)

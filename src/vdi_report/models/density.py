@@ -154,7 +154,8 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
 SUMMARY_COLUMNS = ["vendor", "configuration", "desktops_tested", "desktops_failover_tested", "busiest_resource",
                    "busiest_pct", "busiest_bound", "busiest_phase", "busiest_record", "peak_max", "peak_bound", "peak_basis",
                    "average_max", "average_bound", "average_basis", "peak_failover_max", "peak_failover_bound",
-                   "peak_failover_basis", "boot_limit", "port_max", "port_basis", "caveat", "consistency", "claims"]
+                   "peak_failover_basis", "boot_limit", "port_max", "port_bound", "port_basis", "caveat", "consistency",
+                   "claims"]
 COUNT_PHASES = ("login", "login_and_steady_state", "steady_state", "overall")  # boot limits the boot rate, not the count
 
 
@@ -211,10 +212,11 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
     tested desktops with bound ``limit`` when a reported resource is at ``SATURATED_PCT`` or more
     there (the array was at a limit: nothing to extrapolate), else the lowest maximum of a
     resource that scales (``max_desktops``); failover uses the vendor's failover test where it
-    exists, else the derived controller figure. port_max: ``port_bandwidth``. caveat: resources
+    exists, else the derived controller figure. port_max: ``port_bandwidth`` (port_bound ``lt`` when
+    computed from an average throughput: an upper bound, ``approx`` from a peak). caveat: resources
     that cannot be extrapolated and are not at a limit (their headroom is unknown). consistency:
     how a peak maximum above the average maximum was capped. claims: the vendor's density claims
-    (``claims``; † when the audit does not accept one). With a caveat, a maximum from a scaling
+    (``claims``; ``† D-…`` names the register entry that qualifies one). With a caveat, a maximum from a scaling
     resource becomes an upper bound, or not determined when it was only a lower bound
     (``_unknown_headroom``).
     """
@@ -236,7 +238,8 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
         if len(normal):
             b = normal.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
             row.update(busiest_resource=b["resource"], busiest_pct=b["utilization_pct"], busiest_bound=b["bound"],
-                       busiest_phase=b["phase"], busiest_record=b["record_id"])
+                       busiest_phase=b["phase"], busiest_record=b["record_id"] + (
+                           f"; claims table: not testable, {b['claim_id']}" if b["claim_id"] else ""))
         tested = row["desktops_tested"]
         for stat in ("peak", "average"):
             row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(normal[normal["statistic"] == stat], "max_desktops", tested)
@@ -268,11 +271,14 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
             if len(pt):
                 x = pt.iloc[0]
                 row["port_max"] = x["max_desktops"]
+                # from an average throughput the limit is an upper bound: the peak is higher, so fewer fit
+                row["port_bound"] = "approx" if x["statistic"] == "peak" else "lt"
                 row["port_basis"] = (f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
                                      f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})")
         if claims is not None:
             c = claims[claims["vendor"] == vendor]
-            row["claims"] = "; ".join(c["claim"] + np.where(c["audit"] != "", " †", "")) if len(c) else ""
+            mark = [f" († {a.split(':')[0]})" if a else "" for a in c["audit"]]
+            row["claims"] = "; ".join(c["claim"] + mark) if len(c) else ""
         rows.append(row)
     return pd.DataFrame(rows).reindex(columns=SUMMARY_COLUMNS)
 
@@ -324,7 +330,8 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         if pd.notna(s.get("desktops_failover_tested")):
             txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
         if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
-            txt += (f"; busiest resource {s['busiest_resource']} at {word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+            at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
+            txt += (f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
                     f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
         if s.get("peak_bound") == "limit":
             txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
@@ -337,7 +344,10 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         else:
             txt += ". Nothing it reported can be extrapolated: only the demonstrated load stands"
         if pd.notna(s.get("port_max")):
-            txt += f"; port bandwidth allows about {s['port_max']:,.0f} ({s['port_basis']})"
+            about = "at most" if s.get("port_bound") == "lt" else "about"
+            txt += f"; port bandwidth allows {about} {s['port_max']:,.0f} ({s['port_basis']})"
+            if s.get("port_bound") == "lt":
+                txt += ", an upper bound: the throughput is an average, and the peak it hides would fit fewer desktops"
         if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
             txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
         if isinstance(s.get("caveat"), str) and s["caveat"]:
@@ -345,7 +355,7 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         if isinstance(s.get("consistency"), str) and s["consistency"]:
             txt += f"; {s['consistency']}"
         if isinstance(s.get("claims"), str) and s["claims"]:
-            txt += f". Vendor claims: {s['claims']}" + (" († not accepted by the audit)" if "†" in s["claims"] else "")
+            txt += f". Vendor claims: {s['claims']}"  # († D-…: the register entry that qualifies a claim)
         out.append(txt + ".")
     return out
 

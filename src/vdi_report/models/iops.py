@@ -670,7 +670,7 @@ def class_vendors(obs: pd.DataFrame) -> str:
 
 PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
                     "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
-                    "latency_ms", "identifiable"]
+                    "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors", "identifiable"]
 
 
 def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame) -> pd.DataFrame:
@@ -682,8 +682,9 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     in I/O per desktop boot; their interval is the documents' range when too few for a PI,
     ``interval_kind`` says which). n_vendors / vendors: the documents behind the row.
     read_share, io_size_kb, latency_ms: ``scenario.io_characteristics`` of the row's phase
-    (login_and_steady_state rows take steady state's). identifiable: what the row can and cannot
-    tell (e.g. the worker class is pooled).
+    (login_and_steady_state rows take steady state's), with the vendors behind each
+    (read_share_vendors, io_size_vendors, latency_vendors: comma-separated). identifiable: what
+    the row can and cannot tell (e.g. the worker class is pooled).
     """
     rows = []
     ch = chars.set_index("phase")
@@ -709,6 +710,8 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     key = t["phase"].replace("login_and_steady_state", "steady_state")
     for c in ("read_share", "io_size_kb", "latency_ms"):
         t[c] = key.map(ch[c]) if c in ch else np.nan
+    for c in ("read_share_vendors", "io_size_vendors", "latency_vendors"):
+        t[c] = key.map(ch[c]).fillna("") if c in ch else ""
     return t.reindex(columns=PLANNING_COLUMNS)
 
 

@@ -134,7 +134,8 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     ``profile``: ``iops.io_profile`` (read_share, kb_per_io per vendor, test, statistic, vantage).
     A phase takes the tests of ``demonstrated``'s mapping (login: peaks of login tests; steady
     state: averages of steady-state tests, else of whole login + steady-state tests). Latency:
-    reported average latency (ms) at the front end or host, normal condition. Columns: phase,
+    reported average latency (ms) at the front end or host, normal condition, stated values only
+    (a bound is not a value to take a median of). Columns: phase,
     read_share, read_share_vendors, io_size_kb, io_size_vendors, latency_ms, latency_vendors,
     records.
     """
@@ -147,8 +148,9 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
     prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]
     seeds = set(sources.load_sources().query("role == 'seed'")["source_id"])
+    # Stated values only: a bound ("under 0.6 ms") is not a latency to take a median of.
     lat = results[(results["metric"] == "latency") & results["used_in_analysis"] & (results["condition"] == "normal")
-                  & results["source_id"].isin(seeds)
+                  & results["source_id"].isin(seeds) & results["bound"].isin(["eq", "approx"])
                   & (results["variant"] != "tuesday") & results["vantage"].isin(["array_frontend", "host"]) & (results["statistic"] == "average")]
     rows = []
     for phase, (srcs, stats) in keep.items():

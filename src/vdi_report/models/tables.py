@@ -190,8 +190,10 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
         "Max at peak (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_max"], summ["peak_bound"], summ["peak_basis"].fillna(""))],
         "Max on averages (model)": [cell(v, b, x) for v, b, x in zip(summ["average_max"], summ["average_bound"], summ["average_basis"].fillna(""))],
         "Max at peak, one controller down (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_failover_max"], summ["peak_failover_bound"].fillna(""), summ["peak_failover_basis"].fillna(""))],
-        "Port bandwidth limit (derived)": [f"≈ {fmt_number(v)} ({b})" if pd.notna(v) else "" for v, b in zip(summ["port_max"], summ["port_basis"].fillna(""))],
-        "Vendor claims (reported; † not accepted)": summ["claims"].fillna(""),
+        "Port bandwidth limit (derived)": [f"{'≤' if pb == 'lt' else '≈'} {fmt_number(v)} ({b})" if pd.notna(v) else ""
+                                           for v, pb, b in zip(summ["port_max"], summ["port_bound"].fillna(""),
+                                                               summ["port_basis"].fillna(""))],
+        "Vendor claims (reported; † the register entry that qualifies one)": summ["claims"].fillna(""),
     })
 
 

@@ -33,12 +33,12 @@ def scope(ctx) -> None:
     years = s["published"].astype(str).str[:4]
     ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
     say("**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
-        "(no document reports repeated runs or their spread). Load: {tools}. Desktops: {oses}; brokers: {brokers}. "
-        "{ext_line}",
+        "(no document reports repeated runs or their spread). Load tool, desktop OS and broker per document: "
+        "{per_doc}. {ext_line}",
         n_docs=len(s), vendors=fmt.words(s["vendor"] + " " + s["array"]),
         years="–".join(dict.fromkeys([min(years), max(years)])),
-        tools=fmt.words(dict.fromkeys(s["load_tool"])), oses=fmt.words(dict.fromkeys(s["guest_os"])),
-        brokers=fmt.words(dict.fromkeys(s["broker"])),
+        per_doc="; ".join(f"{r.vendor}: " + " / ".join(str(x).replace("; ", " + ") for x in (r.load_tool, r.guest_os, r.broker))
+                          for r in s.itertuples()),
         ext_line=("" if ext.empty else
                   f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
                   "out-of-sample check, never pooled with these."))
@@ -54,7 +54,8 @@ def planning_table(ctx) -> pd.DataFrame:
     class (or the pooled ``any`` rows): one row per phase and statistic.
 
     Columns: Phase, Statistic, Estimate (interval), Unit, Read share, KB per I/O, Latency (ms),
-    Vendors. Read share, I/O size and latency are the model stage's figures for the row's phase.
+    Vendors (IOPS). Read share, I/O size and latency are the model stage's figures for the row's
+    phase, each followed by the number of vendors behind it.
     """
     from ...models import iops
 
@@ -68,11 +69,19 @@ def planning_table(ctx) -> pd.DataFrame:
         "Statistic": p["statistic"].str.replace("_", " "),
         "Estimate (interval)": [fmt.interval(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
         "Unit": p["unit"],
-        "Read share (derived)": p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
-        "KB per I/O (derived)": p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
-        "Latency, ms": p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
-        "Vendors": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
+        "Read share (derived)": _with_vendors(p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
+                                              p["read_share_vendors"]),
+        "KB per I/O (derived)": _with_vendors(p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+                                              p["io_size_vendors"]),
+        "Latency, ms": _with_vendors(p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)),
+                                     p["latency_vendors"]),
+        "Vendors (IOPS)": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
     })
+
+
+def _with_vendors(cells: pd.Series, vendors: pd.Series) -> list[str]:
+    """Each cell with the number of vendors behind it in parentheses (``10 % (1)``)."""
+    return [c if c == "–" else f"{c} ({len([x for x in v.split(', ') if x])})" for c, v in zip(cells, vendors)]
 
 
 def claims_table(ctx) -> pd.DataFrame:
@@ -91,9 +100,19 @@ def claims_table(ctx) -> pd.DataFrame:
 
 
 def carried_table(ctx) -> pd.DataFrame:
-    """What each array demonstrably carried: Vendor, Array, Desktops tested, Peak IOPS delivered
-    (reported, with vantage), Highest peak utilization (reported), Steady-state latency (reported)."""
+    """What each array demonstrably carried in its own test (normal operation), one row per seed
+    document: Vendor, Array, Desktops tested (reported), Highest peak IOPS (reported: the highest
+    peak not at the array back end, with phase, configuration and vantage), Busiest resource at
+    peak (reported: the highest peak utilization, with phase and configuration; a figure whose
+    statement the claims table rates not testable is left out), Steady-state average latency
+    (reported: steady-state averages, else the login + steady-state run's, with the sign of a
+    bound and the vantage of each value)."""
     from ...tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
+
+    def where(phase, conf, vantage=""):
+        bits = [ctx.label("phase", phase).lower(), ctx.label("configuration", conf) if conf else "",
+                VANTAGE_LABELS.get(vantage, "") if vantage else ""]
+        return ", ".join(b for b in bits if b)
 
     t = ctx.tests[(ctx.tests["condition"] == "normal")]
     rows = []
@@ -103,22 +122,30 @@ def carried_table(ctx) -> pd.DataFrame:
         fe = ts[ts["peak_iops_vantage"] != "array_backend"].dropna(subset=["_pk"])
         best = fe.sort_values("_pk", ascending=False).head(1)
         d = ctx.density[(ctx.density["source_id"] == s["source_id"]) & (ctx.density["condition"] == "normal")
-                        & (ctx.density["statistic"] == "peak")]
-        busiest = d.sort_values("utilization_pct", ascending=False).head(1)
+                        & (ctx.density["statistic"] == "peak") & (ctx.density["claim_id"] == "")
+                        & (ctx.density["phase_kind"] == "user")]
+        busiest = d.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).head(1)
         r = ctx.results
         lat = r[(r["source_id"] == s["source_id"]) & (r["metric"] == "latency") & (r["statistic"] == "average")
-                & r["used_in_analysis"] & (r["condition"] == "normal") & (r["vantage"] != "array_backend")
-                & r["phase"].isin(["steady_state", "login_and_steady_state"])]
+                & r["used_in_analysis"] & (r["condition"] == "normal") & (r["vantage"] != "array_backend")]
+        steady = lat[lat["phase"] == "steady_state"]
+        lat = steady if len(steady) else lat[lat["phase"] == "login_and_steady_state"]
+        lat_cells = []
+        for (phase, vantage), g in lat.groupby(["phase", "vantage"], sort=True):
+            exact = g[g["bound"].isin(["eq", "approx"])]  # a bound ("under 0.6 ms") only where no value is stated
+            span = (fmt.span(exact["value"]) if len(exact) else
+                    ", ".join(dict.fromkeys(fmt_value(v, "", b).strip() for v, b in zip(g["value"], g["bound"]))))
+            lat_cells.append(f"{span} ms ({where(phase, '', vantage) if phase != 'steady_state' else VANTAGE_LABELS.get(vantage, vantage)})")
         rows.append({
             "Vendor": s["vendor"], "Array": s["array"],
             "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
             "Highest peak IOPS (reported)": ("–" if best.empty else
                 f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
-                f"({ctx.label('phase', best['phase'].iloc[0]).lower()}, {VANTAGE_LABELS.get(best['peak_iops_vantage'].iloc[0], '')})"),
+                f"({where(best['phase'].iloc[0], best['configuration'].iloc[0], best['peak_iops_vantage'].iloc[0])})"),
             "Busiest resource at peak (reported)": ("not reported" if busiest.empty else
                 f"{busiest['resource'].iloc[0]} {fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
-                f"({ctx.label('phase', busiest['phase'].iloc[0]).lower()})"),
-            "Steady-state average latency (reported)": fmt.span(lat["value"]) + " ms" if len(lat) else "–",
+                f"({where(busiest['phase'].iloc[0], busiest['configuration'].iloc[0])})"),
+            "Steady-state average latency (reported)": "; ".join(lat_cells) or "–",
         })
     return pd.DataFrame(rows)
 
@@ -188,16 +215,29 @@ def render(ctx) -> None:
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
-    say("**Planning figures** for a {wc} (the report's worker class): front-end IOPS per concurrent desktop by "
-        "phase with the {pi} interval of the cross-vendor model ({ref_model}); boot storms per desktop booted per "
-        "minute; read share, I/O size and latency of the phase; the number of vendors behind each row.",
-        wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"))
+    from ...models import iops
+    from ...tables import VANTAGE_LABELS
+
+    obs, pred = ctx.obs, ctx.pred
+    pooled = (pred.loc[pred["phase"] != "boot", "worker_class"] == iops.ANY_CLASS).all()
+    spec = pred.loc[pred["phase"] != "boot", "spec"].iloc[0]
+    vantages = [VANTAGE_LABELS.get(v, v) for v in obs["vantage"].value_counts().index if v]
+    say("**Planning figures** for a {wc} (the report's worker class{pooled}): front-end IOPS per concurrent desktop "
+        "by phase with the {pi} interval of the cross-vendor model ({ref_model}){vantage}; boot storms per desktop "
+        "booted per minute; read share, I/O size and latency of the phase, each with the number of vendors behind it "
+        "in parentheses; the number of vendors behind each IOPS estimate.",
+        wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(), pi=_pi_label(), ref_model=ref("model-prediction"),
+        pooled=("; the model pools the worker classes, each tested by one vendor only, so these figures are the same "
+                "for every class" if pooled else ""),
+        vantage=(f", observations at the {fmt.words(vantages)} pooled as the front end (the model-selection "
+                 f"criteria chose the {spec} specification over one with a vantage effect)"
+                 if len(vantages) > 1 and spec != "vantage" else ""))
     table(planning_table(ctx), "Planning figures per concurrent desktop", "planning",
           {"Phase": "12%", "Statistic": "10%", "Estimate (interval)": "21%", "Unit": "16%", "Read share (derived)": "9%",
-           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors": "9%"})
+           "KB per I/O (derived)": "10%", "Latency, ms": "9%", "Vendors (IOPS)": "9%"})
     table(carried_table(ctx), "What each array demonstrably carried in its own test", "carried",
-          {"Vendor": "11%", "Array": "14%", "Desktops tested (reported)": "15%", "Highest peak IOPS (reported)": "22%",
-           "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "12%"})
+          {"Vendor": "10%", "Array": "12%", "Desktops tested (reported)": "13%", "Highest peak IOPS (reported)": "22%",
+           "Busiest resource at peak (reported)": "20%", "Steady-state average latency (reported)": "23%"})
     sizing(ctx)
     table(claims_table(ctx), "The vendors' sizing claims against their own data", "answers-claims",
           {"Vendor": "10%", "Claim (reported)": "33%", "Verdict": "11%", "Why (the document's own data)": "36%", "Id": "10%"})

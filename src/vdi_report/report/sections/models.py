@@ -26,7 +26,7 @@ def fmt_how(ctx) -> str:
     p, inputs = ctx.params, ctx.sizing_inputs
     return (f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
             f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
-            f"{fmt.num(p['boot_window_min'])} minutes, {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
+            f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
             f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
             "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
             "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
@@ -276,14 +276,30 @@ def _cost(ctx) -> None:
         say("### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
             "of configurations that replace flash modules (FMD) with HDDs saves flash modules, but the HDDs cost money "
             "too. Counting them at an assumed HDD/FMD price ratio (drives only): {drives} (reported). {savings} "
-            "Shelves, power and the tiering licence are not counted.",
+            "Shelves, power and the tiering licence are not counted.{limits}",
             drives=", ".join(f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
                              for c in d.index),
             savings=" ".join(f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
                              f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
                              f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
-                             f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav))
+                             f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav),
+            limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]))
         figure(cost.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
+
+
+def _limits_note(ctx, configurations: list[str]) -> str:
+    """A sentence naming the compared configurations that ran at a limit in their test (density
+    summary ``peak_bound == limit``): a drive saving there came with no headroom left."""
+    summ = ctx.density_summary
+    at = summ[summ["configuration"].isin(configurations) & (summ["peak_bound"] == "limit")]
+    if at.empty:
+        return ""
+    names = fmt.words(ctx.label("configuration", c) for c in at["configuration"])
+    why = "; ".join(f"{ctx.label('configuration', r.configuration)}: {r.peak_basis.replace('limit reached: ', '')}"
+                    for r in at.itertuples())
+    verb = "ran at a limit in their tests" if len(at) > 1 else "ran at a limit in its test"
+    return (f" {names} {verb} ({why}): the drives compared carried the load with no headroom left, so the saving "
+            "is not one at equal headroom.")
 
 
 def _scenario(ctx) -> None:
