@@ -217,3 +217,31 @@ def test_boot_section_says_the_fitted_arrays_were_at_a_limit(pdf_text, processed
     for text in limits["boot_limit"]:
         assert re.sub(r"\s+", " ", text) in s
     assert "Dashed vertical line" in s and "grey band" in s
+
+
+def _external_prose(monkeypatch, ext, sources_df):
+    """The out-of-sample prose of the models section for ``ext`` (tables and boot storms aside)."""
+    from types import SimpleNamespace
+
+    from vdi_report.report.sections import models as section
+    said = []
+    monkeypatch.setattr(section, "say", lambda t, **v: said.append(section.fill(t, **v)))
+    monkeypatch.setattr(section, "table", lambda *a, **k: None)
+    ctx = SimpleNamespace(sources=sources_df, seeds=sources_df[sources_df["role"] == "seed"], boot_external=pd.DataFrame(),
+                          pred=pd.DataFrame())
+    section._external(ctx, ext, "90 %")
+    return " ".join(said)
+
+
+def test_external_prose_counts_and_plurals(monkeypatch, sources_df):
+    sid = sources_df["source_id"].iloc[0]
+    one_exact = _ext(source_id=sid, observed=20.0, bound="eq", ratio=1.64)
+    text = _external_prose(monkeypatch, one_exact, sources_df)
+    assert "1 external figure from" in text and "1 figure reported as values, 1 falls inside" in text
+    assert "observed ÷ predicted is 1.6×" in text and "upper bound" not in text and "– to –" not in text
+    two = pd.concat([one_exact, _ext(source_id=sid, observed=40.0, bound="eq", ratio=3.3),
+                     _ext(source_id=sid, observed=48.7, bound="lt", ratio=3.98)], ignore_index=True)
+    text = _external_prose(monkeypatch, two, sources_df)
+    assert "3 external figures" in text and "2 figures reported as values, 1 falls inside" in text
+    assert "runs from 1.6× to 3.3×" in text and "1 figure is an upper bound" in text and "uninformative" in text
+    assert sid not in text

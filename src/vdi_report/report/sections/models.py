@@ -60,6 +60,8 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
                           zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])], index=ext.index)
     exact = ext["bound"].isin(["eq", "approx"])
     labels = iops.document_labels(ctx.sources)
+    years = "–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
+                                    ctx.seeds["published"].astype(str).str[:4].max()]))
     clauses = []
     if exact.any():
         r = ext.loc[exact, "ratio"]
@@ -87,17 +89,18 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
                             ratios=(f"{r.iloc[0]:.1f}×" if len(r) == 1 else f"{r.min():.1f}–{r.max():.1f}×")))
     say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
         "never fitted; the seed model predicts their figures, labelled by what differs. {n} from {docs}. {clauses} "
-        "Documents with another load tool and guest OS sit far from the seeds: the planning table describes the seeds' "
-        "era ({years}), not today's desktops.",
+        "{era}",
+        era=fill("Documents with another load tool and guest OS sit far from the seeds: the planning table describes "
+                 "the seeds' era ({years}), not today's desktops.", years=years) if (verdicts == "no").any() else
+        fill("The planning table describes the seeds' era ({years}); whether it describes desktops measured with "
+             "another load tool and guest OS, these figures cannot tell.", years=years),
         n=_count(len(ext), "external figure"), docs=fmt.words(
             fill("{doc} ({setup})", doc=labels.get(sid, sid), setup="; ".join(
                 fill("{what}: {value}", what=what, value=g[col].iloc[0]) for col, what in
                 (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"), ("platform", "platform"))
                 if str(g[col].iloc[0]).strip()))
             for sid, g in ext.groupby("source_id", sort=True)),
-        clauses=" ".join(clauses),
-        years="–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
-                                      ctx.seeds["published"].astype(str).str[:4].max()])))
+        clauses=" ".join(clauses))
     table(mtables.external_table(ext, labels), "External documents predicted by the seed model", "model-external",
           mtables.EXTERNAL_WIDTHS)
     eb = ctx.boot_external
