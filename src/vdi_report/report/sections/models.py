@@ -209,7 +209,7 @@ def _iops_model(ctx) -> None:
     figure(boot_mod.demand_chart(boot_model, num_storms, scenario_rate=rate), fill(
         "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
         "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
-        "{lo}–{hi} per desktop booted per minute ({kind}); both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
+        "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
         "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
         est=fmt.num(peak_row["estimate"]), kind=peak_row["interval_kind"], lo=fmt.num(peak_row["pi90_low"]),
         hi=fmt.num(peak_row["pi90_high"]), end=fmt.num(end), factor=f"{boot_mod.EXTRAPOLATION_FACTOR:g}", rate=fmt.num(rate),
