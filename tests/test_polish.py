@@ -13,7 +13,6 @@ from vdi_report import charts
 from vdi_report.models import boot, iops
 from vdi_report.models import tables as mtables
 
-
 # --- bound verdicts (unit) ------------------------------------------------------------------
 
 @pytest.mark.parametrize("observed,bound,expected", [

@@ -174,13 +174,13 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
     at most/at least the value drawn), tooltip with the bound, vantage and locator."""
     d = latency_data(results)
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
-    enc = dict(
-        x=alt.X("value:Q", title="Latency (ms)", axis=alt.Axis(tickCount=6)),
-        y=alt.Y("phase_label:N", title=None, sort=order),
-        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
-        shape=alt.Shape("statistic:N", title="Statistic"),
-        tooltip=["vendor", "phase_label", "statistic", alt.Tooltip("shown:N", title="latency"), alt.Tooltip("mark:N", title="value"),
-                 alt.Tooltip("vantage:N", title="measured at"), "value_text", "locator"])
+    enc = {
+        "x": alt.X("value:Q", title="Latency (ms)", axis=alt.Axis(tickCount=6)),
+        "y": alt.Y("phase_label:N", title=None, sort=order),
+        "color": alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
+        "shape": alt.Shape("statistic:N", title="Statistic"),
+        "tooltip": ["vendor", "phase_label", "statistic", alt.Tooltip("shown:N", title="latency"), alt.Tooltip("mark:N", title="value"),
+                    alt.Tooltip("vantage:N", title="measured at"), "value_text", "locator"]}
     bounded = d["bound"].isin(["lt", "gt"])
     exact = alt.Chart(d[~bounded]).mark_point(size=70, filled=True, opacity=0.85).encode(**enc)
     bounds = alt.Chart(d[bounded]).mark_point(size=90, filled=False, strokeWidth=2, opacity=0.95).encode(**enc)

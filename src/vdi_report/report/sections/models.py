@@ -79,8 +79,8 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
         outside_ok, outside_bad = ("above", "below") if bound == "lt" else ("below", "above")
         parts = [fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side) for k, t, side in (
             ("consistent", "{n} inside the seed model's {pi} interval (consistent)", ""),
-            ("uninformative", "{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
-                              "(uninformative, not a confirmation)", outside_ok),
+            ("uninformative", ("{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
+                               "(uninformative, not a confirmation)"), outside_ok),
             ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad)) if (v == k).any()]
         r = ext.loc[b, "ratio"]
         clauses.append(fill("{n} {are}{what}: {parts}; the bound is {ratios} the prediction.",
