@@ -61,3 +61,20 @@ def test_what_each_array_carried_names_vantage_and_leaves_out_untestable_figures
         assert not t["Busiest resource at peak (reported)"].str.startswith(shown).any(), shown
     for cell in t["Steady-state average latency (reported)"]:
         assert cell == "–" or any(f"{label})" in cell or f"{label}" in cell for label in VANTAGE_LABELS.values() if label)
+
+
+@pytest.mark.report
+def test_a_planning_figure_from_one_clone_type_says_so():
+    """A planning row whose documents all tested one clone type, while other seed documents tested
+    another, says so in its estimate cell (I/O per boot from full clones is not a linked-clone figure)."""
+    from vdi_report.report.sections import answers
+    from vdi_report.tables import CLONE_LABELS
+
+    ctx = Context(dict(PARAMS))
+    table = answers.planning_table(ctx)
+    clones = dict(zip(ctx.seeds["vendor"], ctx.seeds["clone_type"]))
+    rows = ctx.pred.loc[table.index]
+    for (_, r), cell in zip(rows.iterrows(), table["Estimate (interval)"]):
+        behind = {clones[v] for v in r["vendors"].split(", ") if v in clones}
+        single = len(behind) == 1 and set(clones.values()) - behind
+        assert (f"{CLONE_LABELS[next(iter(behind))]} only" in cell) == bool(single), (r["statistic"], cell)

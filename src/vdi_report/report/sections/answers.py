@@ -67,7 +67,8 @@ def planning_table(ctx) -> pd.DataFrame:
     return pd.DataFrame({
         "Phase": [ctx.label("phase", x) for x in p["phase"]],
         "Statistic": p["statistic"].str.replace("_", " "),
-        "Estimate (interval)": [fmt.interval(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
+        "Estimate (interval)": [fmt.interval(e, lo, hi) + _clone_note(ctx, v)
+                                for e, lo, hi, v in zip(p["estimate"], p["pi90_low"], p["pi90_high"], p["vendors"])],
         "Unit": p["unit"],
         "Read share (derived)": _with_vendors(p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
                                               p["read_share_vendors"]),
@@ -77,6 +78,19 @@ def planning_table(ctx) -> pd.DataFrame:
                                      p["latency_vendors"]),
         "Vendors (IOPS)": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
     })
+
+
+def _clone_note(ctx, vendors: str) -> str:
+    """`` — full clones only`` when the vendors behind a row tested one clone type and the other
+    seed documents another (e.g. I/O per boot from a full-clone document alone)."""
+    from ...tables import CLONE_LABELS
+
+    clones = dict(zip(ctx.seeds["vendor"], ctx.seeds["clone_type"]))
+    behind = {clones.get(v) for v in str(vendors).split(", ") if v in clones}
+    if len(behind) == 1 and set(clones.values()) - behind:
+        (c,) = behind
+        return f", {CLONE_LABELS.get(c, c)} only"
+    return ""
 
 
 def _with_vendors(cells: pd.Series, vendors: pd.Series) -> list[str]:
