@@ -244,3 +244,17 @@ def test_external_prose_counts_and_plurals(monkeypatch, sources_df):
     assert "3 external figures" in text and "2 figures reported as values, 1 falls inside" in text
     assert "runs from 1.6× to 3.3×" in text and "1 figure is an upper bound" in text and "uninformative" in text
     assert sid not in text
+
+
+def test_observation_table_keeps_bounds_and_printed_ranges():
+    """Table 'What each observation was measured with': a boot storm known only as a bound keeps
+    its sign, and an observation printed as a range shows the range beside the midpoint used."""
+    import pandas as pd
+
+    from vdi_report.models import tables as mt
+    ctx = pd.DataFrame({"vendor": ["A", "B", "C"], "what": ["boot storm", "steady_state average", "login peak"],
+                        "worker_class": ["any", "task", "office"], "value": [84.4, 3.5, 20.7],
+                        "low": [float("nan"), 3.0, 20.7], "high": [float("nan"), 4.0, 20.7], "bound": ["gt", "eq", "eq"],
+                        "records": ["R-1", "R-2", "R-3"], "load_tool": "", "guest_os": "", "clone_type": "", "broker": ""})
+    cells = list(mt.context_table(ctx)["Value (derived)"])
+    assert cells == ["≥ 84.4", "3–4 (midpoint 3.5)", "20.7"]

@@ -719,15 +719,19 @@ def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.
     """What each observation behind the planning table was measured with: per observation of
     the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
     guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
-    worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), records,
+    worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), bound (of the
+    value: ``eq`` for a model observation, the boot storm's ``peak_per_rate_bound``), low and high
+    (a model observation's printed range, e.g. "between 3 and 4"), records,
     broker, load_tool, guest_os, clone_type, platform."""
     from .. import sources
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
     a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
-                      "value": obs["iops_per_desktop"], "records": obs["record_ids"]})
+                      "value": obs["iops_per_desktop"], "low": obs["low"], "high": obs["high"], "bound": "eq",
+                      "records": obs["record_ids"]})
     st = storms[storms["role"] == "seed"]
     b = pd.DataFrame({"source_id": st["source_id"], "vendor": st["vendor"], "what": "boot storm (peak IOPS per desktop/min)",
                       "worker_class": "any", "value": st["peak_iops_per_rate"],
+                      "bound": st["peak_per_rate_bound"].replace("", "eq"),
                       "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip()})
     out = pd.concat([a, b], ignore_index=True)
     for c in ("broker", "load_tool", "guest_os", "clone_type", "platform"):

@@ -85,11 +85,21 @@ def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
                          "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
 
 
+def _value_cell(r: pd.Series) -> str:
+    """An observation's value with the sign of its bound, or the printed range (``3–4``) it
+    stands for (the model takes the range's midpoint)."""
+    lo, hi = r.get("low"), r.get("high")
+    if pd.notna(lo) and pd.notna(hi) and hi > lo:
+        return f"{fmt_number(lo)}–{fmt_number(hi)} (midpoint {fmt_number(r['value'])})"
+    return _max(r["value"], r.get("bound", "eq") or "eq")
+
+
 def context_table(ctx: pd.DataFrame) -> pd.DataFrame:
     """Per observation behind the planning table: the load tool (Login VSI version), guest OS,
     clone type and broker of its test (sources.csv)."""
     return pd.DataFrame({"Vendor": ctx["vendor"], "Observation": ctx["what"].str.replace("_", " "),
-                         "Worker class": ctx["worker_class"], "Value (derived)": ctx["value"].map(fmt_number),
+                         "Worker class": ctx["worker_class"],
+                         "Value (derived)": [_value_cell(r) for _, r in ctx.iterrows()],
                          "Load tool": ctx["load_tool"], "Guest OS": ctx["guest_os"],
                          "Clone type": ctx["clone_type"].str.replace("_", " "), "Broker": ctx["broker"], "Records": ctx["records"]})
 
