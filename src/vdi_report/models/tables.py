@@ -151,14 +151,16 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
 
 def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
     """The scenario (``scenario.size``) per phase: front end with its interval, read share,
-    back end, throughput, capacity per desktop and which arrays demonstrably carried it."""
+    back end, throughput, capacity per desktop (space the documents measured per desktop in their
+    tests, fresh clones with profiles at most: a floor for a production desktop, not a sizing
+    rule) and which arrays demonstrably carried it."""
     return pd.DataFrame({
         "Phase": _phase(t["phase"]), "Statistic": t["statistic"], "Worker class used": t["worker_class"].replace({"any": "any (pooled)"}),
         "Front-end IOPS (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])],
         "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
         "Back-end IOPS (write penalty)": [f"{_iv(e, lo, hi)} (×{w:g})" for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])],
         "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
-        "Capacity per desktop (measured)": [f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)" if pd.notna(hi) else "not stated"
+        "Capacity per desktop (measured in the tests: a floor)": [f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)" if pd.notna(hi) else "not stated"
                                             for lo, hi, tb in zip(t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"])],
         "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"]})
 
