@@ -165,7 +165,8 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
                     if len(x):
                         y = x.iloc[0]
                         kind = "phase" if y["test_id"] == "" else ("single value" if y["statistic"] == "single" else y["statistic"])
-                        ranged = pd.notna(y["value_high"]) and pd.notna(y["value_low"]) and y["value_high"] > y["value_low"]
+                        ranged = (y["bound"] in ("eq", "approx") and math.isfinite(y["value_high"])
+                                  and math.isfinite(y["value_low"]) and y["value_high"] > y["value_low"])
                         shown = (f"{fmt_number(y['value_low'])}–{fmt_value(y['value_high'], unit, y['bound'])}" if ranged
                                  else fmt_value(y["value"], unit, y["bound"]))  # a printed range stays a range
                         outs[0][i] = f"{shown} ({kind})"

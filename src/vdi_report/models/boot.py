@@ -26,6 +26,8 @@ import pandas as pd
 from . import semantics
 
 FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
+# The boot-rate model's two statistics, as a reader reads them (planning tables).
+STATISTIC_LABELS = {"peak_per_rate": "peak per boot rate", "io_per_boot": "I/O per boot"}
 MIN_FOR_PI = 3
 PI_ALPHA = 0.10
 BOOT_COLUMNS = ["source_id", "vendor", "role", "desktops", "duration_min", "duration_bound", "duration_record",

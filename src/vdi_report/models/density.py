@@ -251,8 +251,10 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
         row["caveat"] = "; ".join(sorted({f"{x['resource']}: {x['reason']}" for _, x in unk.iterrows()}))
         row["consistency"] = ""
         if pd.notna(row["peak_max"]) and pd.notna(row["average_max"]) and row["peak_max"] > row["average_max"]:
-            row["consistency"] = (f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
-                                  "(a peak cannot be carried without its average load)")
+            # at a limit on averages, the limit statement says it all; otherwise name the cap
+            row["consistency"] = "" if row["average_bound"] == "limit" else (
+                f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
+                "(a peak cannot be carried without its average load)")
             row["peak_max"], row["peak_bound"], row["peak_basis"] = row["average_max"], row["average_bound"], row["average_basis"]
         if len(fo):
             row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(

@@ -527,8 +527,8 @@ def bound_verdict_words(observed: float, bound: str, low: float, high: float) ->
     kind = {"lt": "an upper bound", "gt": "a lower bound"}.get(bound)
     if kind is None:
         return "yes" if verdict == "yes" else f"no: {where} the interval"
-    if verdict == "consistent":
-        return f"consistent: {kind} inside the interval"
+    if verdict == "consistent":  # not a confirmation: a bound inside the interval only fails to contradict it
+        return f"not contradicted: {kind} inside the interval"
     if verdict == "uninformative":
         return f"uninformative: {kind} {where} the interval (cannot contradict it)"
     return f"no: {kind} {where} the interval"

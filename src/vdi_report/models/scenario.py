@@ -104,7 +104,8 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     Columns: vendor, array (vendor, array of sources.csv and configuration), configuration, phase (boot, login,
     steady_state: a login_and_steady_state test counts for login with its peak and for steady
     state with its average), condition (normal, failover), statistic, fe_iops (IOPS), bound,
-    desktops (of the test), record_id.
+    fe_iops_floor (IOPS: the least the statement guarantees, i.e. results' value_low: an
+    "approximately" value less ``normalize.APPROX_TOLERANCE``), desktops (of the test), record_id.
     """
     import pandas as pd
 
@@ -122,9 +123,10 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
             t = g.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
             rows.append({"vendor": vendor, "array": f"{vendor} {arrays.get(sid, '')} {conf}".replace("  ", " ").strip(), "configuration": conf, "phase": phase,
                          "condition": cond, "statistic": stat, "fe_iops": float(t["value"]), "bound": t["bound"],
+                         "fe_iops_floor": float(t["value_low"]) if pd.notna(t["value_low"]) else float(t["value"]),
                          "desktops": float(t["desktops"]), "record_id": t["record_id"]})
     return pd.DataFrame(rows, columns=["vendor", "array", "configuration", "phase", "condition", "statistic", "fe_iops",
-                                       "bound", "desktops", "record_id"])
+                                       "bound", "fe_iops_floor", "desktops", "record_id"])
 
 
 def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
@@ -214,7 +216,7 @@ def build_inputs(model: pd.DataFrame, demo: pd.DataFrame, capacity: pd.DataFrame
         "capacity_gb_per_desktop": {"low": num(cap["value"].min()) if len(cap) else None,
                                     "high": num(cap["value"].max()) if len(cap) else None,
                                     "records": " ".join(cap["record_id"])},
-        "demonstrated": [{k: (num(v) if k in ("fe_iops", "desktops") else v) for k, v in r.items()}
+        "demonstrated": [{k: (num(v) if k in ("fe_iops", "fe_iops_floor", "desktops") else v) for k, v in r.items()}
                          for r in demo.to_dict("records")],
     }
 
@@ -276,8 +278,11 @@ def size(params: dict, inputs: dict) -> pd.DataFrame:
         rs = inputs["read_share"][phase]
         factor = rs + (1 - rs) * wp
         io = inputs["io_size_kb"][phase]
-        carried = [d for d in inputs["demonstrated"] if d["phase"] == phase and d["condition"] == cond and d["fe_iops"] >= fe[0]]
-        carried_txt = "; ".join(f"{d['array']} ({d['fe_iops']:,.0f} IOPS, {d['record_id']})" for d in carried) or "none demonstrated"
+        # carried: the least the statement guarantees covers the demand ("approximately 41,021" is 36,919 at least)
+        carried = [d for d in inputs["demonstrated"] if d["phase"] == phase and d["condition"] == cond
+                   and d.get("fe_iops_floor", d["fe_iops"]) >= fe[0]]
+        carried_txt = "; ".join(f"{d['array']} ({'≈ ' if d.get('bound') == 'approx' else ''}{d['fe_iops']:,.0f} IOPS, "
+                                f"{d['record_id']})" for d in carried) or "none demonstrated"
         rows.append({"phase": phase, "worker_class": wc, "statistic": PHASE_STATISTIC[phase], "active_desktops": active,
                      "boot_rate_per_min": rate, "per_desktop": per[0], "per_desktop_pi90_low": per[1],
                      "per_desktop_pi90_high": per[2], "fe_iops": fe[0], "fe_iops_pi90_low": fe[1], "fe_iops_pi90_high": fe[2],

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..config import PHASE_LABELS
 from ..tables import fmt_number
+from .boot import STATISTIC_LABELS
 
 BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
 
@@ -19,6 +20,8 @@ def _iv(est, lo, hi, pct=False) -> str:
     if pd.isna(est):
         return "not estimable"
     f = (lambda x: f"{x:.0%}") if pct else fmt_number
+    if pd.isna(lo) or pd.isna(hi) or lo == hi:  # one document: no interval to show
+        return f"{f(est)} (no interval)"
     return f"{f(est)} ({f(lo)}–{f(hi)})"
 
 
@@ -32,7 +35,7 @@ def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
     read share, I/O size and latency beside every IOPS figure."""
     unit = pred["unit"].fillna("")
     return pd.DataFrame({
-        "Phase": _phase(pred["phase"]), "Statistic": pred["statistic"].str.replace("_", " "),
+        "Phase": _phase(pred["phase"]), "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
         "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
         "Estimate (model)": [f"{_iv(e, lo, hi)} {u}" for e, lo, hi, u in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit)],
         "Interval": pred["interval_kind"], "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_vendors"], pred["vendors"])],

@@ -76,9 +76,13 @@
       var rs = inputs.read_share[phase];
       var factor = rs + (1 - rs) * wp;
       var io = inputs.io_size_kb[phase];
+      // carried: the least the statement guarantees covers the demand (scenario.size)
       var carried = inputs.demonstrated.filter(function (d) {
-        return d.phase === phase && d.condition === cond && d.fe_iops >= fe[0];
-      }).map(function (d) { return d.array + " (" + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")"; });
+        var floor = (d.fe_iops_floor === undefined || d.fe_iops_floor === null) ? d.fe_iops : d.fe_iops_floor;
+        return d.phase === phase && d.condition === cond && floor >= fe[0];
+      }).map(function (d) {
+        return d.array + " (" + (d.bound === "approx" ? "\u2248 " : "") + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")";
+      });
       var high = (cap.high === null || cap.high === undefined) ? null : cap.high;
       return {
         phase: phase, worker_class: wc, statistic: PHASE_STATISTIC[phase], active_desktops: active,

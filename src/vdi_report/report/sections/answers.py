@@ -23,9 +23,12 @@ def title(ctx) -> None:
     """The title block and, in the PDF, the printed contents (filled in by render)."""
     seeds = ctx.seeds
     block('<header class="vdi-title" data-date="{date}"><div class="vdi-doc-title">VDI storage: what {n_docs} vendor reference '
-          'architectures show</div><div class="vdi-doc-subtitle">Report of {date} · {n_records} digitized numbers · '
-          'every number traced to a line of a vendor document</div></header><!--vdi:toc-->',
-          n_docs=len(seeds), date=ctx.report_date, n_records=fmt.num(len(ctx.results)))
+          'architectures show</div><div class="vdi-doc-subtitle">Report of {date} · {n_records} digitized numbers '
+          '({n_seed} from these documents, {n_ext} from later ones kept apart) · every number traced to a line of '
+          'a vendor document</div></header><!--vdi:toc-->',
+          n_docs=len(seeds), date=ctx.report_date, n_records=fmt.num(len(ctx.results)),
+          n_seed=fmt.num(int(ctx.results["source_id"].isin(seeds["source_id"]).sum())),
+          n_ext=fmt.num(int((~ctx.results["source_id"].isin(seeds["source_id"])).sum())))
 
 
 def scope(ctx) -> None:
@@ -57,7 +60,7 @@ def planning_table(ctx) -> pd.DataFrame:
     Vendors (IOPS). Read share, I/O size and latency are the model stage's figures for the row's
     phase, each followed by the number of vendors behind it.
     """
-    from ...models import iops
+    from ...models import boot, iops
 
     wc = ctx.params["worker_class"]
     p = ctx.pred
@@ -66,7 +69,7 @@ def planning_table(ctx) -> pd.DataFrame:
     p = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
     return pd.DataFrame({
         "Phase": [ctx.label("phase", x) for x in p["phase"]],
-        "Statistic": p["statistic"].str.replace("_", " "),
+        "Statistic": [boot.STATISTIC_LABELS.get(x, ctx.label("statistic", x)) for x in p["statistic"]],
         "Estimate (interval)": [fmt.interval(e, lo, hi) + _clone_note(ctx, v)
                                 for e, lo, hi, v in zip(p["estimate"], p["pi90_low"], p["pi90_high"], p["vendors"])],
         "Unit": p["unit"],

@@ -9,14 +9,17 @@ def render(ctx) -> None:
     heading(1, "Method", "method")
     r = ctx.results
     vant = ctx.vocabulary["vantage"]
+    seed = r["source_id"].isin(ctx.seeds["source_id"])
     say("## From a vendor's page to a table row\n\nEvery number in the {n_docs} documents was typed by hand into "
         "one row of `data/raw/records/<document>.csv`: its locator (table, figure or section), the line of the text "
         "extraction it starts on, a verbatim quote and the value exactly as printed with its exactness (exact, about, "
         "less than, more than). A test checks every quote against the document's text, whose SHA-256 is recorded "
-        "in `data/raw/sources.csv` and in the colophon. {n} numbers were digitized; {n_used} are used by the "
+        "in `data/raw/sources.csv` and in the colophon. {n} numbers were digitized, {n_seed} from these documents "
+        "and {n_ext} from the {n_ext_docs} external documents of the out-of-sample check; {n_used} are used by the "
         "analysis, the others set aside by the audit register (each with the reason, see the evidence explorer of "
         "the HTML report).",
-        n_docs=len(ctx.seeds), n=fmt.num(len(r)), n_used=fmt.num(int(r["used_in_analysis"].sum())))
+        n_docs=len(ctx.seeds), n=fmt.num(len(r)), n_seed=fmt.num(int(seed.sum())), n_ext=fmt.num(int((~seed).sum())),
+        n_ext_docs=fmt.num(r.loc[~seed, "source_id"].nunique()), n_used=fmt.num(int(r["used_in_analysis"].sum())))
     say("## Normalization\n\nUnits become IOPS, ms, MB/s, minutes, seconds, %, GB and count (KB for I/O sizes, "
         "binary; throughput and capacity decimal, as the arrays print them). Bounds become intervals: *less than v* "
         "runs from zero to v, *more than v* from v up, *about v* is v ± {tol}, a printed range keeps both ends. Per-desktop "

@@ -78,7 +78,7 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
         v = verdicts[b]
         outside_ok, outside_bad = ("above", "below") if bound == "lt" else ("below", "above")
         parts = [fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side) for k, t, side in (
-            ("consistent", "{n} inside the seed model's {pi} interval (consistent)", ""),
+            ("consistent", "{n} inside the seed model's {pi} interval (not contradicted; a bound cannot confirm it)", ""),
             ("uninformative", ("{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
                                "(uninformative, not a confirmation)"), outside_ok),
             ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad)) if (v == k).any()]
@@ -112,7 +112,8 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
             verdict, where = iops.bound_verdict(obs, r.bound, lo, hi)
             seeds = _seed_range(lo, hi, m.at[r.statistic, "n_vendors"] if r.statistic in m.index else 0)
             if r.bound in ("lt", "gt"):
-                said = {"consistent": "inside {seeds}: consistent", "no": "{where} {seeds}: it contradicts them",
+                said = {"consistent": "inside {seeds}: not contradicted (a bound cannot confirm them)",
+                        "no": "{where} {seeds}: it contradicts them",
                         "uninformative": "{where} {seeds}: uninformative (it cannot contradict them)"}[verdict]
             else:
                 said = "inside {seeds}" if verdict == "yes" else "outside {seeds} ({where})"
