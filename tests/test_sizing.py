@@ -62,8 +62,9 @@ def test_done_when_scenario_matches_hand_calculation(inputs):
     # boot read share: AccelStor host averages, reads 11,700 (ACCS-0015), writes 9,400 (ACCS-0014)
     rs = 11700 / (11700 + 9400)
     assert t.at["boot", "be_iops"] == pytest.approx(t.at["boot", "fe_iops"] * (rs + (1 - rs) * 6), rel=1e-6)
-    # boot I/O size: median of NetApp 1,469 MB/s / 57,231 IOPS (NTAP-0082/0080) and Dell 12.5 GB/s / 125,000 (DELL-0061/0060)
-    io = np.median([1469e6 / 57231 / 1024, 12500e6 / 125000 / 1024])
+    # boot I/O size: NetApp 1,469 MB/s / 57,231 IOPS (NTAP-0082/0080); Dell's 12.5 GB/s (DELL-0061) is set aside
+    # by D-DELL-11 ("do not derive I/O size from it")
+    io = 1469e6 / 57231 / 1024
     assert t.at["boot", "throughput_mbps"] == pytest.approx(t.at["boot", "fe_iops"] * io * 1024 / 1e6, rel=1e-6)
     # login peak (pooled): AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189), NetApp 31,088 / 1,500 (NTAP-0014);
     # steady-state average: AccelStor 3,200 and 3,600 / 500 (ACCS-0202, ACCS-0256), Hitachi 3-4 per desktop (HDS-0259);
@@ -201,3 +202,19 @@ def test_javascript_twin_defines_a_browser_global():
             "console.log(typeof ctx.self.VdiSizing.size, typeof ctx.module)")
     out = subprocess.run(["node", "-e", code, str(JS)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["function", "undefined"]
+
+
+def test_an_approximate_demonstration_must_cover_the_demand_at_its_low_end(inputs):
+    """'Approximately 41,021 IOPS' guarantees about 36,919 (less the 10 % of an approximate value):
+    it demonstrates a demand between the two only when its low end covers it."""
+    import copy
+
+    fe = float(scenario.size(DONE_WHEN, inputs).set_index("phase").at["boot", "fe_iops"])
+    demo = {"vendor": "V", "array": "V Array", "configuration": "", "phase": "boot", "statistic": "peak",
+            "condition": "failover" if DONE_WHEN.get("failover") == "controller" else "normal", "desktops": 100.0,
+            "record_id": "V-0001"}
+    trial = copy.deepcopy(inputs)
+    trial["demonstrated"] = [dict(demo, fe_iops=fe * 1.05, bound="approx", fe_iops_floor=fe * 1.05 * 0.9),
+                             dict(demo, fe_iops=fe * 1.05, bound="eq", fe_iops_floor=fe * 1.05, record_id="V-0002")]
+    carried = scenario.size(DONE_WHEN, trial).set_index("phase").at["boot", "carried_by"]
+    assert "V-0002" in carried and "V-0001" not in carried
