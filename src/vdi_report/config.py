@@ -54,6 +54,15 @@ def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[
 VOCABULARY = _read_vocabulary()
 
 
+def label(field: str, value: str) -> str:
+    """The vocabulary's label of ``value`` in ``field`` (``config1`` -> ``Config 1``); the value
+    with spaces for underscores when the vocabulary does not list it."""
+    for r in VOCABULARY.get(field, []):
+        if r["value"] == value:
+            return r["label"]
+    return str(value).replace("_", " ")
+
+
 def values(field: str) -> tuple[str, ...]:
     """The allowed values of one vocabulary ``field``, in the vocabulary's order."""
     return tuple(r["value"] for r in VOCABULARY[field])

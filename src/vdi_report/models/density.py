@@ -24,6 +24,8 @@ Latency rises non-linearly near saturation and is never extrapolated.
 import numpy as np
 import pandas as pd
 
+from ..config import label
+
 UTILIZATION_METRICS = {"storage_cpu_utilization": "array controller CPU", "mpu_utilization": "MPU",
                        "disk_busy": "disk busy"}
 CONTROLLER_RESOURCES = {"storage_cpu_utilization", "mpu_utilization"}
@@ -327,7 +329,8 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
     word = {"eq": "", "approx": "about ", "gt": "at least ", "lt": "at most "}
     out = []
     for _, s in summ.iterrows():
-        name = f"{s['vendor']} {s['configuration'] if isinstance(s['configuration'], str) else ''}".strip()
+        conf = s["configuration"] if isinstance(s["configuration"], str) else ""
+        name = f"{s['vendor']} {label('configuration', conf) if conf else ''}".strip()
         txt = f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops" if pd.notna(s["desktops_tested"]) else f"{name}: no test run"
         if pd.notna(s.get("desktops_failover_tested")):
             txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"

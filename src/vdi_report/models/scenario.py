@@ -113,7 +113,7 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     io = results[(results["metric"] == "iops") & results["used_in_analysis"] & results["vantage"].isin(["array_frontend", "host", "storage_port"])
                  & results["statistic"].isin(["peak", "average"]) & results["bound"].isin(["eq", "approx", "gt"])
                  & (results["variant"] != "tuesday") & results["condition"].isin(["normal", "failover"])]
-    from .. import sources
+    from .. import config, sources
     arrays = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")["array"]
     rows = []
     for phase, srcs in keep.items():
@@ -121,7 +121,8 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
         x = io[io["phase"].isin(srcs) & (io["statistic"] == stat)]
         for (sid, vendor, conf, cond), g in x.groupby(["source_id", "vendor", "configuration", "condition"], sort=True):
             t = g.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
-            rows.append({"vendor": vendor, "array": f"{vendor} {arrays.get(sid, '')} {conf}".replace("  ", " ").strip(), "configuration": conf, "phase": phase,
+            conf_label = config.label("configuration", conf) if conf else ""
+            rows.append({"vendor": vendor, "array": f"{vendor} {arrays.get(sid, '')} {conf_label}".replace("  ", " ").strip(), "configuration": conf, "phase": phase,
                          "condition": cond, "statistic": stat, "fe_iops": float(t["value"]), "bound": t["bound"],
                          "fe_iops_floor": float(t["value_low"]) if pd.notna(t["value_low"]) else float(t["value"]),
                          "desktops": float(t["desktops"]), "record_id": t["record_id"]})

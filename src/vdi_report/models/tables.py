@@ -9,7 +9,7 @@ import re
 
 import pandas as pd
 
-from ..config import PHASE_LABELS
+from ..config import PHASE_LABELS, label
 from ..tables import fmt_number
 from .boot import STATISTIC_LABELS
 
@@ -195,7 +195,7 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
         if b == "limit":
             return f"{fmt_number(v)}, at the limit ({basis.replace('limit reached: ', '')})"
         return f"{_max(v, b)} ({basis})" if pd.notna(v) else (basis or "not extrapolated")
-    conf = summ["configuration"].fillna("").replace("", "—")
+    conf = summ["configuration"].fillna("").map(lambda c: label("configuration", c) if c else "—")
     return pd.DataFrame({
         "Vendor": summ["vendor"], "Configuration": conf,
         "Desktops demonstrated (normal / one controller down)": [
