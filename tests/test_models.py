@@ -356,3 +356,13 @@ def test_planning_latency_and_profile_name_their_vendors_and_use_no_bounds(resul
     for col in ("read_share", "io_size_kb", "latency_ms"):
         vend = plan[f"{col.replace('_kb', '').replace('_ms', '')}_vendors"]
         assert ((plan[col].notna()) == (vend != "")).all(), col
+
+
+def test_the_whole_test_planning_row_has_its_own_profile(results):
+    """The login + steady-state row of the planning table takes the whole tests' own read share,
+    I/O size and latency, not steady state's."""
+    chars = scenario.io_characteristics(results, iops.io_profile(results)).set_index("phase")
+    plan = catalogue.read("iops_per_desktop_model").set_index(["phase", "statistic"])
+    row = plan.loc[("login_and_steady_state", "average")]
+    for col in ("read_share", "io_size_kb", "latency_ms"):
+        assert row[col] == pytest.approx(chars.at["login_and_steady_state", col], nan_ok=True), col

@@ -682,7 +682,8 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     in I/O per desktop boot; their interval is the documents' range when too few for a PI,
     ``interval_kind`` says which). n_vendors / vendors: the documents behind the row.
     read_share, io_size_kb, latency_ms: ``scenario.io_characteristics`` of the row's phase
-    (login_and_steady_state rows take steady state's), with the vendors behind each
+    (login_and_steady_state rows take the whole tests' own, steady state's when ``chars`` has no
+    such row), with the vendors behind each
     (read_share_vendors, io_size_vendors, latency_vendors: comma-separated). identifiable: what
     the row can and cannot tell (e.g. the worker class is pooled).
     """
@@ -707,7 +708,7 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
                      "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
                      "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
     t = pd.DataFrame(rows)
-    key = t["phase"].replace("login_and_steady_state", "steady_state")
+    key = t["phase"] if "login_and_steady_state" in ch.index else t["phase"].replace("login_and_steady_state", "steady_state")
     for c in ("read_share", "io_size_kb", "latency_ms"):
         t[c] = key.map(ch[c]) if c in ch else np.nan
     for c in ("read_share_vendors", "io_size_vendors", "latency_vendors"):

@@ -131,8 +131,9 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
 
 
 def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
-    """Read share, I/O size and latency per sizing phase (boot, login, steady_state), the median
-    over vendors of each vendor's value (derived, front end or host; back end excluded).
+    """Read share, I/O size and latency per sizing phase (boot, login, steady_state; and
+    login_and_steady_state, the whole tests' own averages), the median over vendors of each
+    vendor's value (derived, front end or host; back end excluded).
 
     ``profile``: ``iops.io_profile`` (read_share, kb_per_io per vendor, test, statistic, vantage).
     A phase takes the tests of ``demonstrated``'s mapping (login: peaks of login tests; steady
@@ -145,7 +146,9 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     import pandas as pd
 
     keep = {"boot": (("boot",), ("average", "peak")), "login": (("login", "login_and_steady_state"), ("peak",)),
-            "steady_state": (("steady_state", "login_and_steady_state"), ("average",))}
+            "steady_state": (("steady_state", "login_and_steady_state"), ("average",)),
+            # the planning table's whole-test row: the whole login + steady-state tests' own averages
+            "login_and_steady_state": (("login_and_steady_state",), ("average",))}
     from .. import sources
 
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
