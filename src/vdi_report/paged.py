@@ -32,12 +32,12 @@ import hashlib
 import io
 import json
 import logging
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag
+
+from . import files
 
 LINK_BASE = "https://vdi-report.invalid/#"  # a link to another piece, until the pieces are joined
 NO_FOOTER = "<style>@page { @bottom-center { content: none; } }</style>"
@@ -154,21 +154,9 @@ def _cached_layout(html: str, base_url: str, cache_dir: Path | None, used: set) 
             pass  # not cached, or a damaged entry: lay it out again
     pdf, pages, anchors = _layout(html, base_url)
     if cache_dir is not None:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        _atomic_write(pdf_path, pdf)
-        _atomic_write(meta_path, json.dumps({"pages": pages, "anchors": anchors}).encode())
+        files.write_bytes(pdf, pdf_path)
+        files.write_json({"pages": pages, "anchors": anchors}, meta_path)
     return pdf, pages, anchors, True
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _headings(pieces: list[Piece]) -> list[tuple[int, str, str, int]]:
@@ -255,7 +243,7 @@ def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = 
         if (first.pages, first.anchors) == numbered:
             break
     if guess is not None:
-        _atomic_write(guess, json.dumps({"pages": first.pages, "anchors": first.anchors}).encode())
+        files.write_json({"pages": first.pages, "anchors": first.anchors}, guess)
     if log:
         log(f"PDF: {len(pieces)} pieces, {laid} layout(s) made, the rest from {cache_dir}")
 

@@ -21,7 +21,6 @@ time, and the HTML export need not wait for it.
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
@@ -29,7 +28,7 @@ from bs4 import BeautifulSoup, Comment
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
-from . import config
+from . import config, files
 
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
@@ -188,7 +187,7 @@ def vega_bundle() -> str:
         return cache.read_text(encoding="utf-8")
     js = vlc.javascript_bundle()
     cache.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(cache, js.encode("utf-8"))
+    files.write_bytes(js.encode("utf-8"), cache)
     return js
 
 
@@ -242,18 +241,6 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     return html.replace("<!--vdi:head-->", head, 1)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp's 0600 would hide the report from other users
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 PDF_CACHE_DIR = config.PROJ_ROOT / "build" / "pdf-pieces"
 
 
@@ -289,9 +276,9 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
     for fmt in formats:
         path = out_base.with_suffix(f".{fmt}")
         if fmt == "html":
-            _atomic_write(path, to_html(nb).encode("utf-8"))
+            files.write_bytes(to_html(nb).encode("utf-8"), path)
         else:
-            _atomic_write(path, pdf_bytes(print_document(nb), str(out_base.parent), PDF_CACHE_DIR))
+            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent), PDF_CACHE_DIR), path)
         written.append(path)
     return written
 
