@@ -59,3 +59,13 @@ def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
     a, b = charts.chart_svg(_chart([1, 2, 3]).to_dict()), charts.chart_svg(_chart([1, 2, 4]).to_dict())
     assert a != b
     assert len(list(tmp_path.glob("*.svg"))) == 2
+
+
+def test_a_pdf_rendered_elsewhere_leaves_the_builds_layout_cache_alone(tmp_path, report_pdf):
+    """The piece-layout cache serves reports/; rendering a copy elsewhere neither reads nor prunes it."""
+    before = sorted(p.name for p in render.PDF_CACHE_DIR.glob("*"))
+    assert before, "the build should have filled the layout cache"
+    executed = config.REPORTS_DIR / "notebooks" / "10_report.ipynb"
+    assert render.main(["--pdf", str(executed), str(tmp_path / "report")]) == 0
+    assert sorted(p.name for p in render.PDF_CACHE_DIR.glob("*")) == before
+    assert (tmp_path / "report.pdf").read_bytes() == report_pdf.read_bytes()

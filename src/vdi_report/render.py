@@ -278,7 +278,10 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         if fmt == "html":
             files.write_bytes(to_html(nb).encode("utf-8"), path)
         else:
-            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent), PDF_CACHE_DIR), path)
+            # the layout cache serves the build's report; a render elsewhere (a test's copy) neither
+            # uses it nor prunes it
+            cache = PDF_CACHE_DIR if out_base.parent.resolve() == config.REPORTS_DIR.resolve() else None
+            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent), cache), path)
         written.append(path)
     return written
 
