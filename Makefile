@@ -111,14 +111,14 @@ check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without 
 	@$(check_params)
 
 $(SYSTEM_STAMP): | $(STAMP)
-	@$(PY) -c "from vdi_report.render import check_pdf_dependencies as c; c()" \
+	@$(PY) -c "from vdi_report.publish.render import check_pdf_dependencies as c; c()" \
 	  || { echo "Missing system library for the PDF (see above)."; exit 1; }
 	@mkdir -p build && touch $@
 
 .PHONY: check-system
 check-system: $(STAMP) ## Check pango and a font (PDF) and Chromium (browser tests); prints what to install
 	@rm -f $(SYSTEM_STAMP) && $(MAKE) --no-print-directory $(SYSTEM_STAMP)
-	@$(PY) -m vdi_report.render --check-system
+	@$(PY) -m vdi_report.publish.render --check-system
 
 .PHONY: stages
 stages: $(STAGES_MK) ## List the stages and what each reads and writes

@@ -27,7 +27,9 @@
 source_id = ""  # empty: every source of data/raw/sources.csv; else one source id
 
 # %%
-from vdi_report import catalogue, config, normalize, sources
+from vdi_report import catalogue, config
+from vdi_report.transform import normalize
+from vdi_report.raw import sources
 
 ids = [source_id] if source_id else sources.load_sources()["source_id"].tolist()
 tables = {s: normalize.normalize_source(s) for s in ids}

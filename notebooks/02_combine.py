@@ -27,11 +27,13 @@
 # `used_in_analysis = False`, with the register entry and its resolution in `resolution`.
 
 # %%
-from vdi_report import audit, catalogue, normalize, sources
+from vdi_report import catalogue
+from vdi_report.transform import normalize
+from vdi_report.raw import registers, sources
 
 srcs = sources.load_sources()
 frames = [catalogue.read("normalized", source_id=s) for s in srcs["source_id"]]
-resolutions = audit.resolutions(audit.load_discrepancies())
+resolutions = registers.resolutions(registers.load_discrepancies())
 results = normalize.combine(frames, resolutions)
 tests = normalize.build_tests(results, srcs)
 catalogue.write("results", results)

@@ -34,10 +34,11 @@
 # %%
 import pandas as pd
 
-from vdi_report import audit, config, files, normalize
+from vdi_report import audit, config, files
+from vdi_report.transform import normalize
 
 pd.set_option("display.max_colwidth", 200)
-audit.rules_list()
+audit.rules_table()
 
 # %%
 results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")

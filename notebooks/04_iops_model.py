@@ -16,7 +16,7 @@
 # %% [markdown]
 # # IOPS per desktop and boot storms by rate: the planning model
 #
-# Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.sources`).
+# Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.raw.sources`).
 # Writes, through the table catalogue (`vdi_report.catalogue`; the README's data contract lists
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`,

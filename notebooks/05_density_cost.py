@@ -17,7 +17,7 @@
 # # Density (demonstrated before extrapolated) and cost (explicit assumptions only)
 #
 # Reads `data/processed/results.csv`, `data/raw/sources.csv`, `data/raw/claims.csv` (via
-# `vdi_report.sources`) and the cost assumptions (`cost_file`, papermill parameter; default
+# `vdi_report.raw.sources`) and the cost assumptions (`cost_file`, papermill parameter; default
 # `data/raw/cost_assumptions.csv`). Writes, through the table catalogue (`vdi_report.catalogue`),
 # `data/processed/density.csv` (every utilization figure, whether and how it may be
 # extrapolated), `density_summary.csv` (per tested array), `cost_readings.csv` (each reading of
@@ -31,7 +31,8 @@ cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumpt
 # %%
 import pandas as pd
 
-from vdi_report import catalogue, config, sources
+from vdi_report import catalogue, config
+from vdi_report.raw import sources
 from vdi_report.models import cost, density, scenario
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)

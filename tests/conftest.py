@@ -15,7 +15,8 @@ with ``pytest -m unit`` (``make test-unit``, ``make test-data``, ``make test-rep
 import pandas as pd
 import pytest
 
-from vdi_report import catalogue, config, sources
+from vdi_report import catalogue, config
+from vdi_report.raw import sources
 
 DATA_FIXTURES = {"results", "tests_table", "processed"}
 REPORT_FIXTURES = {"report_pdf", "report_html"}

@@ -7,7 +7,10 @@ import math
 import pandas as pd
 import pytest
 
-from vdi_report import audit, config, normalize, sources
+from vdi_report import audit, config
+from vdi_report.report import audit_tables
+from vdi_report.transform import normalize
+from vdi_report.raw import sources
 
 SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
 needs_seeds = pytest.mark.skipif(not SEEDS_PRESENT, reason=f"source texts not found at {config.SEEDS_DIR} "
@@ -239,7 +242,7 @@ def test_every_registered_rule_has_its_own_tests_and_report_text():
     for name, r in audit.RULES.items():
         assert any(t.startswith(f"test_{name}") for t in here), f"no test_{name}* in tests/test_audit.py"
         assert r.label and len(r.description) > 20 and r.name == name
-    listed = audit.rules_list()
+    listed = audit_tables.rules_list()
     assert list(listed["Check"]) == [r.label for r in audit.RULES.values()]
     assert [r.order for r in audit.RULES.values()] == sorted(r.order for r in audit.RULES.values())
 
@@ -270,7 +273,7 @@ def findings():
     path = config.PROCESSED_DIR / "audit_findings.csv"
     if not path.exists():
         pytest.fail(f"{path} is missing: run `make report` (make test builds it first)")
-    return audit.read_findings(path)
+    return audit_tables.read_findings(path)
 
 
 def _has(findings, rule, *record_ids):

@@ -7,8 +7,10 @@ import sys
 import pandas as pd
 import pytest
 
-from vdi_report import config, files, normalize, sources
-from vdi_report.sources import RawDataError
+from vdi_report import config, files
+from vdi_report.transform import normalize
+from vdi_report.raw import sources
+from vdi_report.raw.sources import RawDataError
 
 GOOD = [
     {"record_id": "NTAP-0001", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,

@@ -9,7 +9,8 @@ or asks for the network. The tests skip, with the reason, without Chromium or Pl
 
 import pytest
 
-from vdi_report import config, render
+from vdi_report import config
+from vdi_report.publish import render
 
 playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
 CHROMIUM = render.chromium_path()

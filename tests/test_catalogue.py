@@ -6,7 +6,9 @@ import re
 import pandas as pd
 import pytest
 
-from vdi_report import catalogue, config, normalize, sources
+from vdi_report import catalogue, config
+from vdi_report.transform import normalize
+from vdi_report.raw import sources
 from vdi_report.catalogue import Col
 
 

@@ -5,7 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import catalogue, config, sources
+from vdi_report import catalogue, config
+from vdi_report.raw import sources
 from vdi_report.models import cost, density, iops, scenario
 
 
@@ -303,7 +304,7 @@ def test_io_profile_hand_calculation(results):
 # --- Table 2 (tables.headline_table): the fixes ------------------------------------
 
 def test_headline_table_fixes(results):
-    from vdi_report import tables
+    from vdi_report.report import tables
     tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
     t = tables.headline_table(tests, results)
     hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")

@@ -5,8 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from vdi_report import config, files, normalize, sources
-from vdi_report.units import convert
+from vdi_report import config, files
+from vdi_report.transform import normalize
+from vdi_report.raw import sources
+from vdi_report.raw.units import convert
 
 
 def one(results, **where):

@@ -1,4 +1,4 @@
-"""The PDF laid out in pieces (``vdi_report.paged``) is the PDF of the whole document: same pages,
+"""The PDF laid out in pieces (``vdi_report.publish.paged``) is the PDF of the whole document: same pages,
 same text, same page numbers, links and bookmarks; a piece whose HTML did not change is not laid
 out again, and the bytes do not depend on what the cache holds."""
 
@@ -8,7 +8,7 @@ import pypdf
 import pytest
 import weasyprint
 
-from vdi_report import paged, render
+from vdi_report.publish import paged, render
 
 pytestmark = pytest.mark.unit
 

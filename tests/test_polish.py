@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from vdi_report import charts
+from vdi_report.report import charts
 from vdi_report.models import boot, iops
-from vdi_report.models import tables as mtables
+from vdi_report.report import model_tables as mtables
 
 # --- bound verdicts (unit) ------------------------------------------------------------------
 
@@ -251,7 +251,7 @@ def test_observation_table_keeps_bounds_and_printed_ranges():
     its sign, and an observation printed as a range shows the range beside the midpoint used."""
     import pandas as pd
 
-    from vdi_report.models import tables as mt
+    from vdi_report.report import model_tables as mt
     ctx = pd.DataFrame({"vendor": ["A", "B", "C"], "what": ["boot storm", "steady_state average", "login peak"],
                         "worker_class": ["any", "task", "office"], "value": [84.4, 3.5, 20.7],
                         "low": [float("nan"), 3.0, 20.7], "high": [float("nan"), 4.0, 20.7], "bound": ["gt", "eq", "eq"],

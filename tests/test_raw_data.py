@@ -5,7 +5,8 @@ import re
 import pandas as pd
 import pytest
 
-from vdi_report import config, provenance, sources
+from vdi_report import config
+from vdi_report.raw import provenance, sources
 
 SOURCE_IDS = sources.load_sources()["source_id"].tolist()
 SEEDS_PRESENT = config.SEEDS_DIR.is_dir()

@@ -8,7 +8,9 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from vdi_report import config, render, tables
+from vdi_report import config
+from vdi_report.publish import render
+from vdi_report.report import tables
 from vdi_report.report import fmt
 
 

@@ -5,7 +5,8 @@ of a chapter (the next page starts a chapter) and the last page."""
 import nbformat
 import pytest
 
-from vdi_report import config, render
+from vdi_report import config
+from vdi_report.publish import render
 
 pytestmark = pytest.mark.report  # reads the executed report notebook
 
@@ -70,7 +71,7 @@ def test_every_chapter_starts_a_page(layout):
 
 
 def test_built_pdf_is_the_whole_document_page_for_page(whole, report_pdf):
-    """The report's PDF, laid out in pieces and joined (``vdi_report.paged``), has the pages of
+    """The report's PDF, laid out in pieces and joined (``vdi_report.publish.paged``), has the pages of
     the whole document laid out at once: the same text on every page, footer and contents
     numbers included, and the same link targets."""
     import io

@@ -26,7 +26,7 @@ def rebuilt(tmp_path_factory, report_pdf, report_html):
     for k, v in params.items():
         args += ["-p", k, str(v)]
     subprocess.run(args, check=True, capture_output=True, cwd=config.PROJ_ROOT)
-    subprocess.run([sys.executable, "-m", "vdi_report.render", str(out), str(tmp / "report")], check=True,
+    subprocess.run([sys.executable, "-m", "vdi_report.publish.render", str(out), str(tmp / "report")], check=True,
                    capture_output=True, cwd=config.PROJ_ROOT)
     return tmp / "report.html", tmp / "report.pdf"
 

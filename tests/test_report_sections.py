@@ -49,7 +49,7 @@ def test_what_each_array_carried_names_vantage_and_leaves_out_untestable_figures
     """Page 1's Table 2: a utilization whose statement the claims table rates not testable is not
     the busiest resource; every latency cell names where it was measured."""
     from vdi_report.report.sections import answers
-    from vdi_report.tables import VANTAGE_LABELS, fmt_value
+    from vdi_report.report.tables import VANTAGE_LABELS, fmt_value
 
     ctx = Context(dict(PARAMS))
     t = answers.carried_table(ctx)
@@ -68,7 +68,7 @@ def test_a_planning_figure_from_one_clone_type_says_so():
     """A planning row whose documents all tested one clone type, while other seed documents tested
     another, says so in its estimate cell (I/O per boot from full clones is not a linked-clone figure)."""
     from vdi_report.report.sections import answers
-    from vdi_report.tables import CLONE_LABELS
+    from vdi_report.report.tables import CLONE_LABELS
 
     ctx = Context(dict(PARAMS))
     table = answers.planning_table(ctx)

@@ -26,7 +26,7 @@ def test_no_two_stages_write_the_same_file():
 def test_code_dependencies_follow_imports_transitively():
     combine = _deps("combine")
     assert "notebooks/02_combine.py" in combine
-    assert {"src/vdi_report/normalize.py", "src/vdi_report/catalogue.py"} <= combine
+    assert {"src/vdi_report/transform/normalize.py", "src/vdi_report/catalogue.py"} <= combine
     # normalize imports units (pint) through sources: found although the notebook never names it
     assert "src/vdi_report/units.py" in _deps("normalize")
 
@@ -35,7 +35,7 @@ def test_a_report_only_module_reruns_only_the_report():
     report_only = _deps("report") - set().union(*(_deps(s.name) for s in stages.STAGES if s.name != "report"))
     assert {"src/vdi_report/report/fmt.py", "src/vdi_report/report/show.py"} <= report_only
     for s in stages.STAGES:
-        if s.name != "report" and s.module != "vdi_report.render":
+        if s.name != "report" and s.module != "vdi_report.publish.render":
             assert "src/vdi_report/report/show.py" not in _deps(s.name), s.name
             assert "src/vdi_report/render.py" not in _deps(s.name), s.name
 

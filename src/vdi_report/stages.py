@@ -119,11 +119,11 @@ STAGES = (
           outputs=("$(EXECUTED)/10_report.ipynb",)),
     # Two independent steps that make -j2 runs side by side: the PDF (WeasyPrint's layout, most
     # of the render's time) need not wait for the HTML export, nor the HTML for the PDF.
-    Stage("render_html", "render HTML", module="vdi_report.render",
+    Stage("render_html", "render HTML", module="vdi_report.publish.render",
           args="--html $(EXECUTED)/10_report.ipynb $(REPORT)",
           inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)"),
           outputs=("$(REPORT).html",)),
-    Stage("render_pdf", "render PDF", module="vdi_report.render",
+    Stage("render_pdf", "render PDF", module="vdi_report.publish.render",
           args="--pdf $(EXECUTED)/10_report.ipynb $(REPORT)",
           inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)", "$(SYSTEM_STAMP)"),
           outputs=("$(REPORT).pdf",)),

@@ -16,40 +16,14 @@ Two halves:
 
 Layout: ``registry`` (the ``Rule`` record and ``@rule``), ``common`` (finding columns, printed
 precision as intervals, message helpers), ``rules/`` (one module per rule), ``run`` (``run_rules``,
-``link_register``), ``registers`` (the curated files), ``tables`` (report tables and chart).
+``link_register``), ``vdi_report.raw.registers`` (the curated files; re-exported here); the report's audit tables are
+``vdi_report.report.audit_tables``.
 """
 
 from .common import FINDING_COLUMNS, KEY, SEVERITIES, TEST_FREE, intervals, printed_half_step
-from .registers import (
-                        CATEGORIES,
-                        CLAIM_COLUMNS,
-                        DISCREPANCY_COLUMNS,
-                        OPTIONAL_CLAIM_COLUMNS,
-                        OPTIONAL_DISCREPANCY_COLUMNS,
-                        VERDICTS,
-                        RegisterError,
-                        check_claim_verdicts,
-                        load_claims,
-                        load_discrepancies,
-                        register_summary,
-                        resolutions,
-                        seed_texts,
-                        source_texts,
-                        verify_quotes,
-)
+from ..raw.registers import CATEGORIES, CLAIM_COLUMNS, DISCREPANCY_COLUMNS, OPTIONAL_CLAIM_COLUMNS, OPTIONAL_DISCREPANCY_COLUMNS, VERDICTS, RegisterError, check_claim_verdicts, load_claims, load_discrepancies, register_summary, resolutions, seed_texts, source_texts, verify_quotes
 from .registry import RULES, Rule, rule, rules_table
 from .run import link_register, run_rules
-from .tables import (
-                        VERDICT_ORDER,
-                        claims_table,
-                        findings_counts,
-                        findings_summary,
-                        findings_table,
-                        read_findings,
-                        register_table,
-                        rule_labels,
-                        rules_list,
-)
 
 __all__ = [
                         "CATEGORIES",
@@ -63,26 +37,17 @@ __all__ = [
                         "SEVERITIES",
                         "TEST_FREE",
                         "VERDICTS",
-                        "VERDICT_ORDER",
                         "RegisterError",
                         "Rule",
                         "check_claim_verdicts",
-                        "claims_table",
-                        "findings_counts",
-                        "findings_summary",
-                        "findings_table",
                         "intervals",
                         "link_register",
                         "load_claims",
                         "load_discrepancies",
                         "printed_half_step",
-                        "read_findings",
                         "register_summary",
-                        "register_table",
                         "resolutions",
                         "rule",
-                        "rule_labels",
-                        "rules_list",
                         "rules_table",
                         "run_rules",
                         "seed_texts",

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .. import sources
+from ..raw import sources
 
 FINDING_COLUMNS = [
     "finding_id", "rule", "severity", "source_id", "test_id", "metric", "record_ids", "locators",

@@ -223,7 +223,7 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     ``boot_storms`` with numeric boot_rate_per_min, peak_iops, average_iops."""
     import altair as alt
 
-    from ..charts import vendor_scale
+    from ..report.charts import vendor_scale
     s = storms[storms["peak_iops"].notna() | storms["average_iops"].notna()].copy()
     s["iops"] = s["peak_iops"].fillna(s["average_iops"])
     s["shown"] = np.where(s["peak_iops"].notna(), "peak", "average (no front-end peak reported)")

@@ -36,7 +36,7 @@ def load_assumptions(path) -> pd.DataFrame:
     is missing, a number does not parse, low <= value <= high fails, or a scope or rationale is
     empty (no assumption enters silently). FileNotFoundError when the file is missing.
     """
-    from .. import sources
+    from ..raw import sources
     if path is None or str(path) == "":
         raise ValueError("cost assumptions: no file given (pass the path of cost_assumptions.csv or COST_FILE)")
     df = sources.read_csv_text(path)

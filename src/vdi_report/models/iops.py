@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..normalize import VANTAGE_PREFERENCE
+from ..transform.normalize import VANTAGE_PREFERENCE
 from . import semantics
 
 CELLS = {("login", "peak"): "login peak", ("steady_state", "average"): "steady_state average",
@@ -463,7 +463,7 @@ def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataF
     inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
     when no external source has a usable figure.
     """
-    from .. import sources
+    from ..raw import sources
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
     ext_ids = set(s.index[s["role"] == "external"])
     r = results[results["source_id"].isin(ext_ids)]
@@ -594,7 +594,7 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
     (IOPS per desktop, colour = vendor) as crosses."""
     import altair as alt
 
-    from ..charts import log_ticks, vendor_scale
+    from ..report.charts import log_ticks, vendor_scale
     pooled = ANY_CLASS in set(pred["worker_class"])
     p = pred.assign(label=(pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"])
     o = obs.assign(label=(obs["phase"] + " " + obs["statistic"]).str.replace("_", " ") + " · " + (ANY_CLASS if pooled else obs["worker_class"]))
@@ -620,7 +620,7 @@ def cv_chart(cv: pd.DataFrame):
     IOPS per desktop, log-log, one colour per held-out vendor; the diagonal is a perfect fit."""
     import altair as alt
 
-    from ..charts import vendor_scale
+    from ..report.charts import vendor_scale
     d = cv[cv["predicted"].notna()]
     lim = [float(min(d["observed"].min(), d["pi90_low"].min()) * 0.8), float(max(d["observed"].max(), d["pi90_high"].max()) * 1.2)]
     sc = alt.Scale(type="log", domain=lim)
@@ -724,7 +724,7 @@ def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.
     value: ``eq`` for a model observation, the boot storm's ``peak_per_rate_bound``), low and high
     (a model observation's printed range, e.g. "between 3 and 4"), records,
     broker, load_tool, guest_os, clone_type, platform."""
-    from .. import sources
+    from ..raw import sources
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
     a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
                       "value": obs["iops_per_desktop"], "low": obs["low"], "high": obs["high"], "bound": "eq",

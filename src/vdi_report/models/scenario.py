@@ -113,7 +113,8 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     io = results[(results["metric"] == "iops") & results["used_in_analysis"] & results["vantage"].isin(["array_frontend", "host", "storage_port"])
                  & results["statistic"].isin(["peak", "average"]) & results["bound"].isin(["eq", "approx", "gt"])
                  & (results["variant"] != "tuesday") & results["condition"].isin(["normal", "failover"])]
-    from .. import config, sources
+    from .. import config
+    from ..raw import sources
     arrays = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")["array"]
     rows = []
     for phase, srcs in keep.items():
@@ -149,7 +150,7 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
             "steady_state": (("steady_state", "login_and_steady_state"), ("average",)),
             # the planning table's whole-test row: the whole login + steady-state tests' own averages
             "login_and_steady_state": (("login_and_steady_state",), ("average",))}
-    from .. import sources
+    from ..raw import sources
 
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
     prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]

@@ -27,7 +27,8 @@ import re
 
 import pandas as pd
 
-from .. import config, sources
+from .. import config
+from ..raw import sources
 
 SEMANTIC_COLUMNS = ("aggregation", "window", "load")
 ARRAY_VANTAGES = ("array_frontend", "array_backend", "storage_port", "")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import fmt
+from . import formatting as fmt
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .. import config, sources
+from .. import config
+from ..raw import sources
 
 SCENARIO_PARAMS = ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
 

@@ -5,7 +5,7 @@ import re
 
 import pandas as pd
 
-from ..tables import fmt_value
+from .tables import fmt_value
 
 # Column widths (px) of the explorer: the page scrolls the table sideways rather than squeezing it.
 WIDTHS = {"Record": 80, "Vendor": 90, "Test": 110, "Phase": 100, "Metric": 110, "Statistic": 70, "Value as printed": 90,

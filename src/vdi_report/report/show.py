@@ -4,7 +4,7 @@
   placeholders, formatted by the caller from data; a test fails when a template carries a digit.
 - ``table(df, caption, key)``: a table with a caption; ``figure(chart, caption, key)``: a chart.
   Numbers (Table N, Figure N) are assigned in document order when the report is rendered
-  (``vdi_report.render.number_captions``); ``ref(key)`` links to one by its key.
+  (``vdi_report.publish.render.number_captions``); ``ref(key)`` links to one by its key.
 - ``html_only(html, print_note)``: interactive content for the HTML report, with the note the PDF
   prints instead (the HTML exporter prefers ``text/html``, the PDF ``text/markdown``).
 """
@@ -14,7 +14,7 @@ import string
 import pandas as pd
 from IPython.display import Markdown, display
 
-from .. import charts, tables
+from . import charts, tables
 
 _FORMATTER = string.Formatter()
 
@@ -49,7 +49,7 @@ def block(template: str, **values) -> None:
 def heading(level: int, text: str, key: str, new_page: bool = False) -> None:
     """A heading with a stable id (``key``), for the contents, the sidebar and PDF bookmarks;
     ``new_page``: the PDF starts a new page with it (and lays it out as a piece of its own,
-    ``vdi_report.paged``)."""
+    ``vdi_report.publish.paged``)."""
     cls = ' class="vdi-new-page"' if new_page else ""
     html = f'<h{level} id="{key}"{cls}>{text}</h{level}>'
     display({"text/html": html, "text/markdown": html}, raw=True)

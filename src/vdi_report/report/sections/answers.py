@@ -8,7 +8,7 @@ each array demonstrably carried, how to size N desktops, and the caveats that ma
 
 import pandas as pd
 
-from .. import fmt
+from .. import formatting as fmt
 from ..show import block, heading, ref, say, table
 
 # The claims a sizing rests on (claims.csv ``topic``): how many desktops an array supports and
@@ -86,7 +86,7 @@ def planning_table(ctx) -> pd.DataFrame:
 def _clone_note(ctx, vendors: str) -> str:
     """`` — full clones only`` when the vendors behind a row tested one clone type and the other
     seed documents another (e.g. I/O per boot from a full-clone document alone)."""
-    from ...tables import CLONE_LABELS
+    from ..tables import CLONE_LABELS
 
     clones = dict(zip(ctx.seeds["vendor"], ctx.seeds["clone_type"]))
     behind = {clones.get(v) for v in str(vendors).split(", ") if v in clones}
@@ -124,7 +124,7 @@ def carried_table(ctx) -> pd.DataFrame:
     statement the claims table rates not testable is left out), Steady-state average latency
     (reported: steady-state averages, else the login + steady-state run's, with the sign of a
     bound and the vantage of each value)."""
-    from ...tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
+    from ..tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
 
     def where(phase, conf, vantage=""):
         bits = [ctx.label("phase", phase).lower(), ctx.label("configuration", conf) if conf else "",
@@ -233,7 +233,7 @@ def render(ctx) -> None:
     heading(1, "Answers", "answers")
     scope(ctx)
     from ...models import iops
-    from ...tables import VANTAGE_LABELS
+    from ..tables import VANTAGE_LABELS
 
     obs, pred = ctx.obs, ctx.pred
     pooled = (pred.loc[pred["phase"] != "boot", "worker_class"] == iops.ANY_CLASS).all()

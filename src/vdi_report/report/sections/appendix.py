@@ -3,8 +3,7 @@ digitized data and the colophon (commit, parameters, SHA-256 of the inputs, pack
 
 import pandas as pd
 
-from ... import audit as audit_rules
-from ... import tables
+from .. import audit_tables, tables
 from .. import colophon
 from ..show import heading, say, table
 
@@ -20,7 +19,7 @@ def register_full(ctx) -> pd.DataFrame:
 def render(ctx) -> None:
     heading(1, "Appendix", "appendix")
     heading(2, "Headline claims, evidence and verdicts", "appendix-claims")
-    table(audit_rules.claims_table(ctx.claims, ctx.sources), "Headline claims, evidence and verdicts", "claims-full",
+    table(audit_tables.claims_table(ctx.claims, ctx.sources), "Headline claims, evidence and verdicts", "claims-full",
           {"Claim": "26%", "Verdict": "9%", "Evidence for": "28%", "Evidence against": "29%"})
     heading(2, "The full discrepancy register", "appendix-register")
     table(register_full(ctx), "Discrepancy register (all entries)", "register-full",

@@ -3,8 +3,8 @@ numbers used) and the vendors' headline claims against their own data (chart; fu
 appendix)."""
 
 from ... import audit as audit_rules
-from ... import charts
-from .. import fmt
+from .. import audit_tables, charts
+from .. import formatting as fmt
 from ..show import figure, heading, ref, say, table
 
 FINDING_WIDTHS = {"Document and check": "16%", "Finding (stated values as printed, with locator)": "52%",
@@ -27,15 +27,15 @@ def render(ctx) -> None:
         "the {n_records} digitized numbers; {n_claims} headline claims were tested ({ref_claims}).",
         n_bad=n_bad, n_notes=len(f) - n_bad, n_reg=len(reg), n_aside=len(audit_rules.resolutions(reg)),
         n_records=fmt.num(len(ctx.results)), n_claims=len(claims), ref_claims=ref("appendix-claims"))
-    table(audit_rules.findings_counts(f, srcs), "Automated consistency checks: findings per document and check",
+    table(audit_tables.findings_counts(f, srcs), "Automated consistency checks: findings per document and check",
           "audit-counts")
     say("## What the automated checks found\n\n*Stated* values are quoted as printed; *recomputed* values are derived "
         "by the check from other stated values of the same document.")
-    table(audit_rules.findings_table(f, srcs), "Inconsistencies found by the automated checks", "audit-findings",
+    table(audit_tables.findings_table(f, srcs), "Inconsistencies found by the automated checks", "audit-findings",
           FINDING_WIDTHS)
     say("Notes are not errors: the arithmetic holds, but only in a way a reader should know, e.g. a difference "
         "computed against the larger of two values, or a saving that holds against one configuration only.")
-    table(audit_rules.findings_table(f, srcs, severity="note"), "Notes from the automated checks", "audit-notes",
+    table(audit_tables.findings_table(f, srcs, severity="note"), "Notes from the automated checks", "audit-notes",
           FINDING_WIDTHS)
     say("## The curated discrepancy register\n\n`data/raw/discrepancies.csv` holds each discrepancy with both "
         "statements (locator, line, verbatim quote), an explanation, the resolution (which value this analysis uses, "
@@ -45,7 +45,7 @@ def render(ctx) -> None:
           "register-summary")
     say("The entries below change the numbers this report uses: each sets aside the records it names (they stay in "
         "`results.csv`, marked as not used, with the entry's id).")
-    table(audit_rules.register_table(reg, srcs), "Register entries that set records aside, and what the analysis "
+    table(audit_tables.register_table(reg, srcs), "Register entries that set records aside, and what the analysis "
           "uses instead", "register-aside",
           {"Entry": "28%", "Resolution: what the analysis uses": "50%", "Records not used": "14%"})
     say("## Headline claims against the vendors' own data\n\nVerdicts: *supported* (the document's data show it), "

@@ -1,8 +1,11 @@
 """Chapter 2, Evidence: the documents, the headline results per test, comparability, test beds,
 the charts and (HTML) the evidence explorer of every digitized number."""
 
-from ... import charts, config, normalize, tables
-from .. import explorer, fmt
+from .. import charts, tables
+from ... import config
+from ...transform import normalize
+from .. import explorer
+from .. import formatting as fmt
 from ..show import figure, fill, heading, html_only, ref, say, table
 
 

@@ -1,7 +1,7 @@
 """Chapter 3, Method: how the numbers were digitized, normalized and made comparable."""
 
-from ... import normalize
-from .. import fmt
+from ...transform import normalize
+from .. import formatting as fmt
 from ..show import heading, say
 
 

@@ -5,8 +5,9 @@ and (HTML) the sizing calculator."""
 import pandas as pd
 
 from ... import config
-from ...models import tables as mtables
-from .. import calculator, fmt
+from .. import model_tables as mtables
+from .. import calculator
+from .. import formatting as fmt
 from ..show import figure, fill, heading, html_only, ref, say, table
 
 

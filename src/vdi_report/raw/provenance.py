@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import config
+from .. import config
 
 MAX_QUOTE_WORDS = 20
 LINE_WINDOW = 40  # a quote may start on the recorded line and run over a flattened table's cells

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import config, provenance, sources
+from .. import config
+from . import provenance, sources
 
 DISCREPANCY_COLUMNS = ["id", "source_id", "category", "a_locator", "a_line", "a_quote", "b_locator", "b_line",
                        "b_quote", "explanation", "resolution", "impact", "rejected_records"]

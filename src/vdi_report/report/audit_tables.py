@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 
 from .. import config
-from . import rules as _rules  # noqa: F401  (registers the rules)
-from .common import FINDING_COLUMNS
-from .registry import RULES, rules_table
+from ..audit import rules as _rules  # noqa: F401  (registers the rules)
+from ..audit.common import FINDING_COLUMNS
+from ..audit.registry import RULES, rules_table
 
 
 def rule_labels() -> dict[str, str]:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag
 
-from . import files
+from .. import files
 
 LINK_BASE = "https://vdi-report.invalid/#"  # a link to another piece, until the pieces are joined
 NO_FOOTER = "<style>@page { @bottom-center { content: none; } }</style>"

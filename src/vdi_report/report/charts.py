@@ -16,7 +16,7 @@ import pandas as pd
 import vl_convert as vlc
 from IPython.display import display
 
-from . import config, files
+from .. import config, files
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
@@ -43,7 +43,7 @@ def _theme() -> alt.theme.ThemeConfig:
 def vendor_colors() -> dict[str, str]:
     """{vendor: colour} from the ``color`` column of ``data/raw/sources.csv`` (the first source of
     a vendor gives its colour; the palette there is Okabe-Ito, colour-blind safe)."""
-    from . import sources
+    from ..raw import sources
 
     s = sources.load_sources()
     return dict(s.drop_duplicates("vendor").set_index("vendor")["color"])

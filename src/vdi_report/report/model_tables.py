@@ -10,8 +10,8 @@ import re
 import pandas as pd
 
 from ..config import PHASE_LABELS, label
-from ..tables import fmt_number
-from .boot import STATISTIC_LABELS
+from .tables import fmt_number
+from ..models.boot import STATISTIC_LABELS
 
 BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
 
@@ -140,7 +140,7 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
     ratio, the verdict in words (``iops.bound_verdict_words``: an upper bound above the
     interval is *uninformative*, not a confirmation) and the record ids. Column widths for
     ``show.table``: ``EXTERNAL_WIDTHS``."""
-    from .iops import bound_verdict_words
+    from ..models.iops import bound_verdict_words
     labels = labels or {}
     return pd.DataFrame({
         "Document": ext["source_id"].map(lambda s: labels.get(s, s)),

@@ -7,12 +7,12 @@ JupyterLab stylesheet, no CDN script):
 - PDF: static SVG charts (``image/svg+xml`` first), print notes instead of interactive parts
   (``text/markdown`` before ``text/html``), a printed contents with page numbers, bookmarks,
   metadata (title, subject, keywords, dates = the report date), then WeasyPrint, piece by piece
-  with each piece's layout kept between builds (``vdi_report.paged``).
+  with each piece's layout kept between builds (``vdi_report.publish.paged``).
 
 Both get Table N / Figure N numbers in document order and resolved internal links
 (``number_captions``). Two renders of the same notebook give the same bytes.
 
-Usage: ``python -m vdi_report.render [--html | --pdf] EXECUTED.ipynb OUT_BASENAME`` writes
+Usage: ``python -m vdi_report.publish.render [--html | --pdf] EXECUTED.ipynb OUT_BASENAME`` writes
 OUT_BASENAME.html and/or OUT_BASENAME.pdf (both without an option). The build runs the two as
 separate steps, side by side under ``make -j2``: the PDF's WeasyPrint layout takes most of the
 time, and the HTML export need not wait for it.
@@ -28,7 +28,7 @@ from bs4 import BeautifulSoup, Comment
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
-from . import config, files
+from .. import config, files
 
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
@@ -233,7 +233,7 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     soup, scripts, heads = _parsed(nb, for_pdf=False)
     html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
     head = _head(soup, for_pdf=False)
-    from .report import explorer
+    from ..report import explorer
     side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
             + _nav(heads, (1, 2)) + "</nav>")
     html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)

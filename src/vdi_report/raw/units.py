@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import pint
 
-from . import config
+from .. import config
 
 # Printed unit spelling (data/raw/README.md) -> pint expression in the registry below. Data
 # sizes use an ``octet`` with its own dimension: pint's ``byte`` is dimensionless and would

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from ..tables import fmt_number
+from .tables import fmt_number
 
 
 def pct(x: float, digits: int = 0) -> str:

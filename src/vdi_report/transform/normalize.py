@@ -9,8 +9,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from . import catalogue, config, sources
-from .units import convert
+from .. import catalogue, config
+from ..raw import sources
+from ..raw.units import convert
 
 # "~", "about", "almost": the printed value is taken as an interval of +/-10 %. Rounding a
 # two-digit number to one significant figure ("~80 min") moves it by up to 6 %; 10 % also covers

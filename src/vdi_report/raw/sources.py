@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pandera.pandas as pa
 
-from . import config
+from .. import config
 from .units import CANONICAL_UNITS, metric_units
 
 RECORD_COLUMNS = [

@@ -9,7 +9,7 @@ import math
 
 import pandas as pd
 
-from . import config
+from .. import config
 
 VANTAGE_LABELS = {"array_frontend": "array front end", "array_backend": "array back end", "host": "ESXi host",
                   "guest": "guest", "storage_port": "storage port", "": "vantage not stated"}
