@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from vdi_report import config
 from vdi_report.publish import render
 from vdi_report.report import tables
-from vdi_report.report import fmt
+from vdi_report.report import formatting as fmt
 
 
 @pytest.fixture(scope="module")

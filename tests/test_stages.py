@@ -28,16 +28,16 @@ def test_code_dependencies_follow_imports_transitively():
     assert "notebooks/02_combine.py" in combine
     assert {"src/vdi_report/transform/normalize.py", "src/vdi_report/catalogue.py"} <= combine
     # normalize imports units (pint) through sources: found although the notebook never names it
-    assert "src/vdi_report/units.py" in _deps("normalize")
+    assert "src/vdi_report/raw/units.py" in _deps("normalize")
 
 
 def test_a_report_only_module_reruns_only_the_report():
     report_only = _deps("report") - set().union(*(_deps(s.name) for s in stages.STAGES if s.name != "report"))
-    assert {"src/vdi_report/report/fmt.py", "src/vdi_report/report/show.py"} <= report_only
+    assert {"src/vdi_report/report/formatting.py", "src/vdi_report/report/show.py"} <= report_only
     for s in stages.STAGES:
         if s.name != "report" and s.module != "vdi_report.publish.render":
             assert "src/vdi_report/report/show.py" not in _deps(s.name), s.name
-            assert "src/vdi_report/render.py" not in _deps(s.name), s.name
+            assert "src/vdi_report/publish/render.py" not in _deps(s.name), s.name
 
 
 def test_generated_rules_use_grouped_targets_and_every_parameter():
