@@ -68,8 +68,7 @@ ports
 # %%
 summ = density.summary(dens, density.claims(results), ports, scenario.demonstrated(results))
 catalogue.write("density_summary", summ)
-for s in density.summary_sentences(summ):
-    print("-", s)
+summ
 
 # %% [markdown]
 # ## Cost: the claims' readings, and cost from explicit assumptions

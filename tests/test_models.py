@@ -8,6 +8,7 @@ import pytest
 from vdi_report import catalogue, config
 from vdi_report.raw import sources
 from vdi_report.models import cost, density, iops, scenario
+from vdi_report.report import model_tables as mtables
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +219,7 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     # ... an average over an 8-minute window around a 2-minute boot (D-ACCS-21): the limit is an upper bound
     assert x.at[("AccelStor", ""), "port_bound"] == "lt"
     # nothing extrapolated above what a vendor claim rated not testable would give
-    assert "12,500" not in " ".join(density.summary_sentences(s))
+    assert "12,500" not in " ".join(mtables.summary_sentences(s))
     # Hitachi config 1: MPU below 47 % at the login peak (HDS-0271) allows at least 580 x 100 / 47, but the
     # flash modules were about 93 % busy (HDS-0286), whose headroom is unknown: no maximum is determined
     c1 = x.loc[("Hitachi Data Systems", "config1")]

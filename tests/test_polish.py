@@ -25,7 +25,7 @@ def test_bound_verdict(observed, bound, expected):
 
 
 def test_an_upper_bound_far_above_the_interval_is_uninformative_not_consistent():
-    words = iops.bound_verdict_words(48.7, "lt", 5.33, 28.0)
+    words = mtables.bound_verdict_words(48.7, "lt", 5.33, 28.0)
     assert words.startswith("uninformative") and "consistent" not in words
 
 
@@ -124,7 +124,7 @@ def test_per_desktop_chart_has_power_of_ten_ticks_and_no_title(results):
 
 def test_prediction_chart_labels_are_not_truncated_and_no_title(processed):
     pred, obs = processed("iops_per_desktop_model"), processed("iops_model_observations")
-    spec = iops.prediction_chart(pred[pred["phase"] != "boot"], obs).to_dict()
+    spec = charts.prediction_chart(pred[pred["phase"] != "boot"], obs).to_dict()
     assert "title" not in spec
     labels = (pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"]
     limits = [lay["encoding"]["y"]["axis"]["labelLimit"] for lay in spec["layer"] if "axis" in lay["encoding"].get("y", {})]
@@ -163,7 +163,7 @@ def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(process
     fitted = boot.fitted_storms(model, storms)
     assert len(fitted) >= 1
     limit = boot.EXTRAPOLATION_FACTOR * fitted["boot_rate_per_min"].max()
-    spec = boot.demand_chart(model, storms, scenario_rate=1.0).to_dict()
+    spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
     assert max(_line_x(spec, "black")) == pytest.approx(limit)
     assert not _line_x(spec, "#666")  # no extrapolated part
     assert boot.EXTRAPOLATED not in str(spec["datasets"])
@@ -172,7 +172,7 @@ def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(process
 def test_boot_line_beyond_the_tested_rates_is_labelled_extrapolated(processed):
     model, storms = _boot(processed)
     limit = boot.EXTRAPOLATION_FACTOR * boot.fitted_storms(model, storms)["boot_rate_per_min"].max()
-    spec = boot.demand_chart(model, storms, scenario_rate=3 * limit).to_dict()
+    spec = charts.demand_chart(model, storms, scenario_rate=3 * limit).to_dict()
     assert max(_line_x(spec, "black")) == pytest.approx(limit)
     assert max(_line_x(spec, "#666")) == pytest.approx(3 * limit)
     assert boot.EXTRAPOLATED in str(spec["datasets"])

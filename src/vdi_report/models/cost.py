@@ -207,28 +207,3 @@ def tiered_configuration(drives: pd.DataFrame) -> str:
     return str(t.iloc[0]["configuration"])
 
 
-def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
-    """Altair line chart: the tiered configuration's drive-cost saving against each other
-    configuration as a function of the HDD/FMD price ratio, with the assumed range shaded and
-    the flash-only count saving as a dashed rule."""
-    import altair as alt
-    a = assumptions.set_index("name").loc["hdd_to_fmd_price_ratio"]
-    tiered = tiered_configuration(drives)
-    refs = [c for c in drives["configuration"] if c != tiered]
-    rs = np.linspace(0, 1, 101)
-    from .. import config
-
-    d = pd.DataFrame([{"ratio": r, "against": config.label("configuration", ref),
-                       "saving": tiering_saving(drives, r, ref, tiered)["with_hdds"]} for ref in refs for r in rs])
-    band_d = pd.DataFrame({"lo": [a["low"]], "hi": [a["high"]], "text": ["assumed price ratio (range)"]})
-    band = alt.Chart(band_d).mark_rect(opacity=0.15, color="#e6550d").encode(x="lo:Q", x2="hi:Q")
-    claim_d = pd.DataFrame({"y": [tiering_saving(drives, 0, refs[-1], tiered)["claimed_fmd_only"]], "x": [1.0],
-                            "text": ["flash modules saved, HDDs not counted (the document's comparison)"]})
-    claim = alt.Chart(claim_d).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
-    # the band and the dashed rule are named on the chart (text marks), not only in the caption
-    band_text = alt.Chart(band_d).mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=10, color="#a63603").encode(x="lo:Q", text="text:N")
-    claim_text = alt.Chart(claim_d).mark_text(align="right", baseline="top", dy=3, fontSize=10).encode(x="x:Q", y="y:Q", text="text:N")
-    line = alt.Chart(d).mark_line().encode(x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
-                                           y=alt.Y("saving:Q", title=f"drive-cost saving of {config.label('configuration', tiered)}", axis=alt.Axis(format="%")),
-                                           color=alt.Color("against:N", title="Against"))
-    return (band + claim + line + band_text + claim_text).properties(width=420, height=240, title="Flash modules saved, HDDs included")

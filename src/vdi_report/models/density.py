@@ -24,7 +24,6 @@ Latency rises non-linearly near saturation and is never extrapolated.
 import numpy as np
 import pandas as pd
 
-from ..config import label
 
 UTILIZATION_METRICS = {"storage_cpu_utilization": "array controller CPU", "mpu_utilization": "MPU",
                        "disk_busy": "disk busy"}
@@ -322,47 +321,6 @@ def latency(results: pd.DataFrame) -> pd.DataFrame:
     top["share_of_threshold"] = top["value"] / top["threshold_ms"]
     return top.rename(columns={"value": "latency_ms"})[["vendor", "configuration", "phase", "latency_ms", "statistic",
                                                         "vantage", "record_id", "threshold_ms", "share_of_threshold"]]
-
-
-def summary_sentences(summ: pd.DataFrame) -> list[str]:
-    """Plain-language sentences, one per configuration, built from ``summary`` (no typed numbers)."""
-    word = {"eq": "", "approx": "about ", "gt": "at least ", "lt": "at most "}
-    out = []
-    for _, s in summ.iterrows():
-        conf = s["configuration"] if isinstance(s["configuration"], str) else ""
-        name = f"{s['vendor']} {label('configuration', conf) if conf else ''}".strip()
-        txt = f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops" if pd.notna(s["desktops_tested"]) else f"{name}: no test run"
-        if pd.notna(s.get("desktops_failover_tested")):
-            txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
-        if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
-            at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
-            txt += (f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
-                    f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
-        if s.get("peak_bound") == "limit":
-            txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
-        elif pd.notna(s.get("peak_max")):
-            txt += f". Extrapolated from a resource that scales: {word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
-        elif isinstance(s.get("peak_basis"), str) and s["peak_basis"].startswith("not determined"):
-            txt += f". Maximum at peak {s['peak_basis']}"
-        elif pd.notna(s.get("port_max")):
-            txt += ". No reported resource can be extrapolated"
-        else:
-            txt += ". Nothing it reported can be extrapolated: only the demonstrated load stands"
-        if pd.notna(s.get("port_max")):
-            about = "at most" if s.get("port_bound") == "lt" else "about"
-            txt += f"; port bandwidth allows {about} {s['port_max']:,.0f} ({s['port_basis']})"
-            if s.get("port_bound") == "lt":
-                txt += ", an upper bound: the throughput is an average, and the peak it hides would fit fewer desktops"
-        if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
-            txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
-        if isinstance(s.get("caveat"), str) and s["caveat"]:
-            txt += f"; headroom unknown for {s['caveat']}"
-        if isinstance(s.get("consistency"), str) and s["consistency"]:
-            txt += f"; {s['consistency']}"
-        if isinstance(s.get("claims"), str) and s["claims"]:
-            txt += f". Vendor claims: {s['claims']}"  # († D-…: the register entry that qualifies a claim)
-        out.append(txt + ".")
-    return out
 
 
 def read(path=None) -> pd.DataFrame:

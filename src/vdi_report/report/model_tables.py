@@ -12,6 +12,7 @@ import pandas as pd
 from ..config import PHASE_LABELS, label
 from .tables import fmt_number
 from ..models.boot import STATISTIC_LABELS
+from ..models.iops import bound_verdict
 
 BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
 
@@ -140,7 +141,6 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
     ratio, the verdict in words (``iops.bound_verdict_words``: an upper bound above the
     interval is *uninformative*, not a confirmation) and the record ids. Column widths for
     ``show.table``: ``EXTERNAL_WIDTHS``."""
-    from ..models.iops import bound_verdict_words
     labels = labels or {}
     return pd.DataFrame({
         "Document": ext["source_id"].map(lambda s: labels.get(s, s)),
@@ -246,3 +246,58 @@ def io_profile_table(p: pd.DataFrame, phases=("boot", "login", "login_and_steady
                          "Read share (derived)": p["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
                          "KB per I/O (derived)": p["kb_per_io"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
                          "Sources": p["records"]})
+
+
+def bound_verdict_words(observed: float, bound: str, low: float, high: float) -> str:
+    """``bound_verdict`` in words for a table cell or prose, e.g. ``uninformative: an upper bound
+    above the interval cannot contradict it`` or ``no: above the interval``."""
+    verdict, where = bound_verdict(observed, bound, low, high)
+    kind = {"lt": "an upper bound", "gt": "a lower bound"}.get(bound)
+    if kind is None:
+        return "yes" if verdict == "yes" else f"no: {where} the interval"
+    if verdict == "consistent":  # not a confirmation: a bound inside the interval only fails to contradict it
+        return f"not contradicted: {kind} inside the interval"
+    if verdict == "uninformative":
+        return f"uninformative: {kind} {where} the interval (cannot contradict it)"
+    return f"no: {kind} {where} the interval"
+
+
+def summary_sentences(summ: pd.DataFrame) -> list[str]:
+    """Plain-language sentences, one per configuration, built from ``summary`` (no typed numbers)."""
+    word = {"eq": "", "approx": "about ", "gt": "at least ", "lt": "at most "}
+    out = []
+    for _, s in summ.iterrows():
+        conf = s["configuration"] if isinstance(s["configuration"], str) else ""
+        name = f"{s['vendor']} {label('configuration', conf) if conf else ''}".strip()
+        txt = f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops" if pd.notna(s["desktops_tested"]) else f"{name}: no test run"
+        if pd.notna(s.get("desktops_failover_tested")):
+            txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
+        if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
+            at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
+            txt += (f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+                    f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
+        if s.get("peak_bound") == "limit":
+            txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
+        elif pd.notna(s.get("peak_max")):
+            txt += f". Extrapolated from a resource that scales: {word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
+        elif isinstance(s.get("peak_basis"), str) and s["peak_basis"].startswith("not determined"):
+            txt += f". Maximum at peak {s['peak_basis']}"
+        elif pd.notna(s.get("port_max")):
+            txt += ". No reported resource can be extrapolated"
+        else:
+            txt += ". Nothing it reported can be extrapolated: only the demonstrated load stands"
+        if pd.notna(s.get("port_max")):
+            about = "at most" if s.get("port_bound") == "lt" else "about"
+            txt += f"; port bandwidth allows {about} {s['port_max']:,.0f} ({s['port_basis']})"
+            if s.get("port_bound") == "lt":
+                txt += ", an upper bound: the throughput is an average, and the peak it hides would fit fewer desktops"
+        if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
+            txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
+        if isinstance(s.get("caveat"), str) and s["caveat"]:
+            txt += f"; headroom unknown for {s['caveat']}"
+        if isinstance(s.get("consistency"), str) and s["consistency"]:
+            txt += f"; {s['consistency']}"
+        if isinstance(s.get("claims"), str) and s["claims"]:
+            txt += f". Vendor claims: {s['claims']}"  # († D-…: the register entry that qualifies a claim)
+        out.append(txt + ".")
+    return out

@@ -6,7 +6,7 @@ import pandas as pd
 
 from ... import config
 from .. import model_tables as mtables
-from .. import calculator
+from .. import calculator, charts
 from .. import formatting as fmt
 from ..show import figure, fill, heading, html_only, ref, say, table
 
@@ -156,7 +156,7 @@ def _iops_model(ctx) -> None:
     table(mtables.context_table(iops.observation_context(obs, ctx.boot_storms.assign(
         peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])), ctx.sources)),
         "What each observation was measured with: Login VSI version, guest OS, clone type, broker", "model-context")
-    figure(iops.prediction_chart(model_rows, obs), fill("IOPS per desktop: model estimate (black dot) with its {pi} prediction "
+    figure(charts.prediction_chart(model_rows, obs), fill("IOPS per desktop: model estimate (black dot) with its {pi} prediction "
                                                          "interval (grey bar) per cell, and the observations (crosses, colour = "
                                                          "vendor)", pi=pi), "model-prediction-chart")
     table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
@@ -208,7 +208,7 @@ def _iops_model(ctx) -> None:
             items="; ".join(at_limit))
     end, ext_end = boot_mod.demand_line_extent(boot_model, num_storms, rate)
     peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
-    figure(boot_mod.demand_chart(boot_model, num_storms, scenario_rate=rate), fill(
+    figure(charts.demand_chart(boot_model, num_storms, scenario_rate=rate), fill(
         "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
         "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
         "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
@@ -252,7 +252,7 @@ def _density(ctx) -> None:
     summ = ctx.density_summary
     table(mtables.density_table(summ), "Density per array: demonstrated, busiest resource, extrapolated only where "
           "it scales", "density")
-    say("{items}", items="\n".join("- " + t for t in density.summary_sentences(summ)))
+    say("{items}", items="\n".join("- " + t for t in mtables.summary_sentences(summ)))
 
 
 def _cost(ctx) -> None:
@@ -289,7 +289,7 @@ def _cost(ctx) -> None:
                              f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
                              f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav),
             limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]))
-        figure(cost.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
+        figure(charts.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
 
 
 def _limits_note(ctx, configurations: list[str]) -> str:

@@ -1,0 +1,85 @@
+"""Per-desktop IOPS model for the planning table: log(IOPS per desktop) ~ cell [+ worker intensity].
+
+Pipeline: ``candidate_records`` (every per-desktop IOPS record with its semantics and the reason
+it is or is not used) -> ``observations`` (one row per vendor x cell x worker class) -> ``fit``
+(statsmodels OLS) -> ``planning_table`` (``iops_per_desktop_model.csv``), ``leave_one_vendor_out``
+and ``external_check``.
+
+Like with like (``semantics.observation_semantics``):
+- A *cell* is a phase with its statistic and window: ``login`` peak (the login storm's peak,
+  also when the test spans login and steady state), ``steady_state`` average, and
+  ``login_and_steady_state`` average (an average over a whole test, window ``test``: never
+  pooled with a steady-state average).
+- Per-desktop figures are array or host totals divided by the desktops of the test. A
+  single-desktop sample (Hitachi's "four representative desktops") enters only as an average
+  (the mean of sampled desktops estimates the mean per desktop); its peak is the peak of one
+  desktop, not its share of the array's coincident peak, and is excluded.
+- Only standard Login VSI loads; a boosted I/O workload (an IOPS target per desktop, or an I/O
+  generator such as Vdbench) is excluded, with the reason, and listed.
+- Boot storms are not modelled here: their demand depends on the boot rate (``models.boot``).
+- External sources (sources.csv ``role = external``) never enter the fit; ``external_check``
+  predicts them out of sample.
+
+Bounds: ``lt``/``gt`` values are excluded (``bounded="exclude"``); ranges and ``approx`` values
+enter at their midpoint. The specification is chosen by ``choose_spec`` from the computed criteria
+(leave-one-vendor-out coverage of observations, then error, then AIC).
+
+Modules: ``observations`` (cells, candidate records, observations), ``fit`` (OLS and the grid),
+``validation`` (leave-one-vendor-out, specification choice, external check), ``planning`` (the
+planning table). Charts and words for the report live in ``vdi_report.report``.
+"""
+
+from .observations import CELLS, CELL_ORDER, PHASES, VANTAGE_LEVELS, STATISTICS, WORKER_CLASSES, ANY_CLASS, REFERENCE_CLASS, SPECS, WORKLOAD_SPECS, OFFSET_SPECS, DEFAULT_SPEC, PI_ALPHA, CI_ALPHA, login_vsi_weights, workload_score, cell_of, _reason, candidate_records, exclusions, observations, derived_totals
+from .fit import IopsModel, _design, _fit_arrays, fit, coefficients, grid, predict_grid
+from .validation import leave_one_vendor_out, cv_summary, VACUOUS_SHARPNESS, cv_by_vendor, compare_specs, choose_spec, bounds_sensitivity, EXTERNAL_COLUMNS, external_check, BOUND_VERDICTS, bound_verdict, document_labels
+from .planning import rules_of_thumb, io_profile, class_vendors, PLANNING_COLUMNS, planning_table, observation_context
+
+__all__ = [
+    "CELLS",
+    "CELL_ORDER",
+    "PHASES",
+    "VANTAGE_LEVELS",
+    "STATISTICS",
+    "WORKER_CLASSES",
+    "ANY_CLASS",
+    "REFERENCE_CLASS",
+    "SPECS",
+    "WORKLOAD_SPECS",
+    "OFFSET_SPECS",
+    "DEFAULT_SPEC",
+    "PI_ALPHA",
+    "CI_ALPHA",
+    "login_vsi_weights",
+    "workload_score",
+    "cell_of",
+    "_reason",
+    "candidate_records",
+    "exclusions",
+    "observations",
+    "derived_totals",
+    "IopsModel",
+    "_design",
+    "_fit_arrays",
+    "fit",
+    "coefficients",
+    "grid",
+    "predict_grid",
+    "leave_one_vendor_out",
+    "cv_summary",
+    "VACUOUS_SHARPNESS",
+    "cv_by_vendor",
+    "compare_specs",
+    "choose_spec",
+    "bounds_sensitivity",
+    "EXTERNAL_COLUMNS",
+    "external_check",
+    "BOUND_VERDICTS",
+    "bound_verdict",
+    "document_labels",
+    "rules_of_thumb",
+    "io_profile",
+    "class_vendors",
+    "PLANNING_COLUMNS",
+    "planning_table",
+    "observation_context",
+]

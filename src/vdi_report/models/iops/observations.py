@@ -1,0 +1,227 @@
+"""Cells and observations of the per-desktop IOPS model: which records enter (``candidate_records``,
+``exclusions``), one row per vendor x cell x worker class (``observations``), and the model's
+constants (cells, specifications, interval levels)."""
+
+
+import numpy as np
+import pandas as pd
+
+from ...transform.normalize import VANTAGE_PREFERENCE
+from .. import semantics
+
+
+CELLS = {("login", "peak"): "login peak", ("steady_state", "average"): "steady_state average",
+         ("login_and_steady_state", "average"): "login_and_steady_state average"}
+
+
+CELL_ORDER = list(CELLS.values())
+
+
+PHASES = ("login", "steady_state", "login_and_steady_state")
+
+
+VANTAGE_LEVELS = ["array_frontend", "host", "storage_port", ""]
+
+
+STATISTICS = ("peak", "average")
+
+
+WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
+
+
+ANY_CLASS = "any"
+
+
+REFERENCE_CLASS = "knowledge"
+
+
+SPECS = {
+    "pooled": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS)",
+    "workload": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS) + workload",
+    "vsi_offset": "log_iops_vsi ~ 0 + C(cell, levels=CELL_LEVELS)",
+    "vantage": "log_iops ~ 0 + C(cell, levels=CELL_LEVELS) + C(vantage, levels=VANTAGE_LEVELS)",
+}
+
+
+WORKLOAD_SPECS = {"workload", "vsi_offset"}
+
+
+# Specs whose response is log_iops - workload: IOPS per desktop proportional to Login VSI's
+# table across classes (slope fixed at 1); predictions add the workload back.
+OFFSET_SPECS = {"vsi_offset"}
+
+
+DEFAULT_SPEC = "pooled"
+
+
+PI_ALPHA = 0.10  # 90 % prediction intervals
+
+
+CI_ALPHA = 0.05  # 95 % confidence intervals
+
+
+def login_vsi_weights(results: pd.DataFrame) -> dict[str, float]:
+    """Login VSI's IOPS per desktop of each worker class (task, office, knowledge, power).
+
+    Read from results.csv: phase ``sizing``, metric ``iops_per_desktop``, statistic ``single``,
+    from the first source (by source_id) that reprints the whole Login VSI workload table (all
+    four classes). Raises ValueError when no source gives all four.
+    """
+    r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")
+                & (results["statistic"] == "single") & results["worker_class"].isin(WORKER_CLASSES)
+                & results["used_in_analysis"]]
+    for _, g in r.sort_values("record_id").groupby("source_id", sort=True):
+        w = g.groupby("worker_class")["value"].first().to_dict()
+        if all(c in w for c in WORKER_CLASSES):
+            return {c: float(w[c]) for c in WORKER_CLASSES}
+    raise ValueError(f"no source reprints Login VSI's IOPS per desktop for all of {WORKER_CLASSES} (phase sizing)")
+
+
+def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str, float]) -> pd.Series:
+    """log(weight[class] / weight[knowledge]); 0 for the pooled class ``any`` and for boot."""
+    ref = weights[REFERENCE_CLASS]
+    score = worker_class.map(lambda c: np.log(weights[c] / ref) if c in weights else (0.0 if c == ANY_CLASS else np.nan))
+    return score.where(phase != "boot", 0.0)
+
+
+def cell_of(phase: str, statistic: str, window: str) -> str:
+    """The model cell of a record (``CELLS``), or "" when it has none."""
+    if phase == "login_and_steady_state":
+        phase = "login" if statistic == "peak" else phase
+    if phase == "login_and_steady_state" and window != "test":
+        return ""
+    return CELLS.get((phase, statistic), "")
+
+
+def _reason(r) -> str:
+    if not r["used_in_analysis"]:
+        return "not used in analysis (audit register)"
+    if r["phase"] == "boot":
+        return "boot storm: modelled per desktop boot and by boot rate (boot model)"
+    if r["phase"] not in PHASES:
+        return f"phase {r['phase'] or 'not stated'} not modelled"
+    if r["statistic"] not in STATISTICS:
+        return f"statistic {r['statistic']} (not peak or average)"
+    if r["condition"] == "failover":
+        return "failover (one controller down): the array's behaviour, not the desktops' demand"
+    if r["variant"] == "tuesday":
+        return "Tuesday login (warm caches); Monday is the design case"
+    if r["vantage"] in ("array_backend", "guest"):
+        return f"vantage {r['vantage']}: not the desktops' front-end demand"
+    if r["aggregation"] == "single_desktop" and r["statistic"] == "peak":
+        return "single-desktop peak sample: not the per-desktop share of the array's peak"
+    if r["load"] == "boosted":
+        return "boosted I/O workload (IOPS target or I/O generator), not a standard Login VSI load"
+    if r["worker_class"] not in WORKER_CLASSES:
+        return f"worker class {r['worker_class'] or 'not stated'} is not one Login VSI class"
+    if not r["cell"]:
+        return f"no model cell for {r['phase']} {r['statistic']} over window {r['window']}"
+    return ""
+
+
+def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Every per-desktop IOPS record with its semantics and ``reason`` (empty = used).
+
+    Input: results.csv. Rows: metric ``iops`` with a per-desktop figure (value / desktops of the
+    test) and metric ``iops_per_desktop`` as printed, outside ``sizing``. Columns added:
+    ``aggregation``, ``window``, ``load``, ``role`` (``semantics.observation_semantics``),
+    ``cell``, ``iops_per_desktop``, ``iops_per_desktop_low``, ``iops_per_desktop_high`` (IOPS per
+    desktop), ``reason``. External sources get their reasons too (they are checked out of
+    sample, never fitted: ``observations`` filters on ``role``).
+    """
+    r = semantics.observation_semantics(results, sources_df)
+    r = r[(((r["metric"] == "iops") & r["per_desktop"].notna()) | (r["metric"] == "iops_per_desktop"))
+          & (r["phase"] != "sizing")].copy()
+    direct = r["metric"] == "iops_per_desktop"
+    r["iops_per_desktop"] = np.where(direct, r["value"], r["per_desktop"])
+    r["iops_per_desktop_low"] = np.where(direct, r["value_low"], r["per_desktop_low"])
+    r["iops_per_desktop_high"] = np.where(direct, r["value_high"], r["per_desktop_high"])
+    r["cell"] = [cell_of(p, s, w) for p, s, w in zip(r["phase"], r["statistic"], r["window"])]
+    r["reason"] = r.apply(_reason, axis=1) if len(r) else pd.Series(dtype=str)
+    return r.reset_index(drop=True)
+
+
+def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The records the model does not use, with the reason (a table the report lists).
+
+    Columns: source_id, vendor, role, record_id, test_id, phase, statistic, vantage,
+    aggregation, window, load, worker_class, iops_per_desktop (IOPS per desktop), reason.
+    One row per record; audit exclusions and non-modelled phases included.
+    """
+    c = candidate_records(results, sources_df)
+    c = c[c["reason"] != ""]
+    cols = ["source_id", "vendor", "role", "record_id", "test_id", "phase", "statistic", "vantage", "aggregation",
+            "window", "load", "worker_class", "iops_per_desktop", "reason"]
+    return c[cols].sort_values(["role", "source_id", "record_id"]).reset_index(drop=True)
+
+
+def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = "mid", role: str = "seed",
+                 sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Model observations: one row per vendor x cell x worker class, from sources of ``role``.
+
+    ``bounded``: ``exclude`` drops lt/gt records, ``at_bound`` uses them at their printed value.
+    ``approx``: ``mid``, ``low`` or ``high`` end of the interval of approx values and ranges.
+    Within a group the preferred vantage wins (front end, host, port, unstated); repeats of one
+    number are counted once; distinct tests are combined by their geometric mean.
+    Columns: vendor, source_id, cell, phase, statistic, window, aggregation, worker_class,
+    vantage, iops_per_desktop (IOPS per desktop), low, high, n_tests, record_ids, workload,
+    log_iops, log_iops_vsi (log_iops - workload). Raises ValueError for an unknown ``bounded``
+    or ``approx``. May be empty (e.g. no external source yet).
+    """
+    if bounded not in ("exclude", "at_bound") or approx not in ("mid", "low", "high"):
+        raise ValueError(f"bounded must be exclude|at_bound and approx mid|low|high, got {bounded!r}, {approx!r}")
+    c = candidate_records(results, sources_df)
+    c = c[(c["reason"] == "") & (c["role"] == role)]
+    if bounded == "exclude":
+        c = c[~c["bound"].isin(["lt", "gt"])]
+    c = c.copy()
+    cols = ["vendor", "source_id", "cell", "phase", "statistic", "window", "aggregation", "worker_class", "vantage",
+            "iops_per_desktop", "low", "high", "n_tests", "record_ids", "workload", "log_iops", "log_iops_vsi"]
+    if c.empty:
+        return pd.DataFrame(columns=cols)
+    lo, hi = c["iops_per_desktop_low"], c["iops_per_desktop_high"]
+    exact_pt = np.where(c["bound"].isin(["lt", "gt"]), c["iops_per_desktop"], np.nan)
+    pick = {"mid": (lo + hi) / 2, "low": lo, "high": hi}[approx]
+    c["y"] = np.where(np.isnan(exact_pt), pick, exact_pt)
+    c["phase"], c["statistic"] = zip(*[next(k for k, v in CELLS.items() if v == cell) for cell in c["cell"]])
+    c["_vp"] = c["vantage"].map(VANTAGE_PREFERENCE.index)
+    keys = ["vendor", "source_id", "cell", "worker_class"]
+    c = c[c["_vp"] == c.groupby(keys)["_vp"].transform("min")]
+    c = c.assign(_y=c["y"].round(6)).drop_duplicates(keys + ["test_id", "_y"])
+    g = c.groupby(keys, sort=True)
+    obs = g.agg(phase=("phase", "first"), statistic=("statistic", "first"), window=("window", "first"),
+                aggregation=("aggregation", "first"), vantage=("vantage", "first"),
+                iops_per_desktop=("y", lambda s: float(np.exp(np.log(s).mean()))),
+                low=("iops_per_desktop_low", "min"), high=("iops_per_desktop_high", "max"),
+                n_tests=("test_id", "nunique"), record_ids=("record_id", lambda s: " ".join(sorted(s)))).reset_index()
+    obs["workload"] = workload_score(obs["worker_class"], obs["phase"], login_vsi_weights(results))
+    obs["log_iops"] = np.log(obs["iops_per_desktop"])
+    obs["log_iops_vsi"] = obs["log_iops"] - obs["workload"]
+    return obs[cols]
+
+
+def derived_totals(results: pd.DataFrame) -> pd.DataFrame:
+    """Total IOPS derived as read + write IOPS where a test reports both but no total at that
+    vantage and statistic (e.g. the external documents). Rows shaped like results.csv rows of
+    metric ``iops`` with ``per_desktop``; record_id ``<read id>+<write id>``; kind ``derived``.
+    An average of a sum is the sum of the averages (bound as reported); separate peaks need not
+    coincide, so their sum bounds the total peak from above (bound ``lt``)."""
+    rw = results[results["metric"].isin(["read_iops", "write_iops"]) & results["statistic"].isin(["peak", "average"])]
+    keys = ["source_id", "test_id", "phase", "statistic", "vantage", "condition", "variant", "configuration", "worker_class"]
+    have = set(map(tuple, results.loc[results["metric"] == "iops", keys].to_numpy()))
+    rows = []
+    for k, g in rw.groupby(keys, sort=True):
+        if k in have or set(g["metric"]) != {"read_iops", "write_iops"}:
+            continue
+        rd, wr = g[g["metric"] == "read_iops"].iloc[0], g[g["metric"] == "write_iops"].iloc[0]
+        x = rd.copy()
+        x["metric"], x["value"] = "iops", rd["value"] + wr["value"]
+        x["record_id"] = f"{rd['record_id']}+{wr['record_id']}"
+        x["bound"] = "lt" if x["statistic"] == "peak" else ("approx" if "approx" in (rd["bound"], wr["bound"]) else rd["bound"])
+        x["per_desktop"] = x["value"] / x["desktops"]
+        x["per_desktop_low"] = x["per_desktop_high"] = x["per_desktop"]
+        x["used_in_analysis"] = bool(rd["used_in_analysis"] and wr["used_in_analysis"])
+        x["kind"] = "derived"
+        rows.append(x)
+    cols = list(dict.fromkeys(list(results.columns) + ["per_desktop", "per_desktop_low", "per_desktop_high", "kind"]))
+    return pd.DataFrame(rows, columns=cols)

@@ -1,0 +1,159 @@
+"""The planning table (``iops_per_desktop_model.csv``) from the fitted model, the boot model and
+the I/O profile; the documents' rules of thumb beside it."""
+
+
+import numpy as np
+import pandas as pd
+
+from .observations import ANY_CLASS, REFERENCE_CLASS, WORKER_CLASSES
+
+
+def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
+    """The documents' per-desktop IOPS rules (results.csv, phase ``sizing``, metric
+    ``iops_per_desktop``) beside the model's steady-state average and login peak (the rule's
+    class, or the pooled row ``any`` when the model cannot separate classes).
+
+    Columns: vendor, record_id, worker_class, compared_class, rule_value, rule_low, rule_high,
+    bound, steady_avg, steady_pi90_low, steady_pi90_high, login_peak, login_pi90_low,
+    login_pi90_high (IOPS per desktop), verdict (rule inside, above or below the
+    steady-state-average 90 % PI; ``not modelled`` for a class outside Login VSI), audit.
+    """
+    r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
+    r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(["vendor", "record_id"])
+    p = pred.set_index(["phase", "worker_class", "statistic"])
+    # Boot rows are always pooled (boot storms are workload-independent): look at the other phases.
+    pooled = ANY_CLASS in set(pred.loc[pred["phase"] != "boot", "worker_class"])
+    missing = pd.Series({"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan})
+
+    def cell(phase, wc, stat):
+        return p.loc[(phase, wc, stat)] if (phase, wc, stat) in p.index else missing
+
+    rows = []
+    for _, x in r.iterrows():
+        cls = x["worker_class"] if x["worker_class"] else REFERENCE_CLASS
+        lo, hi = x["value_low"], x["value_high"]
+        use = ANY_CLASS if pooled else cls
+        row = {"vendor": x["vendor"], "record_id": x["record_id"], "worker_class": x["worker_class"] or "not stated",
+               "compared_class": use if cls in WORKER_CLASSES else "", "rule_low": lo, "rule_high": hi,
+               "rule_value": x["value"], "bound": x["bound"], "audit": x["resolution"]}
+        if cls in WORKER_CLASSES:
+            s, lp = cell("steady_state", use, "average"), cell("login", use, "peak")
+            row.update(steady_avg=s["estimate"], steady_pi90_low=s["pi90_low"], steady_pi90_high=s["pi90_high"],
+                       login_peak=lp["estimate"], login_pi90_low=lp["pi90_low"], login_pi90_high=lp["pi90_high"])
+            if pd.isna(s["pi90_high"]):
+                row["verdict"] = "model not estimable"
+            elif lo > s["pi90_high"]:
+                row["verdict"] = "above the 90 % PI"
+            elif hi < s["pi90_low"]:
+                row["verdict"] = "below the 90 % PI"
+            else:
+                row["verdict"] = "inside the 90 % PI"
+        else:
+            row["verdict"] = "not modelled (not a Login VSI class)"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def io_profile(results: pd.DataFrame) -> pd.DataFrame:
+    """Read share and implied I/O size per vendor, test and statistic (derived).
+
+    read_share = read IOPS / (read + write IOPS) where both are reported for the same test,
+    statistic and vantage; kb_per_io = throughput (MB/s, decimal) x 10^6 / IOPS / 1024 (KB,
+    binary, see units.py) where both are reported for the same test, statistic and vantage.
+    Normal condition, records used in the analysis, sources of every role (``role`` says which:
+    only seeds may be pooled). Columns: source_id, role, vendor, test_id, phase, statistic,
+    vantage, read_share, kb_per_io, records.
+    """
+    from ..semantics import observation_semantics
+
+    r = results[results["used_in_analysis"] & (results["condition"] != "failover") & (results["test_id"] != "")
+                & results["statistic"].isin(["peak", "average"])]
+    r = r.assign(role=observation_semantics(r)["role"].to_numpy())
+    # test ids are unique within a source only: the source is part of the key
+    keys = ["source_id", "role", "vendor", "test_id", "phase", "statistic", "vantage"]
+    pick = r[r["metric"].isin(["iops", "read_iops", "write_iops", "throughput"])].sort_values("record_id")
+    pick = pick.drop_duplicates(keys + ["metric"])
+    w = pick.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+    ids = pick.groupby(keys)["record_id"].agg(" ".join)
+    w = w.reindex(columns=["iops", "read_iops", "write_iops", "throughput"])
+    out = pd.DataFrame({"read_share": w["read_iops"] / (w["read_iops"] + w["write_iops"]),
+                        "kb_per_io": w["throughput"] * 1e6 / w["iops"] / 1024, "records": ids}).reset_index()
+    return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)
+
+
+def class_vendors(obs: pd.DataFrame) -> str:
+    """How many vendors observed each worker class, e.g. ``knowledge: 1 vendor, office: 1 vendor``."""
+    n = obs.groupby("worker_class")["vendor"].nunique()
+    return ", ".join(f"{c}: {k} vendor{'s' if k > 1 else ''}" for c, k in n.items())
+
+
+PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
+                    "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
+                    "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors", "identifiable"]
+
+
+def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame) -> pd.DataFrame:
+    """The planning table ``iops_per_desktop_model.csv``: columns ``PLANNING_COLUMNS``.
+
+    Rows: the IOPS model's predictions (``predict_grid``: login peak, steady-state average,
+    login + steady-state test average; unit IOPS per desktop; 90 % PI) and the boot-rate model
+    (``boot.rate_model``: ``peak_per_rate`` in IOPS per desktop booted per minute, ``io_per_boot``
+    in I/O per desktop boot; their interval is the documents' range when too few for a PI,
+    ``interval_kind`` says which). n_vendors / vendors: the documents behind the row.
+    read_share, io_size_kb, latency_ms: ``scenario.io_characteristics`` of the row's phase
+    (login_and_steady_state rows take the whole tests' own, steady state's when ``chars`` has no
+    such row), with the vendors behind each
+    (read_share_vendors, io_size_vendors, latency_vendors: comma-separated). identifiable: what
+    the row can and cannot tell (e.g. the worker class is pooled).
+    """
+    rows = []
+    ch = chars.set_index("phase")
+    pooled = ANY_CLASS in set(pred["worker_class"])
+    for _, p in pred.iterrows():
+        o = obs[obs["cell"] == p["cell"]]
+        vendors = sorted(set(o["vendor"]))
+        note = (f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
+                "cannot be separated from the vendor effect" if pooled else f"worker class {p['worker_class']}")
+        rows.append({"phase": p["phase"], "worker_class": p["worker_class"], "statistic": p["statistic"],
+                     "estimate": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
+                     "interval_kind": f"90 % prediction interval ({p['spec']} OLS on ln)", "unit": "IOPS per desktop",
+                     "n_obs": len(o), "n_vendors": len(vendors), "vendors": ", ".join(vendors), "spec": p["spec"],
+                     "identifiable": note})
+    for _, b in boot_model.iterrows():
+        rows.append({"phase": "boot", "worker_class": b["worker_class"], "statistic": b["statistic"], "estimate": b["estimate"],
+                     "pi90_low": b["pi90_low"], "pi90_high": b["pi90_high"], "interval_kind": b["interval_kind"],
+                     "unit": "IOPS per (desktop booted per minute)" if b["statistic"] == "peak_per_rate" else "I/O per desktop boot",
+                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["vendors"], "spec": "boot rate",
+                     "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
+                     "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
+    t = pd.DataFrame(rows)
+    key = t["phase"] if "login_and_steady_state" in ch.index else t["phase"].replace("login_and_steady_state", "steady_state")
+    for c in ("read_share", "io_size_kb", "latency_ms"):
+        t[c] = key.map(ch[c]) if c in ch else np.nan
+    for c in ("read_share_vendors", "io_size_vendors", "latency_vendors"):
+        t[c] = key.map(ch[c]).fillna("") if c in ch else ""
+    return t.reindex(columns=PLANNING_COLUMNS)
+
+
+def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What each observation behind the planning table was measured with: per observation of
+    the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
+    guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
+    worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), bound (of the
+    value: ``eq`` for a model observation, the boot storm's ``peak_per_rate_bound``), low and high
+    (a model observation's printed range, e.g. "between 3 and 4"), records,
+    broker, load_tool, guest_os, clone_type, platform."""
+    from ...raw import sources
+    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
+                      "value": obs["iops_per_desktop"], "low": obs["low"], "high": obs["high"], "bound": "eq",
+                      "records": obs["record_ids"]})
+    st = storms[storms["role"] == "seed"]
+    b = pd.DataFrame({"source_id": st["source_id"], "vendor": st["vendor"], "what": "boot storm (peak IOPS per desktop/min)",
+                      "worker_class": "any", "value": st["peak_iops_per_rate"],
+                      "bound": st["peak_per_rate_bound"].replace("", "eq"),
+                      "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip()})
+    out = pd.concat([a, b], ignore_index=True)
+    for c in ("broker", "load_tool", "guest_os", "clone_type", "platform"):
+        out[c] = out["source_id"].map(s[c])
+    return out.drop(columns="source_id")
