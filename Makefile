@@ -158,8 +158,14 @@ sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip
 	$(VENV)/bin/nbstripout notebooks/*.ipynb notebooks/explore/*.ipynb
 
 .PHONY: lint
-lint: $(STAMP) ## ruff check
-	$(VENV)/bin/ruff check src tests
+lint: $(STAMP) ## ruff: lint rules (pyproject.toml) and formatting, over src, tests and the notebooks
+	$(VENV)/bin/ruff check src tests notebooks
+	$(VENV)/bin/ruff format --check src tests notebooks
+
+.PHONY: format
+format: $(STAMP) ## ruff: sort imports, apply safe fixes and format (what `make lint` checks)
+	$(VENV)/bin/ruff check --fix --select I src tests notebooks
+	$(VENV)/bin/ruff format src tests notebooks
 
 .PHONY: clean
 clean: ## Remove generated files (data/processed, reports, build); keeps .venv and data/raw

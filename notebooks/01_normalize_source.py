@@ -28,8 +28,8 @@ source_id = ""  # empty: every source of data/raw/sources.csv; else one source i
 
 # %%
 from vdi_report import catalogue, config
-from vdi_report.transform import normalize
 from vdi_report.raw import sources
+from vdi_report.transform import normalize
 
 ids = [source_id] if source_id else sources.load_sources()["source_id"].tolist()
 tables = {s: normalize.normalize_source(s) for s in ids}
@@ -43,5 +43,6 @@ for s, table in tables.items():
 # %%
 import pandas as pd
 
-pd.concat(tables.values()).pivot_table(index="source_id", columns="statistic", values="record_id",
-                                       aggfunc="count", fill_value=0)
+pd.concat(tables.values()).pivot_table(
+    index="source_id", columns="statistic", values="record_id", aggfunc="count", fill_value=0
+)

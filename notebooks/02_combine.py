@@ -28,8 +28,8 @@
 
 # %%
 from vdi_report import catalogue
-from vdi_report.transform import normalize
 from vdi_report.raw import registers, sources
+from vdi_report.transform import normalize
 
 srcs = sources.load_sources()
 frames = [catalogue.read("normalized", source_id=s) for s in srcs["source_id"]]
@@ -39,8 +39,10 @@ tests = normalize.build_tests(results, srcs)
 catalogue.write("results", results)
 catalogue.write("tests", tests)
 catalogue.write("testbeds", normalize.build_testbeds(results, srcs))
-print(f"results.csv: {len(results)} records ({(~results['used_in_analysis']).sum()} set aside by the "
-      f"audit register); tests.csv: {len(tests)} tests")
+print(
+    f"results.csv: {len(results)} records ({(~results['used_in_analysis']).sum()} set aside by the "
+    f"audit register); tests.csv: {len(tests)} tests"
+)
 
 # %%
 results.groupby(["vendor", "comparable"]).size().unstack(fill_value=0)

@@ -45,16 +45,16 @@ results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
 register = audit.load_discrepancies()
 findings = audit.run_rules(results, register=register)
 out = files.write_csv(findings, config.PROCESSED_DIR / "audit_findings.csv")
-print(f"{len(findings)} findings over {results['source_id'].nunique()} sources "
-      f"-> {out.relative_to(config.PROJ_ROOT)}")
+print(f"{len(findings)} findings over {results['source_id'].nunique()} sources -> {out.relative_to(config.PROJ_ROOT)}")
 
 # %% [markdown]
 # Findings per source and rule (`note`: the arithmetic holds, but only with a base or a pair of
 # values a reader should know about, e.g. a "% difference" computed against the larger value):
 
 # %%
-findings.pivot_table(index=["source_id", "rule"], columns="severity", values="finding_id",
-                     aggfunc="count", fill_value=0)
+findings.pivot_table(
+    index=["source_id", "rule"], columns="severity", values="finding_id", aggfunc="count", fill_value=0
+)
 
 # %%
 findings[["finding_id", "source_id", "rule", "severity", "message", "register_ids"]]

@@ -32,8 +32,8 @@ cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumpt
 import pandas as pd
 
 from vdi_report import catalogue, config
-from vdi_report.raw import sources
 from vdi_report.models import cost, density, scenario
+from vdi_report.raw import sources
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = catalogue.read("results")
@@ -52,8 +52,22 @@ assumptions
 # %%
 dens = density.max_desktops(density.utilization(results), claims_register)
 catalogue.write("density", dens)
-dens[["vendor", "configuration", "phase", "condition", "resource", "statistic", "utilization_pct", "bound",
-      "extrapolation", "reason", "max_desktops", "record_id"]]
+dens[
+    [
+        "vendor",
+        "configuration",
+        "phase",
+        "condition",
+        "resource",
+        "statistic",
+        "utilization_pct",
+        "bound",
+        "extrapolation",
+        "reason",
+        "max_desktops",
+        "record_id",
+    ]
+]
 
 # %% [markdown]
 # Port bandwidth: link speed × data ports against the highest tested throughput per desktop.
@@ -94,6 +108,12 @@ per_desktop
 drives = cost.drive_mix(results)
 tiered = cost.tiered_configuration(drives) if len(drives) else ""
 r = cost.values(assumptions)["hdd_to_fmd_price_ratio"]
-saving = pd.DataFrame([{**cost.tiering_saving(g, r, ref, tiered), "source_id": sid, "hdd_to_fmd_price_ratio": r}
-                       for sid, g in drives.groupby("source_id") for ref in g["configuration"] if ref != tiered])
+saving = pd.DataFrame(
+    [
+        {**cost.tiering_saving(g, r, ref, tiered), "source_id": sid, "hdd_to_fmd_price_ratio": r}
+        for sid, g in drives.groupby("source_id")
+        for ref in g["configuration"]
+        if ref != tiered
+    ]
+)
 saving

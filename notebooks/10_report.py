@@ -28,9 +28,19 @@ cost_file = ""  # COST_FILE: cost assumptions CSV; empty: data/raw/cost_assumpti
 from vdi_report.report import sections
 from vdi_report.report.context import Context
 
-ctx = Context(dict(desktops=desktops, worker_class=worker_class, concurrency=concurrency, headroom=headroom,
-                   boot_window_min=boot_window_min, raid=raid, failover=failover, report_date=report_date,
-                   cost_file=cost_file))
+ctx = Context(
+    dict(
+        desktops=desktops,
+        worker_class=worker_class,
+        concurrency=concurrency,
+        headroom=headroom,
+        boot_window_min=boot_window_min,
+        raid=raid,
+        failover=failover,
+        report_date=report_date,
+        cost_file=cost_file,
+    )
+)
 
 # %%
 sections.answers.render(ctx)

@@ -45,9 +45,11 @@ def _need(path, target):
 @pytest.fixture(scope="session")
 def processed():
     """``catalogue.read``, failing with the make target to run when a table is missing."""
+
     def read(name, **keys):
         _need(catalogue.path(name, **keys), "data")
         return catalogue.read(name, **keys)
+
     return read
 
 

@@ -24,8 +24,9 @@ def project(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     root = tmp_path_factory.mktemp("project")
     for rel in COPIED:
         src = config.PROJ_ROOT / rel
-        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / rel, **(
-            {"ignore": shutil.ignore_patterns("__pycache__", "*.egg-info")} if src.is_dir() else {}))
+        (shutil.copytree if src.is_dir() else shutil.copy)(
+            src, root / rel, **({"ignore": shutil.ignore_patterns("__pycache__", "*.egg-info")} if src.is_dir() else {})
+        )
     (root / ".venv").symlink_to((config.PROJ_ROOT / ".venv").resolve())
 
     srcs = sources.load_sources()
@@ -36,15 +37,17 @@ def project(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     raw.to_csv(root / "data/raw/records" / f"{NEW_ID}.csv", index=False)
     table = pd.read_csv(config.RAW_DIR / "sources.csv", dtype=str, keep_default_na=False)
     row = table[table["source_id"] == original["source_id"]].assign(
-        source_id=NEW_ID, record_prefix=NEW_PREFIX, vendor=NEW_VENDOR)
+        source_id=NEW_ID, record_prefix=NEW_PREFIX, vendor=NEW_VENDOR
+    )
     pd.concat([table, row]).to_csv(root / "data/raw/sources.csv", index=False)
     return root, original
 
 
 def _make(root: Path, *targets: str):
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
-    proc = subprocess.run(["make", "-o", ".venv/.installed", *targets], cwd=root, env=env,
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        ["make", "-o", ".venv/.installed", *targets], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
 

@@ -8,13 +8,16 @@ import pandas as pd
 import pytest
 
 from vdi_report import audit, config
+from vdi_report.raw import sources
 from vdi_report.report import audit_tables
 from vdi_report.transform import normalize
-from vdi_report.raw import sources
 
 SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
-needs_seeds = pytest.mark.skipif(not SEEDS_PRESENT, reason=f"source texts not found at {config.SEEDS_DIR} "
-                                 "(set VDI_SEEDS_DIR); quotes are verified where ../shared/seeds exists")
+needs_seeds = pytest.mark.skipif(
+    not SEEDS_PRESENT,
+    reason=f"source texts not found at {config.SEEDS_DIR} "
+    "(set VDI_SEEDS_DIR); quotes are verified where ../shared/seeds exists",
+)
 
 # --------------------------------------------------------------------------------------------
 # Synthetic records
@@ -23,10 +26,29 @@ needs_seeds = pytest.mark.skipif(not SEEDS_PRESENT, reason=f"source texts not fo
 _n = iter(range(1, 10_000))
 
 
-def rec(metric, value_text, value, *, unit="IOPS", bound="eq", statistic="average", test_id="t1",
-        phase="steady_state", locator="Table 1", line=10, vantage="host", desktops=500.0, source_id="demo",
-        condition="normal", variant="", configuration="", worker_class="", value_high=None, quote=None,
-        reported=None):
+def rec(
+    metric,
+    value_text,
+    value,
+    *,
+    unit="IOPS",
+    bound="eq",
+    statistic="average",
+    test_id="t1",
+    phase="steady_state",
+    locator="Table 1",
+    line=10,
+    vantage="host",
+    desktops=500.0,
+    source_id="demo",
+    condition="normal",
+    variant="",
+    configuration="",
+    worker_class="",
+    value_high=None,
+    quote=None,
+    reported=None,
+):
     """One normalized record. ``reported``: the number as printed when its unit differs from the
     normalized one (``3.2K`` -> 3.2 kIOPS for value 3200 IOPS); by default a trailing ``K`` in
     ``value_text`` means thousands."""
@@ -34,12 +56,30 @@ def rec(metric, value_text, value, *, unit="IOPS", bound="eq", statistic="averag
     if reported is None:
         reported = value / 1000 if value_text.endswith("K") else value
     return {
-        "source_id": source_id, "vendor": "Demo", "record_id": f"DEMO-{next(_n):04d}", "test_id": test_id,
-        "phase": phase, "metric": metric, "statistic": statistic, "value": value, "unit": unit,
-        "value_low": lo, "value_high": hi, "bound": bound, "vantage": vantage, "condition": condition,
-        "variant": variant, "configuration": configuration, "worker_class": worker_class,
-        "desktops": desktops, "locator": locator, "line": line, "value_text": value_text,
-        "quote": quote or f"... {value_text} ...", "reported_value": reported, "reported_unit": unit,
+        "source_id": source_id,
+        "vendor": "Demo",
+        "record_id": f"DEMO-{next(_n):04d}",
+        "test_id": test_id,
+        "phase": phase,
+        "metric": metric,
+        "statistic": statistic,
+        "value": value,
+        "unit": unit,
+        "value_low": lo,
+        "value_high": hi,
+        "bound": bound,
+        "vantage": vantage,
+        "condition": condition,
+        "variant": variant,
+        "configuration": configuration,
+        "worker_class": worker_class,
+        "desktops": desktops,
+        "locator": locator,
+        "line": line,
+        "value_text": value_text,
+        "quote": quote or f"... {value_text} ...",
+        "reported_value": reported,
+        "reported_unit": unit,
     }
 
 
@@ -51,10 +91,20 @@ def run(rows, rule):
 # Printed precision
 # --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, value, half", [
-    ("441µs", 441, 0.5), ("3.2K", 3.2, 0.05), ("0.59ms", 0.59, 0.005), ("216,000", 216000, 0.5),
-    ("8,1", 8.1, 0.05), ("~12 min", 12, 0.5), ("approximately 41,021", 41021, 0.5), ("1.92TB", 1.92, 0.005),
-])
+
+@pytest.mark.parametrize(
+    "text, value, half",
+    [
+        ("441µs", 441, 0.5),
+        ("3.2K", 3.2, 0.05),
+        ("0.59ms", 0.59, 0.005),
+        ("216,000", 216000, 0.5),
+        ("8,1", 8.1, 0.05),
+        ("~12 min", 12, 0.5),
+        ("approximately 41,021", 41021, 0.5),
+        ("1.92TB", 1.92, 0.005),
+    ],
+)
 def test_printed_half_step(text, value, half):
     assert math.isclose(audit.printed_half_step(text, value), half)
 
@@ -63,48 +113,64 @@ def test_printed_half_step(text, value, half):
 # Each rule: a known inconsistency is found, consistent data within printed precision is not
 # --------------------------------------------------------------------------------------------
 
+
 def test_same_quantity_flags_different_values_at_two_locators():
-    rows = [rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
-            rec("latency", "498µs", 0.498, unit="ms", locator="Table 11")]
+    rows = [
+        rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
+        rec("latency", "498µs", 0.498, unit="ms", locator="Table 11"),
+    ]
     f = run(rows, "same_quantity")
     assert len(f) == 1 and f.at[0, "locators"] == "Table 1 | Table 11"
     assert "468µs" in f.at[0, "message"] and "498µs" in f.at[0, "message"]
 
 
 def test_same_quantity_no_false_alarm_within_precision_or_bounds():
-    rows = [rec("iops", "3.9K", 3900, locator="Figure 30"), rec("iops", "3,900", 3900, locator="Table 13"),
-            rec("iops", "3,930", 3930, locator="Section 7", test_id="t2"),
-            rec("iops", "3.9K", 3900, locator="Figure 9", test_id="t2"),  # 3.9K covers 3,850-3,950
-            rec("duration", "~12 min", 12, unit="min", bound="approx", locator="Table 8", test_id="t3"),
-            rec("duration", "11 minutes", 11, unit="min", locator="Section 6", test_id="t3"),
-            rec("latency", "< 1ms", 1, unit="ms", bound="lt", locator="Section 6", test_id="t4"),
-            rec("latency", "0.45ms", 0.45, unit="ms", locator="Table 1", test_id="t4")]
+    rows = [
+        rec("iops", "3.9K", 3900, locator="Figure 30"),
+        rec("iops", "3,900", 3900, locator="Table 13"),
+        rec("iops", "3,930", 3930, locator="Section 7", test_id="t2"),
+        rec("iops", "3.9K", 3900, locator="Figure 9", test_id="t2"),  # 3.9K covers 3,850-3,950
+        rec("duration", "~12 min", 12, unit="min", bound="approx", locator="Table 8", test_id="t3"),
+        rec("duration", "11 minutes", 11, unit="min", locator="Section 6", test_id="t3"),
+        rec("latency", "< 1ms", 1, unit="ms", bound="lt", locator="Section 6", test_id="t4"),
+        rec("latency", "0.45ms", 0.45, unit="ms", locator="Table 1", test_id="t4"),
+    ]
     assert run(rows, "same_quantity").empty
 
 
 def test_same_quantity_ignores_one_locator_and_other_tests():
-    rows = [rec("disk_busy", "33%", 33, unit="%", locator="Figure 11"),
-            rec("disk_busy", "76%", 76, unit="%", locator="Figure 11"),  # two tiers in one figure
-            rec("iops", "100", 100, locator="Table 1", test_id="a"),
-            rec("iops", "200", 200, locator="Table 2", test_id="b")]
+    rows = [
+        rec("disk_busy", "33%", 33, unit="%", locator="Figure 11"),
+        rec("disk_busy", "76%", 76, unit="%", locator="Figure 11"),  # two tiers in one figure
+        rec("iops", "100", 100, locator="Table 1", test_id="a"),
+        rec("iops", "200", 200, locator="Table 2", test_id="b"),
+    ]
     assert run(rows, "same_quantity").empty
 
 
 def test_same_quantity_inside_one_figure():
     """A value restated inside one figure (bullet vs narrative, two lines) is compared; three or
     more values of one key inside a figure are parallel components and are not."""
-    restated = [rec("latency", "5.6 milliseconds", 5.6, unit="ms", locator="Figure 12", line=538, statistic="peak"),
-                rec("latency", "5 msec", 5.0, unit="ms", locator="Figure 12", line=544, statistic="peak")]
+    restated = [
+        rec("latency", "5.6 milliseconds", 5.6, unit="ms", locator="Figure 12", line=538, statistic="peak"),
+        rec("latency", "5 msec", 5.0, unit="ms", locator="Figure 12", line=544, statistic="peak"),
+    ]
     f = run(restated, "same_quantity")
     assert len(f) == 1 and "line 538" in f.at[0, "message"] and "line 544" in f.at[0, "message"]
-    agree = [dict(restated[0]), rec("latency", "5.6 msec", 5.6, unit="ms", locator="Figure 12", line=544,
-                                    statistic="peak")]
+    agree = [
+        dict(restated[0]),
+        rec("latency", "5.6 msec", 5.6, unit="ms", locator="Figure 12", line=544, statistic="peak"),
+    ]
     assert run(agree, "same_quantity").empty
-    tiers = [rec("disk_busy", v, float(v[:-1]), unit="%", locator="Figure 11", line=i, statistic="peak")
-             for i, v in ((513, "33%"), (514, "97%"), (519, "33%"))]
+    tiers = [
+        rec("disk_busy", v, float(v[:-1]), unit="%", locator="Figure 11", line=i, statistic="peak")
+        for i, v in ((513, "33%"), (514, "97%"), (519, "33%"))
+    ]
     assert run(tiers, "same_quantity").empty
-    profile = [rec("io_size", "4KB", 4, unit="KB", locator="Table 16", line=1516, statistic="single"),
-               rec("io_size", "8KB", 8, unit="KB", locator="Table 16", line=1517, statistic="single")]
+    profile = [
+        rec("io_size", "4KB", 4, unit="KB", locator="Table 16", line=1516, statistic="single"),
+        rec("io_size", "8KB", 8, unit="KB", locator="Table 16", line=1517, statistic="single"),
+    ]
     assert run(profile, "same_quantity").empty
 
 
@@ -112,13 +178,21 @@ def test_read_write_total():
     bad = [rec("write_iops", "3,200", 3200), rec("read_iops", "377", 377), rec("iops", "3,900", 3900)]
     f = run(bad, "read_write_total")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 3577)
-    good = [rec("write_iops", "3.2K", 3200), rec("read_iops", "377", 377), rec("iops", "3.6K", 3600),
-            # peaks need not coincide: 4K <= 3.4K + 1.5K and >= 3.4K
-            rec("write_iops", "3.4K", 3400, statistic="peak"), rec("read_iops", "1.5K", 1500, statistic="peak"),
-            rec("iops", "4K", 4000, statistic="peak")]
+    good = [
+        rec("write_iops", "3.2K", 3200),
+        rec("read_iops", "377", 377),
+        rec("iops", "3.6K", 3600),
+        # peaks need not coincide: 4K <= 3.4K + 1.5K and >= 3.4K
+        rec("write_iops", "3.4K", 3400, statistic="peak"),
+        rec("read_iops", "1.5K", 1500, statistic="peak"),
+        rec("iops", "4K", 4000, statistic="peak"),
+    ]
     assert run(good, "read_write_total").empty
-    bad_peak = [rec("write_iops", "3.4K", 3400, statistic="peak"), rec("read_iops", "1.5K", 1500, statistic="peak"),
-                rec("iops", "6K", 6000, statistic="peak")]
+    bad_peak = [
+        rec("write_iops", "3.4K", 3400, statistic="peak"),
+        rec("read_iops", "1.5K", 1500, statistic="peak"),
+        rec("iops", "6K", 6000, statistic="peak"),
+    ]
     assert len(run(bad_peak, "read_write_total")) == 1
 
 
@@ -126,24 +200,46 @@ def test_per_desktop():
     rows = [rec("iops", "3,900", 3900), rec("iops_per_desktop", "7.2", 7.2, vantage="")]
     f = run(rows, "per_desktop")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 7.8)
-    ok = [rec("iops", "3.2K", 3200), rec("iops_per_desktop", "6.4", 6.4),
-          rec("iops", "21.1K", 21100, test_id="boot"), rec("iops_per_desktop", "42", 42, test_id="boot"),
-          rec("iops", "65K", 65000, test_id="boot", vantage="array_backend")]  # other vantage: no alarm
+    ok = [
+        rec("iops", "3.2K", 3200),
+        rec("iops_per_desktop", "6.4", 6.4),
+        rec("iops", "21.1K", 21100, test_id="boot"),
+        rec("iops_per_desktop", "42", 42, test_id="boot"),
+        rec("iops", "65K", 65000, test_id="boot", vantage="array_backend"),
+    ]  # other vantage: no alarm
     assert run(ok, "per_desktop").empty
 
 
 def test_comparison_wrong_base_and_unstated_base():
     common = {"locator": "Table 15", "line": 20, "statistic": "average"}
-    rows = [rec("iops", "21.1K", 21100, test_id="boot", **common), rec("iops", "3.6K", 3600, test_id="ss", **common),
-            rec("percent_difference", "83%", 83, unit="%", statistic="single", test_id="", locator="Table 15", line=21,
-                quote="% difference 83%")]
+    rows = [
+        rec("iops", "21.1K", 21100, test_id="boot", **common),
+        rec("iops", "3.6K", 3600, test_id="ss", **common),
+        rec(
+            "percent_difference",
+            "83%",
+            83,
+            unit="%",
+            statistic="single",
+            test_id="",
+            locator="Table 15",
+            line=21,
+            quote="% difference 83%",
+        ),
+    ]
     f = run(rows, "comparison")
     assert list(f["severity"]) == ["note"] and "larger" in f.at[0, "message"]
     rows[2]["quote"] = "An 83% IOPS increase is seen during boot"
     f = run(rows, "comparison")
     assert list(f["severity"]) == ["inconsistent"] and "increase" in f.at[0, "message"]
-    rows[2].update(value=486.0, value_low=486.0, value_high=486.0, reported_value=486.0, value_text="486%",
-                   quote="a 486% increase during boot")
+    rows[2].update(
+        value=486.0,
+        value_low=486.0,
+        value_high=486.0,
+        reported_value=486.0,
+        value_text="486%",
+        quote="a 486% increase during boot",
+    )
     assert run(rows, "comparison").empty  # growth from the smaller value: consistent
     rows[2].update(value=50.0, value_low=50.0, value_high=50.0, reported_value=50.0, value_text="50%")
     assert "not reproduced" in run(rows, "comparison").at[0, "message"]
@@ -151,14 +247,20 @@ def test_comparison_wrong_base_and_unstated_base():
 
 def test_shares_sum():
     row = {"locator": "Table 11", "line": 5, "statistic": "single", "phase": "boot", "unit": "%"}
-    bad = [rec("random_read_percent", "53", 53, **row), rec("random_write_percent", "24", 24, **row),
-           rec("sequential_read_percent", "18", 18, **row), rec("sequential_write_percent", "10", 10, **row)]
+    bad = [
+        rec("random_read_percent", "53", 53, **row),
+        rec("random_write_percent", "24", 24, **row),
+        rec("sequential_read_percent", "18", 18, **row),
+        rec("sequential_write_percent", "10", 10, **row),
+    ]
     assert len(run(bad, "shares_sum")) == 1  # 105: beyond 4 x 0.5
     ok = [dict(r) for r in bad]
     ok[3].update(value=6.0, value_low=6.0, value_high=6.0, reported_value=6.0, value_text="6")  # 101: rounding
     assert run(ok, "shares_sum").empty
-    profile = [rec("workload_percent", str(v), v, unit="%", statistic="single", locator="Table 16", line=i,
-                   test_id="boot") for i, v in enumerate([17, 7, 7, 17, 18, 33, 1])]
+    profile = [
+        rec("workload_percent", str(v), v, unit="%", statistic="single", locator="Table 16", line=i, test_id="boot")
+        for i, v in enumerate([17, 7, 7, 17, 18, 33, 1])
+    ]
     assert run(profile, "shares_sum").empty
     profile[0].update(value=27.0, value_low=27.0, value_high=27.0, reported_value=27.0, value_text="27")
     assert len(run(profile, "shares_sum")) == 1
@@ -166,67 +268,108 @@ def test_shares_sum():
 
 def test_capacity():
     tb = {"unit": "GB", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3"}
-    rows = [rec("drives", "60", 60, unit="count", statistic="single", phase="testbed", test_id="testbed",
-                locator="Section 3"),
-            rec("drive_capacity", "1.92TB", 1920, **tb), rec("raw_capacity", "99TB", 99000, **tb)]
+    rows = [
+        rec(
+            "drives",
+            "60",
+            60,
+            unit="count",
+            statistic="single",
+            phase="testbed",
+            test_id="testbed",
+            locator="Section 3",
+        ),
+        rec("drive_capacity", "1.92TB", 1920, **tb),
+        rec("raw_capacity", "99TB", 99000, **tb),
+    ]
     rows[1]["reported_value"], rows[1]["reported_unit"] = 1.92, "TB"
     rows[2]["reported_value"], rows[2]["reported_unit"] = 99, "TB"
     f = run(rows, "capacity")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 115200)
     rows[2].update(value=115000.0, value_low=115000.0, value_high=115000.0, reported_value=115, value_text="115TB")
     assert run(rows, "capacity").empty  # 115TB within 60 x (1.915-1.925) TB and its own rounding
-    rows[2].update(metric="usable_capacity", value=80000.0, value_low=80000.0, value_high=80000.0,
-                   reported_value=80, value_text="80TB")
+    rows[2].update(
+        metric="usable_capacity",
+        value=80000.0,
+        value_low=80000.0,
+        value_high=80000.0,
+        reported_value=80,
+        value_text="80TB",
+    )
     assert run(rows, "capacity").empty  # usable below raw is fine
     rows[2].update(value=130000.0, value_low=130000.0, value_high=130000.0, reported_value=130, value_text="130TB")
     assert len(run(rows, "capacity")) == 1
 
 
 def test_count_product():
-    tb = {"unit": "count", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3",
-          "vantage": ""}
-    bad = [rec("management_servers", "four", 4, **tb), rec("desktops_per_management_server", "875", 875, **tb),
-           rec("desktops", "5,000", 5000, **{**tb, "locator": "Section 1"})]
+    tb = {
+        "unit": "count",
+        "statistic": "single",
+        "phase": "testbed",
+        "test_id": "testbed",
+        "locator": "Section 3",
+        "vantage": "",
+    }
+    bad = [
+        rec("management_servers", "four", 4, **tb),
+        rec("desktops_per_management_server", "875", 875, **tb),
+        rec("desktops", "5,000", 5000, **{**tb, "locator": "Section 1"}),
+    ]
     f = run(bad, "count_product")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 3500)
-    good = [rec("hosts", "2", 2, worker_class="task", **tb),
-            rec("desktops_per_host", "200", 200, worker_class="task", **tb),
-            rec("desktops", "400", 400, worker_class="task", **tb),
-            rec("volumes", "5", 5, **tb), rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"})]
+    good = [
+        rec("hosts", "2", 2, worker_class="task", **tb),
+        rec("desktops_per_host", "200", 200, worker_class="task", **tb),
+        rec("desktops", "400", 400, worker_class="task", **tb),
+        rec("volumes", "5", 5, **tb),
+        rec("desktops_per_volume", "500", 500, **{**tb, "phase": "sizing"}),
+    ]
     assert run(good, "count_product").empty
     # a caption's pool count and a script's per-pool count are different statements: not paired
-    caption_vs_script = [rec("pools", "10 pools", 10, **{**tb, "locator": "Figure 7", "line": 391}),
-                         rec("desktops_per_pool", "130", 130, **{**tb, "locator": "Figure 7", "line": 416}),
-                         rec("desktops", "1,500", 1500, **{**tb, "locator": "Section 1"})]
+    caption_vs_script = [
+        rec("pools", "10 pools", 10, **{**tb, "locator": "Figure 7", "line": 391}),
+        rec("desktops_per_pool", "130", 130, **{**tb, "locator": "Figure 7", "line": 416}),
+        rec("desktops", "1,500", 1500, **{**tb, "locator": "Section 1"}),
+    ]
     assert run(caption_vs_script, "count_product").empty
     caption_vs_script[1]["line"] = 391  # the same statement: 10 x 130 = 1,300 is a finding
     assert len(run(caption_vs_script, "count_product")) == 1
 
 
 def test_average_above_peak():
-    rows = [rec("latency", "0.27ms", 0.27, unit="ms", test_id="refresh", locator="Table 1"),
-            rec("latency", "0.14ms", 0.14, unit="ms", statistic="peak", test_id="refresh", locator="Table 14"),
-            rec("read_iops", "860", 860, test_id="refresh", locator="Table 1"),
-            rec("iops", "527", 527, statistic="peak", test_id="refresh", locator="Table 14")]
+    rows = [
+        rec("latency", "0.27ms", 0.27, unit="ms", test_id="refresh", locator="Table 1"),
+        rec("latency", "0.14ms", 0.14, unit="ms", statistic="peak", test_id="refresh", locator="Table 14"),
+        rec("read_iops", "860", 860, test_id="refresh", locator="Table 1"),
+        rec("iops", "527", 527, statistic="peak", test_id="refresh", locator="Table 14"),
+    ]
     assert len(run(rows, "average_above_peak")) == 2
-    ok = [rec("latency", "0.59ms", 0.59, unit="ms"), rec("latency", "0.59ms", 0.59, unit="ms", statistic="peak"),
-          rec("iops", "< 40%", 40, unit="%", bound="lt", statistic="peak"), rec("iops", "39%", 39, unit="%")]
+    ok = [
+        rec("latency", "0.59ms", 0.59, unit="ms"),
+        rec("latency", "0.59ms", 0.59, unit="ms", statistic="peak"),
+        rec("iops", "< 40%", 40, unit="%", bound="lt", statistic="peak"),
+        rec("iops", "39%", 39, unit="%"),
+    ]
     assert run(ok, "average_above_peak").empty
 
 
 def test_testbed_cpu():
     tb = {"statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Table 4", "vantage": ""}
-    bad = [rec("cpu_clock", "2.50GHz", 2.5, unit="GHz", line=365, **tb),
-           rec("logical_processors", "40", 40, unit="count", line=369, **tb),
-           rec("host_cpu_capacity", "44 GHz", 44, unit="GHz", line=373, **tb)]
+    bad = [
+        rec("cpu_clock", "2.50GHz", 2.5, unit="GHz", line=365, **tb),
+        rec("logical_processors", "40", 40, unit="count", line=369, **tb),
+        rec("host_cpu_capacity", "44 GHz", 44, unit="GHz", line=373, **tb),
+    ]
     f = run(bad, "testbed_cpu")
     assert len(f) == 1 and "50 GHz" in f.at[0, "message"] and "44 GHz" in f.at[0, "message"]
     good = [dict(r, locator="Table 3") for r in bad]
     good[1].update(value=32.0, value_low=32.0, value_high=32.0, reported_value=32.0, value_text="32")
     good[2].update(value=40.0, value_low=40.0, value_high=40.0, reported_value=40.0, value_text="40 GHz")
     assert run(good, "testbed_cpu").empty  # 32 logical = 16 cores x 2.5 GHz = 40 GHz
-    threads = [rec("host_cores", "12 cores", 12, unit="count", line=271, **tb),
-               rec("host_threads", "24 with hyperthreading", 24, unit="count", line=271, **tb)]
+    threads = [
+        rec("host_cores", "12 cores", 12, unit="count", line=271, **tb),
+        rec("host_threads", "24 with hyperthreading", 24, unit="count", line=271, **tb),
+    ]
     assert run(threads, "testbed_cpu").empty
     threads[1].update(value=30.0, value_low=30.0, value_high=30.0, reported_value=30.0, value_text="30")
     assert len(run(threads, "testbed_cpu")) == 1
@@ -253,8 +396,10 @@ def test_rule_registry_rejects_a_duplicate_name():
 
 
 def test_run_rules_is_deterministic_and_rejects_unknown_rule():
-    rows = [rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
-            rec("latency", "498µs", 0.498, unit="ms", locator="Table 11")]
+    rows = [
+        rec("latency", "468µs", 0.468, unit="ms", locator="Table 1"),
+        rec("latency", "498µs", 0.498, unit="ms", locator="Table 11"),
+    ]
     a, b = audit.run_rules(pd.DataFrame(rows)), audit.run_rules(pd.DataFrame(rows[::-1]))
     pd.testing.assert_frame_equal(a, b)
     assert list(a.columns) == audit.FINDING_COLUMNS
@@ -267,6 +412,7 @@ def test_run_rules_is_deterministic_and_rejects_unknown_rule():
 # --------------------------------------------------------------------------------------------
 # Real findings in the four documents (data/processed/audit_findings.csv)
 # --------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def findings():
@@ -322,13 +468,16 @@ def test_accelstor_totals_and_bases(findings):
 
 def test_hitachi_shares_within_rounding_raise_no_finding(findings):
     """Tables 11/12 sum to 101/101/99 %: within the rounding of four integer shares (100 +/- 2)."""
-    assert not (findings["rule"] == "shares_sum").any() or not findings[findings["rule"] == "shares_sum"][
-        "source_id"].eq("hitachi_g600").any()
+    assert (
+        not (findings["rule"] == "shares_sum").any()
+        or not findings[findings["rule"] == "shares_sum"]["source_id"].eq("hitachi_g600").any()
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Curated registers
 # --------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def register():
@@ -367,6 +516,7 @@ def test_claims_reject_an_unknown_topic(tmp_path, claims):
 def test_every_seed_has_a_claim_on_page_one(claims):
     """Each seed document states how many desktops it supports or what one desktop needs."""
     from vdi_report.report.sections.answers import SIZING_TOPICS
+
     seeds = sources.load_sources().query("role == 'seed'")["source_id"]
     on_page_one = claims[claims["topic"].isin(SIZING_TOPICS)]
     assert set(seeds) <= set(on_page_one["source_id"])
@@ -385,8 +535,9 @@ def test_register_rejects_bad_input(tmp_path, register):
 
 @needs_seeds
 def test_register_quotes_occur_in_the_seed_text(register):
-    problems = audit.verify_quotes(register, [("a_quote", "a_line", "a_text_file"), ("b_quote", "b_line", "b_text_file")],
-                                   audit.source_texts())
+    problems = audit.verify_quotes(
+        register, [("a_quote", "a_line", "a_text_file"), ("b_quote", "b_line", "b_text_file")], audit.source_texts()
+    )
     assert problems == [], "\n".join(problems)
 
 
@@ -410,6 +561,7 @@ def test_verify_quotes_catches_a_wrong_quote():
 # --------------------------------------------------------------------------------------------
 # Resolutions applied in results.csv
 # --------------------------------------------------------------------------------------------
+
 
 def test_resolutions_applied_in_results(results, register):
     res = audit.resolutions(register)
@@ -449,15 +601,22 @@ def test_register_reports_the_documents_errors_behind_corrected_labels(register)
     """Where the digitizer rebuilt swapped or shifted labels, a register entry still reports the
     document's error: every record whose note says so is named by an entry (set aside, or at one of
     its two statements' locator and line)."""
-    spots = {(r.source_id, loc, str(ln)) for r in register.itertuples()
-             for loc, ln in ((r.a_locator, r.a_line), (r.b_locator, r.b_line)) if loc}
+    spots = {
+        (r.source_id, loc, str(ln))
+        for r in register.itertuples()
+        for loc, ln in ((r.a_locator, r.a_line), (r.b_locator, r.b_line))
+        if loc
+    }
     named = {x for ids in register["rejected_records"] for x in ids.split()}
     missing = []
     for sid in sources.load_sources()["source_id"]:
         recs = sources.load_records(sid)
         fixed = recs[recs["note"].str.contains(r"\b(?:swapped|shifted|mislabell?ed)\b", case=False, regex=True)]
         for r in fixed.itertuples():
-            if r.record_id not in named and (sid, r.locator, str(r.line)) not in spots \
-                    and not any(s[0] == sid and s[1] == r.locator for s in spots):
+            if (
+                r.record_id not in named
+                and (sid, r.locator, str(r.line)) not in spots
+                and not any(s[0] == sid and s[1] == r.locator for s in spots)
+            ):
                 missing.append(r.record_id)
     assert not missing, f"corrected labels without a register entry: {missing}"

@@ -8,21 +8,59 @@ import pandas as pd
 import pytest
 
 from vdi_report import config, files
-from vdi_report.transform import normalize
 from vdi_report.raw import sources
 from vdi_report.raw.sources import RawDataError
+from vdi_report.transform import normalize
 
 GOOD = [
-    {"record_id": "NTAP-0001", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
-         "quote": "Peak IOPS 117,752", "value_text": "117,752", "value": "117752", "value_high": "", "unit": "IOPS",
-         "bound": "eq", "phase": "boot", "metric": "iops", "statistic": "peak", "vantage": "array_frontend",
-         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
-         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
-    {"record_id": "NTAP-0002", "source_id": "netapp_tr4540", "locator": "Table 8", "line": 400,
-         "quote": "Avg latency 441µs", "value_text": "441µs", "value": "441", "value_high": "", "unit": "µs",
-         "bound": "eq", "phase": "boot", "metric": "latency", "statistic": "average", "vantage": "array_frontend",
-         "vantage_note": "storage controller", "test_id": "boot", "condition": "normal", "variant": "",
-         "configuration": "", "worker_class": "office", "desktops": "1500", "note": ""},
+    {
+        "record_id": "NTAP-0001",
+        "source_id": "netapp_tr4540",
+        "locator": "Table 8",
+        "line": 400,
+        "quote": "Peak IOPS 117,752",
+        "value_text": "117,752",
+        "value": "117752",
+        "value_high": "",
+        "unit": "IOPS",
+        "bound": "eq",
+        "phase": "boot",
+        "metric": "iops",
+        "statistic": "peak",
+        "vantage": "array_frontend",
+        "vantage_note": "storage controller",
+        "test_id": "boot",
+        "condition": "normal",
+        "variant": "",
+        "configuration": "",
+        "worker_class": "office",
+        "desktops": "1500",
+        "note": "",
+    },
+    {
+        "record_id": "NTAP-0002",
+        "source_id": "netapp_tr4540",
+        "locator": "Table 8",
+        "line": 400,
+        "quote": "Avg latency 441µs",
+        "value_text": "441µs",
+        "value": "441",
+        "value_high": "",
+        "unit": "µs",
+        "bound": "eq",
+        "phase": "boot",
+        "metric": "latency",
+        "statistic": "average",
+        "vantage": "array_frontend",
+        "vantage_note": "storage controller",
+        "test_id": "boot",
+        "condition": "normal",
+        "variant": "",
+        "configuration": "",
+        "worker_class": "office",
+        "desktops": "1500",
+        "note": "",
+    },
 ]
 
 
@@ -68,20 +106,23 @@ def test_good_fixture_normalizes(raw):
     assert list(out["value"]) == [117752.0, 0.441]
 
 
-@pytest.mark.parametrize("column,value,fragment", [
-    ("value", "12x", "'value' = '12x'"),                       # non-numeric value
-    ("unit", "furlongs", "unknown unit"),                      # unknown unit
-    ("phase", "lunch", "unknown phase"),                       # unknown phase
-    ("locator", "", "'locator' = ''"),                          # missing locator
-    ("locator", "page 7", "'locator' = 'page 7'"),              # locator not Table/Figure/Section
-    ("statistic", "median", "unknown statistic"),              # unknown statistic
-    ("bound", "about", "unknown bound"),                       # unknown bound
-    ("vantage", "somewhere", "unknown vantage"),               # unknown vantage
-    ("metric", "happiness", "unknown metric"),                 # metric not in metrics.csv
-    ("line", "0", "'line' = '0'"),                              # line numbers start at 1
-    ("desktops", "-10", "'desktops' = '-10'"),                  # negative population
-    ("record_id", "NTAP-1", "'record_id' = 'NTAP-1'"),          # malformed key
-])
+@pytest.mark.parametrize(
+    "column,value,fragment",
+    [
+        ("value", "12x", "'value' = '12x'"),  # non-numeric value
+        ("unit", "furlongs", "unknown unit"),  # unknown unit
+        ("phase", "lunch", "unknown phase"),  # unknown phase
+        ("locator", "", "'locator' = ''"),  # missing locator
+        ("locator", "page 7", "'locator' = 'page 7'"),  # locator not Table/Figure/Section
+        ("statistic", "median", "unknown statistic"),  # unknown statistic
+        ("bound", "about", "unknown bound"),  # unknown bound
+        ("vantage", "somewhere", "unknown vantage"),  # unknown vantage
+        ("metric", "happiness", "unknown metric"),  # metric not in metrics.csv
+        ("line", "0", "'line' = '0'"),  # line numbers start at 1
+        ("desktops", "-10", "'desktops' = '-10'"),  # negative population
+        ("record_id", "NTAP-1", "'record_id' = 'NTAP-1'"),  # malformed key
+    ],
+)
 def test_bad_cell_names_line_column_value(raw, column, value, fragment):
     write(raw, mutate(1, **{column: value}))
     expect(raw, "line 3", fragment)
@@ -165,6 +206,7 @@ def test_failed_write_keeps_the_previous_file(tmp_path, monkeypatch):
 
     def boom(*a, **k):
         raise RuntimeError("disk full")
+
     monkeypatch.setattr(pd.DataFrame, "to_csv", boom)
     with pytest.raises(RuntimeError):
         files.write_csv(pd.DataFrame({"a": [2]}), out)
@@ -179,33 +221,58 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
         pytest.fail("build/01_normalize_source.ipynb missing: run make report")
     processed = sorted(config.NORMALIZED_DIR.glob("*.csv"))
     before = {p: p.read_bytes() for p in processed}
-    proc = subprocess.run([sys.executable, "-m", "papermill", "-k", "vdi-report", str(nb),
-                           str(tmp_path / "out.ipynb"), "-p", "source_id", "nope"],
-                          check=False, capture_output=True, text=True, cwd=config.PROJ_ROOT)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "papermill",
+            "-k",
+            "vdi-report",
+            str(nb),
+            str(tmp_path / "out.ipynb"),
+            "-p",
+            "source_id",
+            "nope",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=config.PROJ_ROOT,
+    )
     assert proc.returncode != 0
     assert "unknown source 'nope'" in proc.stderr + proc.stdout
     assert {p: p.read_bytes() for p in processed} == before
 
 
-@pytest.mark.parametrize("args,fragment", [(["--desktops", "-5", "--worker", "power", "--headroom", "0.2"], "desktops must be a positive"),
-                                           (["--desktops", "3000", "--worker", "ceo"], "unknown worker_class 'ceo'"),
-                                           (["--desktops", "3000", "--worker", "power", "--headroom", "1.5"], "headroom must be a fraction")])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--desktops", "-5", "--worker", "power", "--headroom", "0.2"], "desktops must be a positive"),
+        (["--desktops", "3000", "--worker", "ceo"], "unknown worker_class 'ceo'"),
+        (["--desktops", "3000", "--worker", "power", "--headroom", "1.5"], "headroom must be a fraction"),
+    ],
+)
 def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
-    proc = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", *args], check=False,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "vdi_report.models.scenario", *args], check=False, capture_output=True, text=True
+    )
     assert proc.returncode == 2 and fragment in proc.stderr
 
 
 # --- one source of truth per number: value must be what value_text prints -------------------
 
-@pytest.mark.parametrize("changes,fragment", [
-    ({"value": "81", "value_text": "117,752"}, "column 'value' = 81: value_text '117,752' prints 117752"),
-    ({"value": "117753"}, "column 'value' = 117753: value_text '117,752' prints 117752"),
-    ({"value": "inf"}, "column 'value' = inf: not a finite number"),
-    ({"value": "-inf"}, "not a finite number"),
-    ({"value_high": "inf"}, "column 'value_high' = inf: not a finite number"),
-    ({"value_high": "120000"}, "value_text '117,752' prints 117752 (1 number(s)), the record has 2"),
-])
+
+@pytest.mark.parametrize(
+    "changes,fragment",
+    [
+        ({"value": "81", "value_text": "117,752"}, "column 'value' = 81: value_text '117,752' prints 117752"),
+        ({"value": "117753"}, "column 'value' = 117753: value_text '117,752' prints 117752"),
+        ({"value": "inf"}, "column 'value' = inf: not a finite number"),
+        ({"value": "-inf"}, "not a finite number"),
+        ({"value_high": "inf"}, "column 'value_high' = inf: not a finite number"),
+        ({"value_high": "120000"}, "value_text '117,752' prints 117752 (1 number(s)), the record has 2"),
+    ],
+)
 def test_value_disagreeing_with_value_text_names_file_line_column_and_both_values(raw, changes, fragment):
     write(raw, mutate(0, **changes))
     expect(raw, "line 2", fragment)
@@ -226,21 +293,45 @@ def test_value_within_printed_precision_is_accepted(raw):
 
 
 def test_a_documented_reading_must_match_the_value(raw):
-    rows = mutate(1, quote="Avg latency 045ms", value_text="045ms", value="0.45", unit="ms",
-                  note="printed without decimal point; value read as 0.45 ms")
+    rows = mutate(
+        1,
+        quote="Avg latency 045ms",
+        value_text="045ms",
+        value="0.45",
+        unit="ms",
+        note="printed without decimal point; value read as 0.45 ms",
+    )
     write(raw, rows)
     normalize.normalize_source("netapp_tr4540", raw)
-    write(raw, mutate(1, quote="Avg latency 045ms", value_text="045ms", value="0.5", unit="ms",
-                      note="value read as 0.45 ms"))
+    write(
+        raw,
+        mutate(1, quote="Avg latency 045ms", value_text="045ms", value="0.5", unit="ms", note="value read as 0.45 ms"),
+    )
     expect(raw, "line 3", "note says 'read as 0.45'")
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("81,002", [81002]), ("~80 min", [80]), ("441µs", [441]), ("3.2K", [3.2]), ("US$30", [30]),
-    ("1,5GB", [1.5]), ("Dual", [2]), ("at least twice", [2]), ("150-175", [150, 175]),
-    ("360K IOPS to 700K IOPS", [360, 700]), ("between 3 and 4", [3, 4]), ("2-node", [2]),
-    ("50:1", [50]), (".1", [0.1]), ("almost 125,000", [125000]), ("x20", [20]), ("Ready", []),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("81,002", [81002]),
+        ("~80 min", [80]),
+        ("441µs", [441]),
+        ("3.2K", [3.2]),
+        ("US$30", [30]),
+        ("1,5GB", [1.5]),
+        ("Dual", [2]),
+        ("at least twice", [2]),
+        ("150-175", [150, 175]),
+        ("360K IOPS to 700K IOPS", [360, 700]),
+        ("between 3 and 4", [3, 4]),
+        ("2-node", [2]),
+        ("50:1", [50]),
+        (".1", [0.1]),
+        ("almost 125,000", [125000]),
+        ("x20", [20]),
+        ("Ready", []),
+    ],
+)
 def test_parse_printed(text, expected):
     assert [n for n, _ in sources.parse_printed(text)] == expected
 

@@ -62,9 +62,21 @@ def _expected_rows(words: list[str], column: str | None = None) -> int:
     from vdi_report.report import explorer
     from vdi_report.report.context import Context
 
-    ev = explorer.evidence_table(Context({"desktops": 2000, "worker_class": "knowledge", "concurrency": 1.0, "headroom": 0.2,
-                                              "boot_window_min": 30, "raid": "none", "failover": "none", "report_date": "",
-                                              "cost_file": ""}))
+    ev = explorer.evidence_table(
+        Context(
+            {
+                "desktops": 2000,
+                "worker_class": "knowledge",
+                "concurrency": 1.0,
+                "headroom": 0.2,
+                "boot_window_min": 30,
+                "raid": "none",
+                "failover": "none",
+                "report_date": "",
+                "cost_file": "",
+            }
+        )
+    )
     text = (ev[column] if column else ev.agg(" ".join, axis=1)).str.lower()
     return int(sum(all(w.lower() in t for w in words) for t in text))
 
@@ -75,8 +87,11 @@ def test_explorer_search_filters_to_the_expected_rows(page, results):
     assert 0 < expected < len(results)
     search = page.locator("#evidence-explorer .dt-search input")
     search.fill(" ".join(words))
-    page.wait_for_function("t => document.querySelector('#evidence-explorer .dt-info').innerText.includes(t)",
-                           arg="filtered", timeout=10_000)
+    page.wait_for_function(
+        "t => document.querySelector('#evidence-explorer .dt-info').innerText.includes(t)",
+        arg="filtered",
+        timeout=10_000,
+    )
     info = _info(page)
     assert f"of {expected:,} entries" in info, info
     search.fill("")
@@ -99,19 +114,42 @@ def test_calculator_shows_the_python_sizing(page):
     if not hasattr(scenario, "size") or page.query_selector("#calc-form") is None:
         pytest.skip("scenario.size / sizing.js not in this build (model stage)")
     import json
+
     inputs = json.loads((config.PROCESSED_DIR / "sizing_inputs.json").read_text(encoding="utf-8"))
-    for values in ({"desktops": "3000", "worker_class": "power", "concurrency": "0.8", "headroom": "0.3",
-                    "boot_window_min": "20", "raid": "raid5", "failover": "controller"},
-                   {"desktops": "750", "worker_class": "task", "concurrency": "1", "headroom": "0",
-                    "boot_window_min": "45", "raid": "none", "failover": "none"}):
+    for values in (
+        {
+            "desktops": "3000",
+            "worker_class": "power",
+            "concurrency": "0.8",
+            "headroom": "0.3",
+            "boot_window_min": "20",
+            "raid": "raid5",
+            "failover": "controller",
+        },
+        {
+            "desktops": "750",
+            "worker_class": "task",
+            "concurrency": "1",
+            "headroom": "0",
+            "boot_window_min": "45",
+            "raid": "none",
+            "failover": "none",
+        },
+    ):
         for k, v in values.items():
             el = page.locator(f"#calc-{k}")
             el.select_option(v) if el.evaluate("e => e.tagName") == "SELECT" else el.fill(v)
-        params = scenario.validate(*(values[k] for k in ("desktops", "worker_class", "concurrency", "headroom",
-                                                         "boot_window_min", "raid", "failover")))
+        params = scenario.validate(
+            *(
+                values[k]
+                for k in ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
+            )
+        )
         want = scenario.size(params, inputs).set_index("phase")
-        cells = page.eval_on_selector_all("#calc-result td", "tds => tds.map(td => [td.parentElement.dataset.phase, "
-                                          "td.dataset.col, td.dataset.value])")
+        cells = page.eval_on_selector_all(
+            "#calc-result td",
+            "tds => tds.map(td => [td.parentElement.dataset.phase, td.dataset.col, td.dataset.value])",
+        )
         got = {(p, c): v for p, c, v in cells if c != "phase"}
         assert {p for p, _ in got} == set(want.index)
         for (p, c), v in got.items():

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from vdi_report import catalogue, config
-from vdi_report.transform import normalize
-from vdi_report.raw import sources
 from vdi_report.catalogue import Col
+from vdi_report.raw import sources
+from vdi_report.transform import normalize
 
 
 @pytest.fixture
@@ -29,8 +29,9 @@ def test_readme_data_contract_is_the_catalogue():
     readme = (config.PROJ_ROOT / "README.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- catalogue:begin -->\n(.*?)\n<!-- catalogue:end -->", readme, re.DOTALL)
     assert m, "README.md lacks the <!-- catalogue:begin/end --> data contract"
-    assert m.group(1) == catalogue.contract_markdown(), \
+    assert m.group(1) == catalogue.contract_markdown(), (
         "README data contract differs from the catalogue: paste `python -m vdi_report.catalogue` into it"
+    )
 
 
 def test_every_table_has_a_stage_and_unique_columns():
@@ -86,7 +87,7 @@ def test_read_names_file_line_and_column_of_a_bad_value(processed_dir):
     lines = p.read_text().splitlines()
     header = lines[0].split(",")
     cells = lines[2].split(",")
-    cells[header.index("source_id") + header[header.index("source_id"):].index("desktops")] = "many"
+    cells[header.index("source_id") + header[header.index("source_id") :].index("desktops")] = "many"
     lines[2] = ",".join(cells)
     p.write_text("\n".join(lines) + "\n")
     with pytest.raises(catalogue.TableError, match=r"results.csv: line 3: column 'desktops' = 'many'"):

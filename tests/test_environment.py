@@ -50,7 +50,8 @@ def test_notebook_paired_and_stripped(py):
     nb = nbformat.read(ipynb, as_version=4)
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), f"{ipynb.name} has outputs"
     text = jupytext.read(py)
-    assert [c.source for c in nb.cells] == [c.source for c in text.cells], \
+    assert [c.source for c in nb.cells] == [c.source for c in text.cells], (
         f"{ipynb.name} and {py.name} differ: run make sync-notebooks"
+    )
     params = [c for c in text.cells if "parameters" in c.metadata.get("tags", [])]
     assert len(params) <= 1

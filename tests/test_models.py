@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from vdi_report import catalogue, config
-from vdi_report.raw import sources
 from vdi_report.models import cost, density, iops, scenario
+from vdi_report.raw import sources
 from vdi_report.report import model_tables as mtables
 
 
@@ -28,8 +28,19 @@ def synthetic(sd=0.05, seed=1):
         for (ph, st), cell in iops.CELLS.items():
             for w in (-0.35, -0.05, 0.0, 0.24):
                 mu = TRUE[cell] + TRUE["workload"] * w
-                rows.append({"vendor": v, "cell": cell, "phase": ph, "statistic": st, "workload": w, "vantage": "host",
-                             "worker_class": f"w{w}", "record_ids": "", "log_iops": mu + rng.normal(0, sd)})
+                rows.append(
+                    {
+                        "vendor": v,
+                        "cell": cell,
+                        "phase": ph,
+                        "statistic": st,
+                        "workload": w,
+                        "vantage": "host",
+                        "worker_class": f"w{w}",
+                        "record_ids": "",
+                        "log_iops": mu + rng.normal(0, sd),
+                    }
+                )
     d = pd.DataFrame(rows)
     d["log_iops_vsi"] = d["log_iops"] - d["workload"]
     d["iops_per_desktop"] = np.exp(d["log_iops"])
@@ -69,7 +80,9 @@ def test_unknown_spec_and_too_few_observations_raise():
 
 
 def test_choose_spec_prefers_more_predictions_then_lower_error():
-    specs = pd.DataFrame({"spec": ["a", "b", "c"], "n_predicted": [3, 5, 5], "rmse_log": [0.1, 0.9, 0.5], "aic": [1.0, 2.0, 3.0]})
+    specs = pd.DataFrame(
+        {"spec": ["a", "b", "c"], "n_predicted": [3, 5, 5], "rmse_log": [0.1, 0.9, 0.5], "aic": [1.0, 2.0, 3.0]}
+    )
     assert iops.choose_spec(specs) == "c"
     with pytest.raises(ValueError, match="no model specification"):
         iops.choose_spec(pd.DataFrame({"spec": ["a"], "n_predicted": [0], "rmse_log": [np.nan], "aic": [np.nan]}))
@@ -77,18 +90,22 @@ def test_choose_spec_prefers_more_predictions_then_lower_error():
 
 # --- per-desktop figures against hand calculations --------------------------------------
 
+
 def _cand(results, record_id):
     c = iops.candidate_records(results)
     return c[c["record_id"] == record_id].iloc[0]
 
 
-@pytest.mark.parametrize("record_id, expected", [
-    ("NTAP-0014", 31088 / 1500),    # NetApp Monday login peak, 1,500 desktops
-    ("NTAP-0096", 9865 / 1500),     # NetApp Monday login test average
-    ("DELL-0064", 216000 / 5000),   # Dell login peak, 5,000 desktops
-    ("ACCS-0180", 4000 / 500),      # AccelStor knowledge login peak (host), 500 desktops
-    ("HDS-0216", 41021 / 580),      # Hitachi config1 boot peak: pooled, all 580 desktops
-])
+@pytest.mark.parametrize(
+    "record_id, expected",
+    [
+        ("NTAP-0014", 31088 / 1500),  # NetApp Monday login peak, 1,500 desktops
+        ("NTAP-0096", 9865 / 1500),  # NetApp Monday login test average
+        ("DELL-0064", 216000 / 5000),  # Dell login peak, 5,000 desktops
+        ("ACCS-0180", 4000 / 500),  # AccelStor knowledge login peak (host), 500 desktops
+        ("HDS-0216", 41021 / 580),  # Hitachi config1 boot peak: pooled, all 580 desktops
+    ],
+)
 def test_per_desktop_figures_match_hand_calculation(results, record_id, expected):
     assert _cand(results, record_id)["iops_per_desktop"] == pytest.approx(expected, rel=1e-9)
 
@@ -96,8 +113,10 @@ def test_per_desktop_figures_match_hand_calculation(results, record_id, expected
 def test_semantics_keep_unlike_figures_apart(results):
     c = iops.candidate_records(results).set_index("record_id")
     # Hitachi's per-desktop figures are samples of four representative desktops (HDS-0252/HDS-0256)
-    assert c.at["HDS-0257", "aggregation"] == "single_desktop" and c.at["HDS-0257", "reason"].startswith("single-desktop peak")
-    assert c.at["HDS-0259", "aggregation"] == "single_desktop" and c.at["HDS-0259", "reason"] == ""   # an average: kept
+    assert c.at["HDS-0257", "aggregation"] == "single_desktop" and c.at["HDS-0257", "reason"].startswith(
+        "single-desktop peak"
+    )
+    assert c.at["HDS-0259", "aggregation"] == "single_desktop" and c.at["HDS-0259", "reason"] == ""  # an average: kept
     # the average of a whole login + steady-state test is its own cell, never a steady-state average
     assert c.at["NTAP-0096", "window"] == "test" and c.at["NTAP-0096", "cell"] == "login_and_steady_state average"
     assert c.at["NTAP-0014", "cell"] == "login peak"
@@ -121,6 +140,7 @@ def test_bounded_values_are_excluded_unless_asked(results):
 
 
 # --- leave-one-vendor-out never trains on the vendor it predicts -------------------------
+
 
 def test_cv_never_trains_on_the_held_out_vendor(results, monkeypatch):
     obs = iops.observations(results)
@@ -148,6 +168,7 @@ def test_cv_on_synthetic_data_has_small_error():
 
 # --- model table: pooled where the class cannot be separated -------------------------------
 
+
 def test_chosen_model_pools_worker_classes(results, pred):
     specs = iops.compare_specs(iops.observations(results))
     assert iops.choose_spec(specs) == "pooled"
@@ -174,6 +195,7 @@ def test_external_check_is_empty_or_labelled(results):
 
 # --- density and cost: hand calculations ---------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def claims_register():
     return sources.read_csv_text(config.RAW_DIR / "claims.csv")
@@ -187,11 +209,17 @@ def dens(results, claims_register):
 def test_density_extrapolates_only_what_scales(dens):
     d = dens.set_index("record_id")
     # NetApp controller CPU, Monday login peak 87 % with 1,500 desktops (NTAP-0099): scales
-    assert d.at["NTAP-0099", "extrapolation"] == "scales" and d.at["NTAP-0099", "max_desktops"] == pytest.approx(1500 * 100 / 87)
+    assert d.at["NTAP-0099", "extrapolation"] == "scales" and d.at["NTAP-0099", "max_desktops"] == pytest.approx(
+        1500 * 100 / 87
+    )
     assert d.at["NTAP-0099", "max_desktops_failover"] == pytest.approx(1500 * 100 / 87 / 2)
-    assert d.at["NTAP-0092", "max_desktops_failover"] == pytest.approx(1500 * 100 / 82)  # measured failover, as measured
+    assert d.at["NTAP-0092", "max_desktops_failover"] == pytest.approx(
+        1500 * 100 / 82
+    )  # measured failover, as measured
     # saturated: NetApp boot peak CPU 100 % (NTAP-0083)
-    assert d.at["NTAP-0083", "extrapolation"] == "not extrapolated" and d.at["NTAP-0083", "reason"].startswith("saturated")
+    assert d.at["NTAP-0083", "extrapolation"] == "not extrapolated" and d.at["NTAP-0083", "reason"].startswith(
+        "saturated"
+    )
     # non-proportional: Hitachi flash-module busy ~99 % (HDS-0288)
     assert np.isnan(d.at["HDS-0288", "max_desktops"]) and "not proportional" in d.at["HDS-0288", "reason"]
     # not testable: AccelStor's "CPU always under 4 %" (ACCS-0107), claim C-ACCS-12
@@ -203,15 +231,21 @@ def test_density_extrapolates_only_what_scales(dens):
 def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     s = density.summary(dens, density.claims(results), density.port_bandwidth(results), scenario.demonstrated(results))
     both = s[s["peak_max"].notna() & s["average_max"].notna()]
-    assert (both["peak_max"] <= both["average_max"]).all()          # peak density never above average density
+    assert (both["peak_max"] <= both["average_max"]).all()  # peak density never above average density
     fo = s[s["peak_failover_max"].notna() & s["peak_max"].notna()]
-    assert (fo["peak_failover_max"] <= fo["peak_max"]).all()        # one controller down never carries more
+    assert (fo["peak_failover_max"] <= fo["peak_max"]).all()  # one controller down never carries more
     x = s.set_index(["vendor", "configuration"])
     # Hitachi config 3: flash modules ~99 % busy over the login and steady state (HDS-0288): at its limit, 580 demonstrated
-    assert x.at[("Hitachi Data Systems", "config3"), "peak_bound"] == "limit" and x.at[("Hitachi Data Systems", "config3"), "peak_max"] == 580
+    assert (
+        x.at[("Hitachi Data Systems", "config3"), "peak_bound"] == "limit"
+        and x.at[("Hitachi Data Systems", "config3"), "peak_max"] == 580
+    )
     # NetApp: Monday login peak CPU 87 % (NTAP-0099) binds at peak; one controller down it peaked at 99 % (NTAP-0107): limit
     assert x.at[("NetApp", ""), "peak_max"] == pytest.approx(1500 * 100 / 87)
-    assert x.at[("NetApp", ""), "peak_failover_bound"] == "limit" and x.at[("NetApp", ""), "desktops_failover_tested"] == 1500
+    assert (
+        x.at[("NetApp", ""), "peak_failover_bound"] == "limit"
+        and x.at[("NetApp", ""), "desktops_failover_tested"] == 1500
+    )
     # AccelStor: no CPU extrapolation (not testable); ports 2 x 10 GbE (ACCS-0044, ACCS-0043) against
     # 448 + 60 MB/s host throughput at boot (ACCS-0144, ACCS-0143) for 500 desktops
     assert pd.isna(x.at[("AccelStor", ""), "peak_max"])
@@ -223,16 +257,30 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     # Hitachi config 1: MPU below 47 % at the login peak (HDS-0271) allows at least 580 x 100 / 47, but the
     # flash modules were about 93 % busy (HDS-0286), whose headroom is unknown: no maximum is determined
     c1 = x.loc[("Hitachi Data Systems", "config1")]
-    assert pd.isna(c1["peak_max"]) and c1["peak_basis"].startswith("not determined") and "disk busy (FMD)" in c1["peak_basis"]
+    assert (
+        pd.isna(c1["peak_max"])
+        and c1["peak_basis"].startswith("not determined")
+        and "disk busy (FMD)" in c1["peak_basis"]
+    )
     assert f"{580 * 100 / 47:,.0f}" in c1["peak_basis"]
 
 
 def test_unknown_headroom_turns_a_scaling_maximum_into_an_upper_bound():
-    row = {"peak_max": 1724.0, "peak_bound": "eq", "peak_basis": "array controller CPU, login (R-1)",
-           "average_max": 2000.0, "average_bound": "gt", "average_basis": "MPU, login (R-2)",
-           "peak_failover_max": 580.0, "peak_failover_bound": "limit", "peak_failover_basis": "limit reached"}
+    row = {
+        "peak_max": 1724.0,
+        "peak_bound": "eq",
+        "peak_basis": "array controller CPU, login (R-1)",
+        "average_max": 2000.0,
+        "average_bound": "gt",
+        "average_basis": "MPU, login (R-2)",
+        "peak_failover_max": 580.0,
+        "peak_failover_bound": "limit",
+        "peak_failover_basis": "limit reached",
+    }
     density._unknown_headroom(row, ["disk busy (FMD)"])
-    assert row["peak_max"] == 1724.0 and row["peak_bound"] == "lt" and "headroom of disk busy (FMD)" in row["peak_basis"]
+    assert (
+        row["peak_max"] == 1724.0 and row["peak_bound"] == "lt" and "headroom of disk busy (FMD)" in row["peak_basis"]
+    )
     assert pd.isna(row["average_max"]) and row["average_basis"].startswith("not determined")
     assert row["peak_failover_bound"] == "limit" and row["peak_failover_max"] == 580.0  # a reached limit stays
     untouched = {"peak_max": 1724.0, "peak_bound": "eq", "peak_basis": "b"}
@@ -257,13 +305,30 @@ def test_cost_only_from_stated_array_prices(results):
     a = cost.load_assumptions(config.RAW_DIR / "cost_assumptions.csv")
     summ = pd.DataFrame({"vendor": ["NetApp"], "desktops_tested": [1500.0], "peak_max": [1724.0], "peak_bound": ["eq"]})
     assert cost.cost_per_desktop(a, summ, sources.load_sources()).empty  # shipped file states no array price
-    extra = pd.DataFrame([{"name": "array_price_usd:netapp_tr4540", "value": 150000, "unit": "USD", "low": 100000, "high": 200000,
-                           "basis": "assumed", "scope": "array hardware only", "source_or_rationale": "test"}])
-    c = cost.cost_per_desktop(cost.validate_assumptions(pd.concat([a, extra], ignore_index=True)), summ, sources.load_sources())
+    extra = pd.DataFrame(
+        [
+            {
+                "name": "array_price_usd:netapp_tr4540",
+                "value": 150000,
+                "unit": "USD",
+                "low": 100000,
+                "high": 200000,
+                "basis": "assumed",
+                "scope": "array hardware only",
+                "source_or_rationale": "test",
+            }
+        ]
+    )
+    c = cost.cost_per_desktop(
+        cost.validate_assumptions(pd.concat([a, extra], ignore_index=True)), summ, sources.load_sources()
+    )
     assert c.set_index("density_case").at["demonstrated", "usd_per_desktop"] == pytest.approx(100)
     with pytest.raises(ValueError, match="unknown source_id"):
-        cost.cost_per_desktop(cost.validate_assumptions(pd.concat([a, extra.assign(name="array_price_usd:nope")], ignore_index=True)),
-                              summ, sources.load_sources())
+        cost.cost_per_desktop(
+            cost.validate_assumptions(pd.concat([a, extra.assign(name="array_price_usd:nope")], ignore_index=True)),
+            summ,
+            sources.load_sources(),
+        )
 
 
 def test_tiering_saving_hand_calculation(results):
@@ -304,8 +369,10 @@ def test_io_profile_hand_calculation(results):
 
 # --- Table 2 (tables.headline_table): the fixes ------------------------------------
 
+
 def test_headline_table_fixes(results):
     from vdi_report.report import tables
+
     tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
     t = tables.headline_table(tests, results)
     hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")
@@ -324,20 +391,44 @@ def test_headline_table_fixes(results):
 
 
 def test_derived_totals_sum_read_and_write_with_honest_bounds():
-    base = {"source_id": "x", "test_id": "t", "phase": "login", "vantage": "array_frontend", "condition": "normal", "variant": "",
-            "configuration": "", "worker_class": "knowledge", "desktops": 100.0, "used_in_analysis": True, "bound": "eq"}
-    rows = [{**base, "record_id": f"X-{i}", "metric": m, "statistic": st, "value": v}
-            for i, (m, st, v) in enumerate([("read_iops", "average", 1000), ("write_iops", "average", 3000),
-                                            ("read_iops", "peak", 2000), ("write_iops", "peak", 5000)])]
+    base = {
+        "source_id": "x",
+        "test_id": "t",
+        "phase": "login",
+        "vantage": "array_frontend",
+        "condition": "normal",
+        "variant": "",
+        "configuration": "",
+        "worker_class": "knowledge",
+        "desktops": 100.0,
+        "used_in_analysis": True,
+        "bound": "eq",
+    }
+    rows = [
+        {**base, "record_id": f"X-{i}", "metric": m, "statistic": st, "value": v}
+        for i, (m, st, v) in enumerate(
+            [
+                ("read_iops", "average", 1000),
+                ("write_iops", "average", 3000),
+                ("read_iops", "peak", 2000),
+                ("write_iops", "peak", 5000),
+            ]
+        )
+    ]
     d = iops.derived_totals(pd.DataFrame(rows)).set_index("statistic")
-    assert d.at["average", "value"] == 4000 and d.at["average", "per_desktop"] == 40 and d.at["average", "bound"] == "eq"
+    assert (
+        d.at["average", "value"] == 4000 and d.at["average", "per_desktop"] == 40 and d.at["average", "bound"] == "eq"
+    )
     assert d.at["peak", "bound"] == "lt"  # separate peaks need not coincide: their sum bounds the total peak from above
-    with_total = pd.DataFrame(rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}])
+    with_total = pd.DataFrame(
+        rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}]
+    )
     assert set(iops.derived_totals(with_total)["statistic"]) == {"peak"}  # a reported total wins
 
 
 def test_observation_context_names_load_tool_os_and_clone_type(results):
     from vdi_report.models import boot
+
     obs = iops.observations(results)
     ctx = iops.observation_context(obs, boot.boot_storms(results), sources.load_sources())
     s = sources.load_sources().set_index("vendor")

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from vdi_report import config, files
-from vdi_report.transform import normalize
 from vdi_report.raw import sources
 from vdi_report.raw.units import convert
+from vdi_report.transform import normalize
 
 
 def one(results, **where):
@@ -57,8 +57,9 @@ def test_intervals_are_ordered_and_gt_is_open(results):
 
 
 def test_hitachi_pooled_figures_use_the_whole_mix(results):
-    pooled = results[(results["source_id"] == "hitachi_g600") & (results["worker_class"] == "mixed")
-                     & results["per_desktop"].notna()]
+    pooled = results[
+        (results["source_id"] == "hitachi_g600") & (results["worker_class"] == "mixed") & results["per_desktop"].notna()
+    ]
     assert len(pooled) > 0
     assert set(pooled["desktops"]) == {580}
     assert pooled["population"].str.contains("400 Login VSI task").all()
@@ -133,17 +134,37 @@ def test_comparable_never_pairs_an_external_source_with_a_seed(results, sources_
 
 def _frame(source_id, vendor, vantage="array_frontend"):
     import pandas as pd
-    return pd.DataFrame({"source_id": [source_id], "vendor": [vendor], "phase": ["boot"], "metric": ["iops"],
-                         "statistic": ["peak"], "vantage": [vantage], "record_id": [f"{source_id}-1"],
-                         **{c: [""] for c in ("used_in_analysis", "resolution")}})
+
+    return pd.DataFrame(
+        {
+            "source_id": [source_id],
+            "vendor": [vendor],
+            "phase": ["boot"],
+            "metric": ["iops"],
+            "statistic": ["peak"],
+            "vantage": [vantage],
+            "record_id": [f"{source_id}-1"],
+            **{c: [""] for c in ("used_in_analysis", "resolution")},
+        }
+    )
 
 
 def test_comparable_flag_pools_by_role_and_platform(monkeypatch):
     import pandas as pd
-    srcs = pd.DataFrame({"source_id": ["s1", "s2", "x1", "x2", "x3"],
-                         "role": ["seed", "seed", "external", "external", "external"],
-                         "platform": ["all-flash array", "hybrid array", "hyperconverged (AOS 6.5, ESXi)",
-                                      "hyperconverged (AOS 6.7, AHV)", "all-flash array"]})
+
+    srcs = pd.DataFrame(
+        {
+            "source_id": ["s1", "s2", "x1", "x2", "x3"],
+            "role": ["seed", "seed", "external", "external", "external"],
+            "platform": [
+                "all-flash array",
+                "hybrid array",
+                "hyperconverged (AOS 6.5, ESXi)",
+                "hyperconverged (AOS 6.7, AHV)",
+                "all-flash array",
+            ],
+        }
+    )
     monkeypatch.setattr(normalize, "RESULT_COLUMNS", ["source_id", "comparable"])
     frames = [_frame("s1", "A"), _frame("x1", "N"), _frame("x3", "M")]
     out = normalize.combine(frames, sources_df=srcs).set_index("source_id")["comparable"]
@@ -178,10 +199,17 @@ def test_hyperconverged_raw_capacity_is_drives_per_node_times_nodes(results, sou
     per_node = results[(results["metric"] == "drives_per_node") & (results["phase"] == "testbed")]
     assert len(per_node) > 0
     for r in per_node.itertuples():
-        nodes = results[results["metric"].isin(normalize.NODE_METRICS) & (results["source_id"] == r.source_id)
-                        & (results["locator"] == r.locator) & (results["phase"] == "testbed")]
-        size = results[(results["metric"] == "drive_capacity") & (results["source_id"] == r.source_id)
-                       & (results["line"] == r.line)]
+        nodes = results[
+            results["metric"].isin(normalize.NODE_METRICS)
+            & (results["source_id"] == r.source_id)
+            & (results["locator"] == r.locator)
+            & (results["phase"] == "testbed")
+        ]
+        size = results[
+            (results["metric"] == "drive_capacity")
+            & (results["source_id"] == r.source_id)
+            & (results["line"] == r.line)
+        ]
         row = tb.loc[r.source_id]
         if nodes.empty:
             assert math.isnan(row["drives"])

@@ -16,15 +16,19 @@ pytestmark = pytest.mark.unit
 def _doc(chapters: dict[str, str], colophon: str = "Built from nothing.") -> str:
     css = "".join((render.TEMPLATE_DIR / f).read_text(encoding="utf-8") for f in ("report.css", "print.css"))
     toc = "".join(f'<li class="vdi-toc-1"><a href="#{k}">{k.title()}</a></li>' for k in chapters)
-    body = ['<header class="vdi-title"><h1 class="vdi-doc-title">Title</h1></header>',
-            f'<nav class="vdi-toc"><ol>{toc}</ol></nav>']
+    body = [
+        '<header class="vdi-title"><h1 class="vdi-doc-title">Title</h1></header>',
+        f'<nav class="vdi-toc"><ol>{toc}</ol></nav>',
+    ]
     for key, text in chapters.items():
         body.append(f'<h1 id="{key}">{key.title()}</h1><h2 id="{key}-s">Section of {key}</h2>')
         body += [f"<p>{text} paragraph {i}.</p>" for i in range(60)]
     body.append('<p>See <a href="#colophon">the colophon</a> and <a href="#first">the first chapter</a>.</p>')
     body.append(f'<h2 id="colophon" class="vdi-new-page">Colophon</h2><p>{colophon}</p>')
-    return (f'<!DOCTYPE html><html><head><title>T</title><style>{css}</style></head><body>'
-            f'<main id="report">{"".join(body)}</main></body></html>')
+    return (
+        f"<!DOCTYPE html><html><head><title>T</title><style>{css}</style></head><body>"
+        f'<main id="report">{"".join(body)}</main></body></html>'
+    )
 
 
 CHAPTERS = {"first": "Alpha", "second": "Beta", "third": "Gamma"}
@@ -41,8 +45,11 @@ def _links(pdf: bytes) -> list[tuple[int, int]]:
     for i, page in enumerate(r.pages):
         for a in page.get("/Annots") or []:
             dest = a.get_object()["/Dest"]
-            target = r.get_destination_page_number(named[dest]) if isinstance(dest, str) else r.get_page_number(
-                dest[0].get_object())
+            target = (
+                r.get_destination_page_number(named[dest])
+                if isinstance(dest, str)
+                else r.get_page_number(dest[0].get_object())
+            )
             out.append((i, target))
     return out
 
@@ -52,6 +59,7 @@ def _outline(pdf: bytes) -> list:
 
     def walk(items):
         return [walk(x) if isinstance(x, list) else (x.title, r.get_destination_page_number(x)) for x in items]
+
     return walk(r.outline)
 
 

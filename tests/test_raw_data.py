@@ -10,8 +10,11 @@ from vdi_report.raw import provenance, sources
 
 SOURCE_IDS = sources.load_sources()["source_id"].tolist()
 SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
-needs_seeds = pytest.mark.skipif(not SEEDS_PRESENT, reason=f"source texts not found at {config.SEEDS_DIR} "
-                                 "(set VDI_SEEDS_DIR); provenance is verified in CI where ../shared/seeds exists")
+needs_seeds = pytest.mark.skipif(
+    not SEEDS_PRESENT,
+    reason=f"source texts not found at {config.SEEDS_DIR} "
+    "(set VDI_SEEDS_DIR); provenance is verified in CI where ../shared/seeds exists",
+)
 
 
 def test_every_source_has_a_records_file_and_back(sources_df):
@@ -45,8 +48,17 @@ def test_every_record_traces_to_its_source_text(source_id, sources_df):
 
 def test_verify_records_catches_a_misquote():
     text = "Table 8) results for full-clone boot storm.\nPeak IOPS\t117,752\tAvg IOPS 36,000\n"
-    good = pd.DataFrame([{"record_id": "X-0001", "locator": "Table 8", "line": 2,
-                          "quote": "Peak IOPS 117,752", "value_text": "117,752"}])
+    good = pd.DataFrame(
+        [
+            {
+                "record_id": "X-0001",
+                "locator": "Table 8",
+                "line": 2,
+                "quote": "Peak IOPS 117,752",
+                "value_text": "117,752",
+            }
+        ]
+    )
     assert provenance.verify_records(good, text) == []
     bad = good.assign(quote="Peak IOPS 117,725", value_text="117,725")
     assert any("not found verbatim" in p for p in provenance.verify_records(bad, text))
@@ -135,7 +147,8 @@ def test_test_results_say_what_they_aggregate_over_which_window_and_load(source_
     if not (recs["aggregation"] != "").any():
         pytest.skip(f"{source_id}: measurement qualifiers not digitized yet")
     measured = _rate_or_latency(recs, metrics_df) | recs["metric"].str.contains(
-        r"cpu_utilization|cpu_ready|host_power|_per_session")
+        r"cpu_utilization|cpu_ready|host_power|_per_session"
+    )
     tests = recs[measured & recs["phase"].isin(config.PHASE_ORDER) & (recs["vantage"] != "")]
     assert len(tests) > 0
     for col in ("aggregation", "window", "load"):

@@ -5,9 +5,9 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from vdi_report.report import charts
 from vdi_report import config, stages
 from vdi_report.publish import render
+from vdi_report.report import charts
 
 
 def test_render_steps_are_separate_make_targets():

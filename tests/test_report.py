@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from vdi_report import config
 from vdi_report.publish import render
-from vdi_report.report import tables
 from vdi_report.report import formatting as fmt
+from vdi_report.report import tables
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,9 @@ def test_pdf_shows_numbers_from_the_processed_data(pdf_text, tests_table):
 
 def test_every_headline_cell_is_in_the_pdf(pdf_text, tests_table, results, sources_df):
     seeds = sources_df.loc[sources_df["role"] == "seed", "source_id"]
-    table = tables.headline_table(tests_table[tests_table["source_id"].isin(seeds)], results[results["source_id"].isin(seeds)])
+    table = tables.headline_table(
+        tests_table[tests_table["source_id"].isin(seeds)], results[results["source_id"].isin(seeds)]
+    )
     assert len(table) >= 15
     for col in ["Peak IOPS per desktop", "Average latency", "Duration"]:
         for cell in table[col]:
@@ -124,6 +126,7 @@ def test_pdf_keeps_bounds_and_vantage(pdf_text):
 
 def test_colophon_names_inputs_with_their_sha256(html, pdf_text):
     import hashlib
+
     digest = hashlib.sha256((config.RAW_DIR / "sources.csv").read_bytes()).hexdigest()
     assert digest in html and "data/raw/sources.csv" in pdf_text
 
@@ -172,6 +175,7 @@ def test_render_is_deterministic(tmp_path):
 
 def test_a_reference_to_a_missing_table_is_an_error():
     from bs4 import BeautifulSoup
+
     soup = BeautifulSoup('<main><a class="vdi-ref" data-key="nowhere" href="#nowhere">x</a></main>', "html.parser")
     with pytest.raises(ValueError, match="nowhere"):
         render.number_captions(soup)

@@ -35,8 +35,9 @@ def layout(whole):
         lowest, past, starts_chapter = top, [], False
         for b in pb.descendants():
             tag = getattr(b, "element_tag", "")
-            new_page = tag == "h1" or "vdi-new-page" in (getattr(b, "element", None) is not None
-                                                         and b.element.get("class") or "")
+            new_page = tag == "h1" or "vdi-new-page" in (
+                getattr(b, "element", None) is not None and b.element.get("class") or ""
+            )
             if new_page and isinstance(b, boxes.BlockBox):
                 starts_chapter = starts_chapter or b.position_y - top < 0.2 * (bottom - top)
             if isinstance(b, (boxes.LineBox, boxes.TableBox, boxes.TableCellBox, boxes.ReplacedBox)) or tag == "svg":
@@ -56,16 +57,19 @@ def test_nothing_runs_past_the_right_margin(layout):
 
 
 def test_no_page_is_less_than_a_third_full_except_before_a_chapter(layout):
-    bad = [i + 1 for i, p in enumerate(layout[:-1])
-           if p["fill"] < MIN_FILL and not layout[i + 1]["chapter"]]
+    bad = [i + 1 for i, p in enumerate(layout[:-1]) if p["fill"] < MIN_FILL and not layout[i + 1]["chapter"]]
     assert bad == [], f"pages less than a third full: {bad}"
 
 
 def test_every_chapter_starts_a_page(layout):
     from vdi_report.report import SECTION_ORDER
+
     new_page = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
-    n_new_page = sum(str(o.get("data", {}).get("text/markdown", "")).count('class="vdi-new-page"')
-                     for c in new_page.cells for o in c.get("outputs", []))
+    n_new_page = sum(
+        str(o.get("data", {}).get("text/markdown", "")).count('class="vdi-new-page"')
+        for c in new_page.cells
+        for o in c.get("outputs", [])
+    )
     # answers on page 1, the other chapters and each vdi-new-page element (the colophon) on new pages
     assert sum(p["chapter"] for p in layout) == len(SECTION_ORDER) + n_new_page
 
@@ -80,12 +84,21 @@ def test_built_pdf_is_the_whole_document_page_for_page(whole, report_pdf):
 
     ours, theirs = pypdf.PdfReader(report_pdf), pypdf.PdfReader(io.BytesIO(whole.write_pdf()))
     assert len(ours.pages) == len(theirs.pages)
-    differ = [i + 1 for i, (a, b) in enumerate(zip(ours.pages, theirs.pages, strict=True))
-              if a.extract_text() != b.extract_text()]
+    differ = [
+        i + 1
+        for i, (a, b) in enumerate(zip(ours.pages, theirs.pages, strict=True))
+        if a.extract_text() != b.extract_text()
+    ]
     assert differ == [], f"pages whose text differs from the whole document's: {differ}"
 
     def targets(r):
         named = r.named_destinations
-        return [r.get_destination_page_number(named[d]) if isinstance(d := a.get_object()["/Dest"], str)
-                else r.get_page_number(d[0].get_object()) for p in r.pages for a in p.get("/Annots") or []]
+        return [
+            r.get_destination_page_number(named[d])
+            if isinstance(d := a.get_object()["/Dest"], str)
+            else r.get_page_number(d[0].get_object())
+            for p in r.pages
+            for a in p.get("/Annots") or []
+        ]
+
     assert targets(ours) == targets(theirs) and targets(ours)

@@ -55,6 +55,7 @@ SECTION_FILES = sorted(p for p in SECTIONS_DIR.glob("*.py") if p.name != "__init
 def test_every_chapter_has_a_section_module():
     names = {p.stem for p in SECTION_FILES}
     from vdi_report.report import SECTION_ORDER
+
     assert set(SECTION_ORDER) <= names
 
 
@@ -65,9 +66,12 @@ def test_section_prose_has_no_typed_number(path):
 
 def test_the_check_catches_a_typed_number(tmp_path):
     f = tmp_path / "bad_section.py"
-    f.write_text('say("The array carried 1,500 desktops (`04_iops_model`, SHA-256).")\n'
-                 'table(df, "Table 3. Results", "k")\n'
-                 'say("{n} desktops", n=x)\n', encoding="utf-8")
+    f.write_text(
+        'say("The array carried 1,500 desktops (`04_iops_model`, SHA-256).")\n'
+        'table(df, "Table 3. Results", "k")\n'
+        'say("{n} desktops", n=x)\n',
+        encoding="utf-8",
+    )
     bad = prose_with_digits(f)
     assert len(bad) == 2 and "bad_section.py:1" in bad[0] and "bad_section.py:2" in bad[1]
 

@@ -21,13 +21,27 @@ def rebuilt(tmp_path_factory, report_pdf, report_html):
         pytest.skip(f"{src} is missing: run `make report`")
     tmp = tmp_path_factory.mktemp("rebuild")
     out = tmp / "10_report.ipynb"
-    args = [sys.executable, "-m", "papermill", "--log-level", "WARNING", "--no-progress-bar", "-k", "vdi-report",
-            str(src), str(out)]
+    args = [
+        sys.executable,
+        "-m",
+        "papermill",
+        "--log-level",
+        "WARNING",
+        "--no-progress-bar",
+        "-k",
+        "vdi-report",
+        str(src),
+        str(out),
+    ]
     for k, v in params.items():
         args += ["-p", k, str(v)]
     subprocess.run(args, check=True, capture_output=True, cwd=config.PROJ_ROOT)
-    subprocess.run([sys.executable, "-m", "vdi_report.publish.render", str(out), str(tmp / "report")], check=True,
-                   capture_output=True, cwd=config.PROJ_ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "vdi_report.publish.render", str(out), str(tmp / "report")],
+        check=True,
+        capture_output=True,
+        cwd=config.PROJ_ROOT,
+    )
     return tmp / "report.html", tmp / "report.pdf"
 
 

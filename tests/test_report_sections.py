@@ -7,8 +7,17 @@ import pytest
 from vdi_report import catalogue
 from vdi_report.report.context import TABLES, Context
 
-PARAMS = {"desktops": 2000, "worker_class": "knowledge", "concurrency": 1.0, "headroom": 0.2, "boot_window_min": 30,
-          "raid": "none", "failover": "none", "report_date": "2026-01-01", "cost_file": ""}
+PARAMS = {
+    "desktops": 2000,
+    "worker_class": "knowledge",
+    "concurrency": 1.0,
+    "headroom": 0.2,
+    "boot_window_min": 30,
+    "raid": "none",
+    "failover": "none",
+    "report_date": "2026-01-01",
+    "cost_file": "",
+}
 
 
 @pytest.mark.unit
@@ -60,7 +69,9 @@ def test_what_each_array_carried_names_vantage_and_leaves_out_untestable_figures
         shown = f"{u['resource']} {fmt_value(u['utilization_pct'], '%', u['bound'])}"
         assert not t["Busiest resource at peak (reported)"].str.startswith(shown).any(), shown
     for cell in t["Steady-state average latency (reported)"]:
-        assert cell == "–" or any(f"{label})" in cell or f"{label}" in cell for label in VANTAGE_LABELS.values() if label)
+        assert cell == "–" or any(
+            f"{label})" in cell or f"{label}" in cell for label in VANTAGE_LABELS.values() if label
+        )
 
 
 @pytest.mark.report

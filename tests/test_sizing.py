@@ -15,8 +15,15 @@ from vdi_report import config
 from vdi_report.models import boot, iops, scenario
 
 JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
-DONE_WHEN = {"desktops": 3000, "worker_class": "knowledge", "concurrency": 0.8, "headroom": 0.2, "boot_window_min": 30,
-             "raid": "raid6", "failover": "controller"}
+DONE_WHEN = {
+    "desktops": 3000,
+    "worker_class": "knowledge",
+    "concurrency": 0.8,
+    "headroom": 0.2,
+    "boot_window_min": 30,
+    "raid": "raid6",
+    "failover": "controller",
+}
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +31,18 @@ def inputs(results):
     """Built from results.csv exactly as notebooks/04 builds sizing_inputs.json."""
     obs = iops.observations(results)
     pred = iops.predict_grid(iops.fit(obs, iops.choose_spec(iops.compare_specs(obs))), results)
-    plan = iops.planning_table(pred, obs, boot.rate_model(boot.boot_storms(results)),
-                               scenario.io_characteristics(results, iops.io_profile(results)))
-    return json.loads(json.dumps(scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results)),
-                                 allow_nan=False))
+    plan = iops.planning_table(
+        pred,
+        obs,
+        boot.rate_model(boot.boot_storms(results)),
+        scenario.io_characteristics(results, iops.io_profile(results)),
+    )
+    return json.loads(
+        json.dumps(
+            scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results)),
+            allow_nan=False,
+        )
+    )
 
 
 def gmean(xs):
@@ -69,8 +84,11 @@ def test_done_when_scenario_matches_hand_calculation(inputs):
     # login peak (pooled): AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189), NetApp 31,088 / 1,500 (NTAP-0014);
     # steady-state average: AccelStor 3,200 and 3,600 / 500 (ACCS-0202, ACCS-0256), Hitachi 3-4 per desktop (HDS-0259);
     # whole-test averages: 2,400 and 2,700 / 500 (ACCS-0181, ACCS-0190), 9,865 / 1,500 (NTAP-0096)
-    cells = {"login": np.array([8.0, 11.0, 31088 / 1500]), "steady": np.array([6.4, 7.2, 3.5]),
-             "test": np.array([4.8, 5.4, 9865 / 1500])}
+    cells = {
+        "login": np.array([8.0, 11.0, 31088 / 1500]),
+        "steady": np.array([6.4, 7.2, 3.5]),
+        "test": np.array([4.8, 5.4, 9865 / 1500]),
+    }
     for phase, cell in (("login", "login"), ("steady_state", "steady")):
         est, lo, hi = pooled_pi(cells, cell)
         assert t.at[phase, "fe_iops"] == pytest.approx(active * est * k, rel=1e-6)
@@ -112,19 +130,22 @@ def test_normal_and_failover_compare_with_their_own_tests(inputs):
     assert (normal["condition"] == "normal").all() and (failover["condition"] == "failover").all()
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"desktops": -5}, "desktops must be a positive whole number"),
-    ({"desktops": 2.5}, "desktops must be a positive whole number"),
-    ({"desktops": "many"}, "desktops must be a positive whole number"),
-    ({"worker_class": "wizard"}, "unknown worker_class 'wizard'"),
-    ({"concurrency": 0}, "concurrency must be a fraction in \\(0, 1\\]"),
-    ({"concurrency": 1.5}, "concurrency must be a fraction"),
-    ({"headroom": 1.0}, "headroom must be a fraction in \\[0, 1\\)"),
-    ({"headroom": float("nan")}, "headroom must be a fraction"),
-    ({"boot_window_min": 0}, "boot_window_min must be a positive number"),
-    ({"raid": "raid4"}, "unknown raid 'raid4'"),
-    ({"failover": "node"}, "unknown failover 'node'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"desktops": -5}, "desktops must be a positive whole number"),
+        ({"desktops": 2.5}, "desktops must be a positive whole number"),
+        ({"desktops": "many"}, "desktops must be a positive whole number"),
+        ({"worker_class": "wizard"}, "unknown worker_class 'wizard'"),
+        ({"concurrency": 0}, "concurrency must be a fraction in \\(0, 1\\]"),
+        ({"concurrency": 1.5}, "concurrency must be a fraction"),
+        ({"headroom": 1.0}, "headroom must be a fraction in \\[0, 1\\)"),
+        ({"headroom": float("nan")}, "headroom must be a fraction"),
+        ({"boot_window_min": 0}, "boot_window_min must be a positive number"),
+        ({"raid": "raid4"}, "unknown raid 'raid4'"),
+        ({"failover": "node"}, "unknown failover 'node'"),
+    ],
+)
 def test_invalid_parameters_raise_clear_errors(change, message):
     with pytest.raises(ValueError, match=message):
         scenario.validate(**{**DONE_WHEN, **change})
@@ -132,17 +153,59 @@ def test_invalid_parameters_raise_clear_errors(change, message):
 
 def test_valid_parameters_are_typed():
     p = scenario.validate("3000", "power", "0.8", "0.25", "30", "raid5", "none")
-    assert p == {"desktops": 3000, "worker_class": "power", "concurrency": 0.8, "headroom": 0.25, "boot_window_min": 30.0,
-                 "raid": "raid5", "failover": "none"}
+    assert p == {
+        "desktops": 3000,
+        "worker_class": "power",
+        "concurrency": 0.8,
+        "headroom": 0.25,
+        "boot_window_min": 30.0,
+        "raid": "raid5",
+        "failover": "none",
+    }
 
 
 def test_cli_exits_2_with_message_on_bad_values():
-    ok = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", "--desktops", "3000", "--worker", "knowledge",
-                         "--concurrency", "0.8", "--headroom", "0.2", "--boot-window", "30", "--raid", "raid6", "--failover", "controller"],
-                        check=False, capture_output=True, text=True)
+    ok = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vdi_report.models.scenario",
+            "--desktops",
+            "3000",
+            "--worker",
+            "knowledge",
+            "--concurrency",
+            "0.8",
+            "--headroom",
+            "0.2",
+            "--boot-window",
+            "30",
+            "--raid",
+            "raid6",
+            "--failover",
+            "controller",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
-    bad = subprocess.run([sys.executable, "-m", "vdi_report.models.scenario", "--desktops", "3000", "--worker", "knowledge",
-                          "--raid", "raid7"], check=False, capture_output=True, text=True)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "vdi_report.models.scenario",
+            "--desktops",
+            "3000",
+            "--worker",
+            "knowledge",
+            "--raid",
+            "raid7",
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "unknown raid 'raid7'" in bad.stderr
 
 
@@ -150,8 +213,13 @@ def test_written_sizing_inputs_match_the_data(inputs, processed):
     written = processed("sizing_inputs")  # fails naming `make data` when the model stage has not run
     assert scenario.read_inputs() == written == scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
     assert set(written) == set(inputs)
-    assert written["boot"] == pytest.approx(inputs["boot"]) and written["read_share"] == pytest.approx(inputs["read_share"])
-    assert written["io_size_kb"] == pytest.approx(inputs["io_size_kb"]) and written["write_penalty"] == inputs["write_penalty"]
+    assert written["boot"] == pytest.approx(inputs["boot"]) and written["read_share"] == pytest.approx(
+        inputs["read_share"]
+    )
+    assert (
+        written["io_size_kb"] == pytest.approx(inputs["io_size_kb"])
+        and written["write_penalty"] == inputs["write_penalty"]
+    )
 
 
 def test_boot_storm_table_hand_calculation(results):
@@ -174,11 +242,35 @@ console.log(JSON.stringify(input.cases.map(p => s.size(p, input.inputs))));
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
 def test_javascript_twin_matches_python(inputs):
-    cases = [DONE_WHEN, {**DONE_WHEN, "failover": "none", "raid": "none"},
-             {"desktops": 500, "worker_class": "task", "concurrency": 1.0, "headroom": 0.0, "boot_window_min": 5, "raid": "raid10", "failover": "none"},
-             {"desktops": 12345, "worker_class": "power", "concurrency": 0.55, "headroom": 0.35, "boot_window_min": 90, "raid": "raid5", "failover": "controller"}]
-    out = subprocess.run(["node", "-e", JS_RUNNER, str(JS)], input=json.dumps({"cases": cases, "inputs": inputs}),
-                         capture_output=True, text=True, check=True)
+    cases = [
+        DONE_WHEN,
+        {**DONE_WHEN, "failover": "none", "raid": "none"},
+        {
+            "desktops": 500,
+            "worker_class": "task",
+            "concurrency": 1.0,
+            "headroom": 0.0,
+            "boot_window_min": 5,
+            "raid": "raid10",
+            "failover": "none",
+        },
+        {
+            "desktops": 12345,
+            "worker_class": "power",
+            "concurrency": 0.55,
+            "headroom": 0.35,
+            "boot_window_min": 90,
+            "raid": "raid5",
+            "failover": "controller",
+        },
+    ]
+    out = subprocess.run(
+        ["node", "-e", JS_RUNNER, str(JS)],
+        input=json.dumps({"cases": cases, "inputs": inputs}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     js = json.loads(out.stdout)
     for p, rows in zip(cases, js):
         py = scenario.size(p, inputs)
@@ -197,9 +289,11 @@ def test_javascript_twin_matches_python(inputs):
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
 def test_javascript_twin_defines_a_browser_global():
-    code = ("const vm = require('vm'); const fs = require('fs'); const ctx = {self: {}};"
-            "vm.runInNewContext(fs.readFileSync(process.argv[1], 'utf8'), ctx);"
-            "console.log(typeof ctx.self.VdiSizing.size, typeof ctx.module)")
+    code = (
+        "const vm = require('vm'); const fs = require('fs'); const ctx = {self: {}};"
+        "vm.runInNewContext(fs.readFileSync(process.argv[1], 'utf8'), ctx);"
+        "console.log(typeof ctx.self.VdiSizing.size, typeof ctx.module)"
+    )
     out = subprocess.run(["node", "-e", code, str(JS)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["function", "undefined"]
 
@@ -210,11 +304,20 @@ def test_an_approximate_demonstration_must_cover_the_demand_at_its_low_end(input
     import copy
 
     fe = float(scenario.size(DONE_WHEN, inputs).set_index("phase").at["boot", "fe_iops"])
-    demo = {"vendor": "V", "array": "V Array", "configuration": "", "phase": "boot", "statistic": "peak",
-            "condition": "failover" if DONE_WHEN.get("failover") == "controller" else "normal", "desktops": 100.0,
-            "record_id": "V-0001"}
+    demo = {
+        "vendor": "V",
+        "array": "V Array",
+        "configuration": "",
+        "phase": "boot",
+        "statistic": "peak",
+        "condition": "failover" if DONE_WHEN.get("failover") == "controller" else "normal",
+        "desktops": 100.0,
+        "record_id": "V-0001",
+    }
     trial = copy.deepcopy(inputs)
-    trial["demonstrated"] = [dict(demo, fe_iops=fe * 1.05, bound="approx", fe_iops_floor=fe * 1.05 * 0.9),
-                             dict(demo, fe_iops=fe * 1.05, bound="eq", fe_iops_floor=fe * 1.05, record_id="V-0002")]
+    trial["demonstrated"] = [
+        dict(demo, fe_iops=fe * 1.05, bound="approx", fe_iops_floor=fe * 1.05 * 0.9),
+        dict(demo, fe_iops=fe * 1.05, bound="eq", fe_iops_floor=fe * 1.05, record_id="V-0002"),
+    ]
     carried = scenario.size(DONE_WHEN, trial).set_index("phase").at["boot", "carried_by"]
     assert "V-0002" in carried and "V-0001" not in carried

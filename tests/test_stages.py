@@ -64,7 +64,9 @@ def test_every_table_a_stage_reads_is_a_build_target():
 
 
 def test_make_help_lists_the_main_targets():
-    out = subprocess.run(["make", "-s", "help"], cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["make", "-s", "help"], cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True
+    ).stdout
     for target in ("report", "test", "data", "lab", "clean", "bench", "check-params"):
         assert re.search(rf"make {target}\s", out), target
 
@@ -76,8 +78,13 @@ def test_cost_file_content_enters_the_parameter_stamp(tmp_path):
         cost = tmp_path / price / "cost_assumptions.csv"
         cost.parent.mkdir()
         cost.write_text(f"x,{price}\n")
-        out = subprocess.run(["make", "-s", "-o", ".venv/.installed", "-n", "-p", "stages", f"COST_FILE={cost}"],
-                             cwd=config.PROJ_ROOT, capture_output=True, text=True, check=False).stdout
+        out = subprocess.run(
+            ["make", "-s", "-o", ".venv/.installed", "-n", "-p", "stages", f"COST_FILE={cost}"],
+            cwd=config.PROJ_ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
         stamps.append(re.search(r"^COST_SHA := (.*)$", out, re.MULTILINE).group(1))
     assert stamps[0] != stamps[1] and all(len(s) == 64 for s in stamps)
 
@@ -92,9 +99,11 @@ def test_modules_imported_at_run_time_count_as_dependencies(tmp_path, monkeypatc
     pkg = tmp_path / "src" / "vdi_report" / "plugins"
     pkg.mkdir(parents=True)
     (tmp_path / "src" / "vdi_report" / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("import importlib, pkgutil\n"
-                                     "for m in pkgutil.iter_modules(__path__):\n"
-                                     "    importlib.import_module(f'{__name__}.{m.name}')\n")
+    (pkg / "__init__.py").write_text(
+        "import importlib, pkgutil\n"
+        "for m in pkgutil.iter_modules(__path__):\n"
+        "    importlib.import_module(f'{__name__}.{m.name}')\n"
+    )
     (pkg / "alpha.py").write_text("x = 1\n")
     (tmp_path / "nb.py").write_text("from vdi_report import plugins\n")
     monkeypatch.setattr(stages, "SRC_DIR", tmp_path / "src")

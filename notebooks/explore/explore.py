@@ -27,8 +27,19 @@ import pandas as pd
 from vdi_report.models import scenario
 from vdi_report.report.context import Context
 
-ctx = Context(dict(desktops=2000, worker_class="knowledge", concurrency=1.0, headroom=0.2, boot_window_min=30,
-                   raid="none", failover="none", report_date="", cost_file=""))
+ctx = Context(
+    dict(
+        desktops=2000,
+        worker_class="knowledge",
+        concurrency=1.0,
+        headroom=0.2,
+        boot_window_min=30,
+        raid="none",
+        failover="none",
+        report_date="",
+        cost_file="",
+    )
+)
 results = ctx.results
 print(f"{len(results):,} digitized numbers from {results['source_id'].nunique()} documents")
 results.groupby(["vendor", "phase"]).size().unstack(fill_value=0)
@@ -47,9 +58,28 @@ ctx.pred
 # quote, the value as printed and normalized, and whether the analysis uses it.
 
 # %%
-PROVENANCE = ["record_id", "vendor", "source_id", "locator", "line", "quote", "value_text", "value", "unit", "bound",
-              "phase", "metric", "statistic", "vantage", "condition", "test_id", "desktops", "per_desktop",
-              "used_in_analysis", "resolution"]
+PROVENANCE = [
+    "record_id",
+    "vendor",
+    "source_id",
+    "locator",
+    "line",
+    "quote",
+    "value_text",
+    "value",
+    "unit",
+    "bound",
+    "phase",
+    "metric",
+    "statistic",
+    "vantage",
+    "condition",
+    "test_id",
+    "desktops",
+    "per_desktop",
+    "used_in_analysis",
+    "resolution",
+]
 
 
 def provenance(record_id: str) -> pd.Series:
@@ -59,8 +89,9 @@ def provenance(record_id: str) -> pd.Series:
         raise KeyError(f"no record {record_id!r} in data/processed/results.csv")
     row = hit.iloc[0][PROVENANCE]
     src = ctx.sources.set_index("source_id").loc[row["source_id"]]
-    return pd.concat([row, pd.Series({"document": src["title"], "text_files": src["text_files"],
-                                      "text_sha256": src["text_sha256"]})])
+    return pd.concat(
+        [row, pd.Series({"document": src["title"], "text_files": src["text_files"], "text_sha256": src["text_sha256"]})]
+    )
 
 
 provenance(results["record_id"].iloc[0])  # edit the id and re-run the cell
@@ -72,8 +103,15 @@ provenance(results["record_id"].iloc[0])  # edit the id and re-run the cell
 
 # %%
 inputs = ctx.sizing_inputs
-params = scenario.validate(desktops=2000, worker_class="knowledge", concurrency=0.8, headroom=0.2,
-                           boot_window_min=30, raid="raid5", failover="none")  # edit and re-run
+params = scenario.validate(
+    desktops=2000,
+    worker_class="knowledge",
+    concurrency=0.8,
+    headroom=0.2,
+    boot_window_min=30,
+    raid="raid5",
+    failover="none",
+)  # edit and re-run
 scenario.size(params, inputs)
 
 # %% [markdown]

@@ -104,7 +104,10 @@ def main() -> int:
     print(_line("clean make report", clean))
     print(_line("no-op make report", noop))
     print(_line("one report parameter changed", param))
-    print("    last run: " + ", ".join(f"{k} {v:.2f} s" for k, v in param_stages.items() if k.startswith(("10_", "render"))))
+    print(
+        "    last run: "
+        + ", ".join(f"{k} {v:.2f} s" for k, v in param_stages.items() if k.startswith(("10_", "render")))
+    )
     print(_line("tables.py touched (report only)", touched))
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
     return 0

@@ -36,7 +36,24 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # Units of results.csv (``value``, ``value_low``, ``value_high``): the normalized units of
 # data/raw/metrics.csv plus the few printed ones kept as they are (see units.py).
-RESULT_UNITS = ("IOPS", "ms", "MB/s", "min", "s", "%", "GB", "count", "USD", "KB", "MB", "GHz", "MHz", "W", "Gb/s", "ratio")
+RESULT_UNITS = (
+    "IOPS",
+    "ms",
+    "MB/s",
+    "min",
+    "s",
+    "%",
+    "GB",
+    "count",
+    "USD",
+    "KB",
+    "MB",
+    "GHz",
+    "MHz",
+    "W",
+    "Gb/s",
+    "ratio",
+)
 
 
 class TableError(ValueError):
@@ -113,10 +130,17 @@ class Table:
                 checks.append(pa.Check.isin(allowed, error=f"unknown {c.vocab or c.name} (see data/raw/README.md)"))
             if c.required:
                 checks.append(pa.Check.str_length(min_value=1, error="must not be empty"))
-            cols[c.name] = pa.Column(c.dtype, checks=checks, nullable=c.dtype is float and c.nullable,
-                                     unique=c.unique, coerce=True)
-        return pa.DataFrameSchema(cols, checks=[pa.Check(f, error=e) for f, e in self.checks],
-                                  unique=list(self.key) or None, strict=True, ordered=True, name=self.name)
+            cols[c.name] = pa.Column(
+                c.dtype, checks=checks, nullable=c.dtype is float and c.nullable, unique=c.unique, coerce=True
+            )
+        return pa.DataFrameSchema(
+            cols,
+            checks=[pa.Check(f, error=e) for f, e in self.checks],
+            unique=list(self.key) or None,
+            strict=True,
+            ordered=True,
+            name=self.name,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,9 +192,12 @@ RESULT_COLUMNS_SPEC = (
 
 # Headline columns of tests.csv: (metric, statistic) -> column (see normalize.build_tests).
 TEST_HEADLINES = {
-    ("iops", "peak"): "peak_iops", ("iops", "average"): "average_iops",
-    ("latency", "peak"): "peak_latency_ms", ("latency", "average"): "average_latency_ms",
-    ("throughput", "peak"): "peak_throughput_mbps", ("throughput", "average"): "average_throughput_mbps",
+    ("iops", "peak"): "peak_iops",
+    ("iops", "average"): "average_iops",
+    ("latency", "peak"): "peak_latency_ms",
+    ("latency", "average"): "average_latency_ms",
+    ("throughput", "peak"): "peak_throughput_mbps",
+    ("throughput", "average"): "average_throughput_mbps",
     ("storage_cpu_utilization", "peak"): "peak_storage_cpu_pct",
     ("storage_cpu_utilization", "average"): "average_storage_cpu_pct",
     ("duration", "single"): "duration_min",
@@ -187,138 +214,357 @@ def _headline_columns() -> list[Col]:
 
 
 _TABLES = [
-    Table("normalized", "normalized/{source_id}.csv", "normalize",
-          "one reported number of one document (results.csv before cross-source columns)",
-          RESULT_COLUMNS_SPEC, key=("record_id",), checks=(_LOW_HIGH,)),
-    Table("results", "results.csv", "combine", "one reported number of any document",
-          RESULT_COLUMNS_SPEC, key=("record_id",), checks=(_LOW_HIGH,)),
-    Table("tests", "tests.csv", "combine", "one test run with its headline metrics",
-          (*_cols("source_id test_id vendor phase", required=True), Col("condition", vocab="condition"),
-           Col("variant", vocab="variant"), Col("configuration", vocab="configuration"),
-           Col("desktops", float), Col("worker_class"), Col("clone_type", vocab="clone_type"),
-           Col("persistence", vocab="persistence"), *_headline_columns()),
-          key=("source_id", "test_id")),
-    Table("testbeds", "testbeds.csv", "combine", "one tested array (source and pool configuration) with its density",
-          (*_cols("source_id vendor", required=True), Col("configuration", vocab="configuration"),
-           *_cols("desktops drives raw_capacity_gb", float), Col("drive_layout"),
-           *_cols("desktops_per_drive desktops_per_raw_tb", float), *_cols("locator record_ids")),
-          key=("source_id", "configuration")),
-    Table("audit_findings", "audit_findings.csv", "audit", "one finding of an automated consistency rule",
-          (Col("finding_id", required=True, unique=True), *_cols("rule severity source_id", required=True),
-           *_cols("test_id metric record_ids locators lines values quotes"), *_cols("stated recomputed", float),
-           *_cols("unit message register_ids"))),
+    Table(
+        "normalized",
+        "normalized/{source_id}.csv",
+        "normalize",
+        "one reported number of one document (results.csv before cross-source columns)",
+        RESULT_COLUMNS_SPEC,
+        key=("record_id",),
+        checks=(_LOW_HIGH,),
+    ),
+    Table(
+        "results",
+        "results.csv",
+        "combine",
+        "one reported number of any document",
+        RESULT_COLUMNS_SPEC,
+        key=("record_id",),
+        checks=(_LOW_HIGH,),
+    ),
+    Table(
+        "tests",
+        "tests.csv",
+        "combine",
+        "one test run with its headline metrics",
+        (
+            *_cols("source_id test_id vendor phase", required=True),
+            Col("condition", vocab="condition"),
+            Col("variant", vocab="variant"),
+            Col("configuration", vocab="configuration"),
+            Col("desktops", float),
+            Col("worker_class"),
+            Col("clone_type", vocab="clone_type"),
+            Col("persistence", vocab="persistence"),
+            *_headline_columns(),
+        ),
+        key=("source_id", "test_id"),
+    ),
+    Table(
+        "testbeds",
+        "testbeds.csv",
+        "combine",
+        "one tested array (source and pool configuration) with its density",
+        (
+            *_cols("source_id vendor", required=True),
+            Col("configuration", vocab="configuration"),
+            *_cols("desktops drives raw_capacity_gb", float),
+            Col("drive_layout"),
+            *_cols("desktops_per_drive desktops_per_raw_tb", float),
+            *_cols("locator record_ids"),
+        ),
+        key=("source_id", "configuration"),
+    ),
+    Table(
+        "audit_findings",
+        "audit_findings.csv",
+        "audit",
+        "one finding of an automated consistency rule",
+        (
+            Col("finding_id", required=True, unique=True),
+            *_cols("rule severity source_id", required=True),
+            *_cols("test_id metric record_ids locators lines values quotes"),
+            *_cols("stated recomputed", float),
+            *_cols("unit message register_ids"),
+        ),
+    ),
     # ---- stage iops_model (notebooks/04_iops_model.py, vdi_report.models.iops/boot/scenario) ----
-    Table("iops_per_desktop_model", "iops_per_desktop_model.csv", "iops_model",
-          "planning-table cell: modelled IOPS per desktop of one phase, worker class (`any` = pooled) and "
-          "statistic (boot rows: `peak_per_rate`, `io_per_boot`), with its interval and the I/O profile beside it",
-          (Col("phase", vocab="phase", required=True), Col("worker_class", required=True, doc="Login VSI class or `any`"),
-           Col("statistic", isin=("peak", "average", "peak_per_rate", "io_per_boot"), required=True),
-           Col("estimate", float, doc="model estimate in `unit`"),
-           *_cols("pi90_low pi90_high", float, doc="90 % prediction interval (or range, see interval_kind)"),
-           Col("interval_kind", required=True), Col("unit", required=True),
-           *_cols("n_obs n_vendors", int), Col("vendors"), Col("spec", required=True),
-           Col("boot_rate_per_min", float, doc="desktops per minute (boot rows)"),
-           Col("io_per_boot", float, doc="I/Os per desktop boot (boot rows)"),
-           Col("read_share", float, doc="derived: fraction of I/Os that are reads"),
-           Col("io_size_kb", float, doc="derived: KB (binary) per I/O"), Col("latency_ms", float, doc="reported median, ms"),
-           *_cols("read_share_vendors io_size_vendors latency_vendors",
-                  doc="the vendors behind read_share, io_size_kb, latency_ms (comma-separated)"),
-           Col("identifiable")),
-          key=("phase", "worker_class", "statistic")),
-    Table("iops_model_observations", "iops_model_observations.csv", "iops_model",
-          "per-desktop IOPS observation the model is fitted on (one cell of one document)",
-          (*_cols("vendor source_id cell", required=True), Col("phase", vocab="phase", required=True),
-           Col("statistic", vocab="statistic", required=True), Col("window", vocab="window"),
-           Col("aggregation", vocab="aggregation"), Col("worker_class", vocab="worker_class"), Col("vantage", vocab="vantage"),
-           Col("iops_per_desktop", float, nullable=False, doc="derived: IOPS / desktops"), *_cols("low high", float),
-           Col("n_tests", int), Col("record_ids", required=True),
-           Col("workload", float, doc="Login VSI relative I/O intensity of the worker class"),
-           *_cols("log_iops log_iops_vsi", float))),
-    Table("iops_model_exclusions", "iops_model_exclusions.csv", "iops_model",
-          "IOPS record the model leaves out, with the reason",
-          (*_cols("source_id vendor", required=True), Col("role", isin=("seed", "external"), required=True),
-           Col("record_id", required=True, unique=True), Col("test_id"), Col("phase", vocab="phase"),
-           Col("statistic", vocab="statistic"), Col("vantage", vocab="vantage"), Col("aggregation", vocab="aggregation"),
-           Col("window", vocab="window"), Col("load", vocab="load"), Col("worker_class", vocab="worker_class"),
-           Col("iops_per_desktop", float), Col("reason", required=True))),
-    Table("iops_model_coefficients", "iops_model_coefficients.csv", "iops_model",
-          "model term (log IOPS per desktop) with its multiplicative factor",
-          (Col("term", required=True, unique=True), *_cols("coef ci95_low ci95_high factor factor_low factor_high p_value", float))),
-    Table("iops_model_cv", "iops_model_cv.csv", "iops_model",
-          "held-out observation of leave-one-vendor-out (predicted from the other vendors only)",
-          (*_cols("held_out trained_on", required=True), Col("n_train", int), Col("cell", required=True),
-           Col("phase", vocab="phase", required=True), Col("statistic", vocab="statistic", required=True),
-           Col("worker_class", vocab="worker_class"), Col("vantage", vocab="vantage"), Col("record_ids", required=True),
-           *_cols("observed predicted pi90_low pi90_high log_error", float),
-           Col("covered", float, doc="1 inside the 90 % PI, 0 outside, empty when not predicted"), Col("spec"))),
-    Table("iops_model_cv_by_vendor", "iops_model_cv_by_vendor.csv", "iops_model",
-          "held-out vendor of leave-one-vendor-out: error, coverage and sharpness",
-          (Col("held_out", required=True, unique=True), Col("trained_on"), *_cols("n_obs n_predicted", int),
-           Col("median_error_factor", float), Col("n_covered", int), *_cols("coverage sharpness max_sharpness", float),
-           Col("vacuous", bool), Col("cells"))),
-    Table("iops_model_external", "iops_model_external.csv", "iops_model",
-          "observation of an external source predicted by the seed model (out-of-sample check)",
-          (*_cols("source_id vendor", required=True), *_cols("broker load_tool guest_os platform test_id"),
-           Col("configuration", vocab="configuration"), Col("variant", vocab="variant"), Col("cell", required=True),
-           Col("worker_class", vocab="worker_class"), Col("observed", float), Col("bound", vocab="bound"),
-           *_cols("predicted pi90_low pi90_high ratio", float), Col("covered", bool), Col("record_ids", required=True))),
-    Table("boot_storms", "boot_storms.csv", "iops_model",
-          "boot storm of one document: boot rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
-          (*_cols("source_id vendor", required=True), Col("role", isin=("seed", "external"), required=True),
-           Col("desktops", float), Col("duration_min", float), Col("duration_bound", vocab="bound"), Col("duration_record"),
-           Col("boot_rate_per_min", float), Col("rate_bound", vocab="bound"), Col("peak_iops", float),
-           Col("peak_bound", vocab="bound"), Col("peak_record"), Col("average_iops", float), Col("average_record"),
-           Col("io_per_boot", float), Col("io_per_boot_bound", vocab="bound"), Col("peak_iops_per_rate", float),
-           Col("peak_per_rate_bound", vocab="bound"), Col("vantage", vocab="vantage")),
-          key=("source_id",)),
-    Table("boot_external", "boot_external.csv", "iops_model",
-          "boot figure of an external document against the seeds' boot-rate model",
-          (*_cols("source_id vendor", required=True), Col("statistic", isin=("peak_per_rate", "io_per_boot"), required=True),
-           Col("observed", float), Col("bound", vocab="bound"), *_cols("estimate low high ratio", float), Col("inside"),
-           Col("boot_rate_per_min", float))),
-    Table("sizing_inputs", "sizing_inputs.json", "iops_model",
-          "everything `scenario.size` and static/sizing.js need (`scenario.build_inputs`)",
-          (Col("per_desktop", doc="{phase: {worker_class: {statistic, estimate, pi90_low, pi90_high}}}, IOPS per desktop"),
-           Col("boot", doc="{peak_per_rate, pi90_low, pi90_high, io_per_boot}: the boot-rate model"),
-           Col("read_share", doc="{phase: fraction}"), Col("io_size_kb", doc="{phase: KB per I/O}"),
-           Col("write_penalty", doc="{raid: back-end I/Os per front-end write}"),
-           Col("capacity_gb_per_desktop", doc="{low, high (GB), records}"),
-           Col("demonstrated", doc="[rows of scenario.demonstrated]")),
-          format="json"),
+    Table(
+        "iops_per_desktop_model",
+        "iops_per_desktop_model.csv",
+        "iops_model",
+        "planning-table cell: modelled IOPS per desktop of one phase, worker class (`any` = pooled) and "
+        "statistic (boot rows: `peak_per_rate`, `io_per_boot`), with its interval and the I/O profile beside it",
+        (
+            Col("phase", vocab="phase", required=True),
+            Col("worker_class", required=True, doc="Login VSI class or `any`"),
+            Col("statistic", isin=("peak", "average", "peak_per_rate", "io_per_boot"), required=True),
+            Col("estimate", float, doc="model estimate in `unit`"),
+            *_cols("pi90_low pi90_high", float, doc="90 % prediction interval (or range, see interval_kind)"),
+            Col("interval_kind", required=True),
+            Col("unit", required=True),
+            *_cols("n_obs n_vendors", int),
+            Col("vendors"),
+            Col("spec", required=True),
+            Col("boot_rate_per_min", float, doc="desktops per minute (boot rows)"),
+            Col("io_per_boot", float, doc="I/Os per desktop boot (boot rows)"),
+            Col("read_share", float, doc="derived: fraction of I/Os that are reads"),
+            Col("io_size_kb", float, doc="derived: KB (binary) per I/O"),
+            Col("latency_ms", float, doc="reported median, ms"),
+            *_cols(
+                "read_share_vendors io_size_vendors latency_vendors",
+                doc="the vendors behind read_share, io_size_kb, latency_ms (comma-separated)",
+            ),
+            Col("identifiable"),
+        ),
+        key=("phase", "worker_class", "statistic"),
+    ),
+    Table(
+        "iops_model_observations",
+        "iops_model_observations.csv",
+        "iops_model",
+        "per-desktop IOPS observation the model is fitted on (one cell of one document)",
+        (
+            *_cols("vendor source_id cell", required=True),
+            Col("phase", vocab="phase", required=True),
+            Col("statistic", vocab="statistic", required=True),
+            Col("window", vocab="window"),
+            Col("aggregation", vocab="aggregation"),
+            Col("worker_class", vocab="worker_class"),
+            Col("vantage", vocab="vantage"),
+            Col("iops_per_desktop", float, nullable=False, doc="derived: IOPS / desktops"),
+            *_cols("low high", float),
+            Col("n_tests", int),
+            Col("record_ids", required=True),
+            Col("workload", float, doc="Login VSI relative I/O intensity of the worker class"),
+            *_cols("log_iops log_iops_vsi", float),
+        ),
+    ),
+    Table(
+        "iops_model_exclusions",
+        "iops_model_exclusions.csv",
+        "iops_model",
+        "IOPS record the model leaves out, with the reason",
+        (
+            *_cols("source_id vendor", required=True),
+            Col("role", isin=("seed", "external"), required=True),
+            Col("record_id", required=True, unique=True),
+            Col("test_id"),
+            Col("phase", vocab="phase"),
+            Col("statistic", vocab="statistic"),
+            Col("vantage", vocab="vantage"),
+            Col("aggregation", vocab="aggregation"),
+            Col("window", vocab="window"),
+            Col("load", vocab="load"),
+            Col("worker_class", vocab="worker_class"),
+            Col("iops_per_desktop", float),
+            Col("reason", required=True),
+        ),
+    ),
+    Table(
+        "iops_model_coefficients",
+        "iops_model_coefficients.csv",
+        "iops_model",
+        "model term (log IOPS per desktop) with its multiplicative factor",
+        (
+            Col("term", required=True, unique=True),
+            *_cols("coef ci95_low ci95_high factor factor_low factor_high p_value", float),
+        ),
+    ),
+    Table(
+        "iops_model_cv",
+        "iops_model_cv.csv",
+        "iops_model",
+        "held-out observation of leave-one-vendor-out (predicted from the other vendors only)",
+        (
+            *_cols("held_out trained_on", required=True),
+            Col("n_train", int),
+            Col("cell", required=True),
+            Col("phase", vocab="phase", required=True),
+            Col("statistic", vocab="statistic", required=True),
+            Col("worker_class", vocab="worker_class"),
+            Col("vantage", vocab="vantage"),
+            Col("record_ids", required=True),
+            *_cols("observed predicted pi90_low pi90_high log_error", float),
+            Col("covered", float, doc="1 inside the 90 % PI, 0 outside, empty when not predicted"),
+            Col("spec"),
+        ),
+    ),
+    Table(
+        "iops_model_cv_by_vendor",
+        "iops_model_cv_by_vendor.csv",
+        "iops_model",
+        "held-out vendor of leave-one-vendor-out: error, coverage and sharpness",
+        (
+            Col("held_out", required=True, unique=True),
+            Col("trained_on"),
+            *_cols("n_obs n_predicted", int),
+            Col("median_error_factor", float),
+            Col("n_covered", int),
+            *_cols("coverage sharpness max_sharpness", float),
+            Col("vacuous", bool),
+            Col("cells"),
+        ),
+    ),
+    Table(
+        "iops_model_external",
+        "iops_model_external.csv",
+        "iops_model",
+        "observation of an external source predicted by the seed model (out-of-sample check)",
+        (
+            *_cols("source_id vendor", required=True),
+            *_cols("broker load_tool guest_os platform test_id"),
+            Col("configuration", vocab="configuration"),
+            Col("variant", vocab="variant"),
+            Col("cell", required=True),
+            Col("worker_class", vocab="worker_class"),
+            Col("observed", float),
+            Col("bound", vocab="bound"),
+            *_cols("predicted pi90_low pi90_high ratio", float),
+            Col("covered", bool),
+            Col("record_ids", required=True),
+        ),
+    ),
+    Table(
+        "boot_storms",
+        "boot_storms.csv",
+        "iops_model",
+        "boot storm of one document: boot rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
+        (
+            *_cols("source_id vendor", required=True),
+            Col("role", isin=("seed", "external"), required=True),
+            Col("desktops", float),
+            Col("duration_min", float),
+            Col("duration_bound", vocab="bound"),
+            Col("duration_record"),
+            Col("boot_rate_per_min", float),
+            Col("rate_bound", vocab="bound"),
+            Col("peak_iops", float),
+            Col("peak_bound", vocab="bound"),
+            Col("peak_record"),
+            Col("average_iops", float),
+            Col("average_record"),
+            Col("io_per_boot", float),
+            Col("io_per_boot_bound", vocab="bound"),
+            Col("peak_iops_per_rate", float),
+            Col("peak_per_rate_bound", vocab="bound"),
+            Col("vantage", vocab="vantage"),
+        ),
+        key=("source_id",),
+    ),
+    Table(
+        "boot_external",
+        "boot_external.csv",
+        "iops_model",
+        "boot figure of an external document against the seeds' boot-rate model",
+        (
+            *_cols("source_id vendor", required=True),
+            Col("statistic", isin=("peak_per_rate", "io_per_boot"), required=True),
+            Col("observed", float),
+            Col("bound", vocab="bound"),
+            *_cols("estimate low high ratio", float),
+            Col("inside"),
+            Col("boot_rate_per_min", float),
+        ),
+    ),
+    Table(
+        "sizing_inputs",
+        "sizing_inputs.json",
+        "iops_model",
+        "everything `scenario.size` and static/sizing.js need (`scenario.build_inputs`)",
+        (
+            Col(
+                "per_desktop",
+                doc="{phase: {worker_class: {statistic, estimate, pi90_low, pi90_high}}}, IOPS per desktop",
+            ),
+            Col("boot", doc="{peak_per_rate, pi90_low, pi90_high, io_per_boot}: the boot-rate model"),
+            Col("read_share", doc="{phase: fraction}"),
+            Col("io_size_kb", doc="{phase: KB per I/O}"),
+            Col("write_penalty", doc="{raid: back-end I/Os per front-end write}"),
+            Col("capacity_gb_per_desktop", doc="{low, high (GB), records}"),
+            Col("demonstrated", doc="[rows of scenario.demonstrated]"),
+        ),
+        format="json",
+    ),
     # ---- stage density_cost (notebooks/05_density_cost.py, vdi_report.models.density/cost) ----
-    Table("density", "density.csv", "density_cost",
-          "utilization record: headroom and maximum desktops, whether and how it may be extrapolated",
-          (*_cols("source_id vendor", required=True), Col("configuration", vocab="configuration"),
-           Col("phase", vocab="phase", required=True), Col("condition", vocab="condition"), Col("variant", vocab="variant"),
-           *_cols("resource metric", required=True), Col("statistic", vocab="statistic", required=True),
-           *_cols("utilization_pct utilization_low utilization_high", float, doc="reported %, capped at 100"),
-           Col("bound", vocab="bound", required=True), Col("desktops", float), Col("population"),
-           Col("extrapolation", isin=("scales", "not extrapolated"), required=True), Col("reason"),
-           Col("max_desktops", float, doc="model: desktops at 100 % of a resource that scales"),
-           Col("max_bound", vocab="bound"), Col("max_desktops_failover", float), Col("failover_basis"),
-           Col("phase_kind", isin=("user", "maintenance"), required=True), Col("record_id", required=True), Col("claim_id"))),
-    Table("density_summary", "density_summary.csv", "density_cost",
-          "tested array configuration: desktops demonstrated, busiest resource, extrapolated maxima, claims",
-          (Col("vendor", required=True), Col("configuration", vocab="configuration"),
-           *_cols("desktops_tested desktops_failover_tested", float), Col("busiest_resource"), Col("busiest_pct", float),
-           Col("busiest_bound", vocab="bound"), Col("busiest_phase", vocab="phase"), Col("busiest_record"),
-           Col("peak_max", float), Col("peak_bound", isin=("eq", "approx", "gt", "lt", "limit")), Col("peak_basis"),
-           Col("average_max", float), Col("average_bound", isin=("eq", "approx", "gt", "lt", "limit")), Col("average_basis"),
-           Col("peak_failover_max", float), Col("peak_failover_bound", isin=("eq", "approx", "gt", "lt", "limit")),
-           Col("peak_failover_basis"), Col("boot_limit"), Col("port_max", float),
-           Col("port_bound", isin=("approx", "lt"), doc="lt: from an average throughput, an upper bound"),
-           *_cols("port_basis caveat consistency claims")),
-          key=("vendor", "configuration")),
-    Table("cost_readings", "cost_readings.csv", "density_cost",
-          "reading of a $-per-desktop claim (reported) with its consequence (derived)",
-          (*_cols("vendor source_id record_id", required=True), Col("claim_usd", float, doc="reported USD per desktop"),
-           Col("reading", required=True), Col("density", float), Col("derivation"), Col("implied_price_usd", float),
-           *_cols("verdict claim_id audit"), Col("usd_per_tested_desktop", float))),
-    Table("cost", "cost.csv", "density_cost",
-          "cost per desktop from an array price the cost assumptions state (empty when none is stated)",
-          (*_cols("vendor source_id", required=True), *_cols("price_usd price_low price_high", float, doc="assumed USD"),
-           Col("scope"), Col("density_case", isin=("demonstrated", "extrapolated peak maximum"), required=True),
-           Col("desktops", float), *_cols("usd_per_desktop usd_per_desktop_low usd_per_desktop_high", float))),
+    Table(
+        "density",
+        "density.csv",
+        "density_cost",
+        "utilization record: headroom and maximum desktops, whether and how it may be extrapolated",
+        (
+            *_cols("source_id vendor", required=True),
+            Col("configuration", vocab="configuration"),
+            Col("phase", vocab="phase", required=True),
+            Col("condition", vocab="condition"),
+            Col("variant", vocab="variant"),
+            *_cols("resource metric", required=True),
+            Col("statistic", vocab="statistic", required=True),
+            *_cols("utilization_pct utilization_low utilization_high", float, doc="reported %, capped at 100"),
+            Col("bound", vocab="bound", required=True),
+            Col("desktops", float),
+            Col("population"),
+            Col("extrapolation", isin=("scales", "not extrapolated"), required=True),
+            Col("reason"),
+            Col("max_desktops", float, doc="model: desktops at 100 % of a resource that scales"),
+            Col("max_bound", vocab="bound"),
+            Col("max_desktops_failover", float),
+            Col("failover_basis"),
+            Col("phase_kind", isin=("user", "maintenance"), required=True),
+            Col("record_id", required=True),
+            Col("claim_id"),
+        ),
+    ),
+    Table(
+        "density_summary",
+        "density_summary.csv",
+        "density_cost",
+        "tested array configuration: desktops demonstrated, busiest resource, extrapolated maxima, claims",
+        (
+            Col("vendor", required=True),
+            Col("configuration", vocab="configuration"),
+            *_cols("desktops_tested desktops_failover_tested", float),
+            Col("busiest_resource"),
+            Col("busiest_pct", float),
+            Col("busiest_bound", vocab="bound"),
+            Col("busiest_phase", vocab="phase"),
+            Col("busiest_record"),
+            Col("peak_max", float),
+            Col("peak_bound", isin=("eq", "approx", "gt", "lt", "limit")),
+            Col("peak_basis"),
+            Col("average_max", float),
+            Col("average_bound", isin=("eq", "approx", "gt", "lt", "limit")),
+            Col("average_basis"),
+            Col("peak_failover_max", float),
+            Col("peak_failover_bound", isin=("eq", "approx", "gt", "lt", "limit")),
+            Col("peak_failover_basis"),
+            Col("boot_limit"),
+            Col("port_max", float),
+            Col("port_bound", isin=("approx", "lt"), doc="lt: from an average throughput, an upper bound"),
+            *_cols("port_basis caveat consistency claims"),
+        ),
+        key=("vendor", "configuration"),
+    ),
+    Table(
+        "cost_readings",
+        "cost_readings.csv",
+        "density_cost",
+        "reading of a $-per-desktop claim (reported) with its consequence (derived)",
+        (
+            *_cols("vendor source_id record_id", required=True),
+            Col("claim_usd", float, doc="reported USD per desktop"),
+            Col("reading", required=True),
+            Col("density", float),
+            Col("derivation"),
+            Col("implied_price_usd", float),
+            *_cols("verdict claim_id audit"),
+            Col("usd_per_tested_desktop", float),
+        ),
+    ),
+    Table(
+        "cost",
+        "cost.csv",
+        "density_cost",
+        "cost per desktop from an array price the cost assumptions state (empty when none is stated)",
+        (
+            *_cols("vendor source_id", required=True),
+            *_cols("price_usd price_low price_high", float, doc="assumed USD"),
+            Col("scope"),
+            Col("density_case", isin=("demonstrated", "extrapolated peak maximum"), required=True),
+            Col("desktops", float),
+            *_cols("usd_per_desktop usd_per_desktop_low usd_per_desktop_high", float),
+        ),
+    ),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}
 
@@ -384,9 +630,11 @@ def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd
     have, want = list(df.columns), t.column_names
     missing, extra = [c for c in want if c not in have], [c for c in have if c not in want]
     if missing or extra:
-        raise TableError(f"table {name!r} ({where}): columns do not match the catalogue"
-                         + (f"; missing: {', '.join(missing)}" if missing else "")
-                         + (f"; not declared: {', '.join(extra)}" if extra else ""))
+        raise TableError(
+            f"table {name!r} ({where}): columns do not match the catalogue"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not declared: {', '.join(extra)}" if extra else "")
+        )
     df = df[want].reset_index(drop=True)
     text = [c.name for c in t.columns if c.dtype is str]
     df[text] = df[text].fillna("")  # text not stated is the empty string, as in the CSV file
@@ -403,9 +651,11 @@ def _check_keys(t: Table, doc, where) -> None:
     want = t.column_names
     missing, extra = [k for k in want if k not in doc], sorted(k for k in doc if k not in want)
     if missing or extra:
-        raise TableError(f"table {t.name!r} ({where}): keys do not match the catalogue"
-                         + (f"; missing: {', '.join(missing)}" if missing else "")
-                         + (f"; not declared: {', '.join(extra)}" if extra else ""))
+        raise TableError(
+            f"table {t.name!r} ({where}): keys do not match the catalogue"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not declared: {', '.join(extra)}" if extra else "")
+        )
 
 
 def write(name: str, df: pd.DataFrame, **keys) -> Path:
@@ -455,10 +705,13 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     have, want = list(df.columns), t.column_names
     if have != want:
         missing, extra = [c for c in want if c not in have], [c for c in have if c not in want]
-        raise TableError(f"table {name!r} ({rel}): header does not match the catalogue"
-                         + (f"; missing: {', '.join(missing)}" if missing else "")
-                         + (f"; not declared: {', '.join(extra)}" if extra else "")
-                         + ("; order differs" if not missing and not extra else "") + ": rebuild it")
+        raise TableError(
+            f"table {name!r} ({rel}): header does not match the catalogue"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not declared: {', '.join(extra)}" if extra else "")
+            + ("; order differs" if not missing and not extra else "")
+            + ": rebuild it"
+        )
     for c in t.columns:
         if c.dtype is str:
             continue
@@ -478,8 +731,10 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
                 conv = conv.astype(float)
         if bad.any():
             i = bad.to_numpy().nonzero()[0][0]
-            raise TableError(f"{rel}: line {i + 2}: column {c.name!r} = {s.iloc[i]!r}: "
-                             f"not a {c.dtype.__name__} (table {name!r}): rebuild it")
+            raise TableError(
+                f"{rel}: line {i + 2}: column {c.name!r} = {s.iloc[i]!r}: "
+                f"not a {c.dtype.__name__} (table {name!r}): rebuild it"
+            )
         df[c.name] = conv
     if validate:
         df = globals()["validate"](name, df, rel)
@@ -490,6 +745,7 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
 # The README's data contract
 # --------------------------------------------------------------------------------------------
 
+
 def contract_markdown() -> str:
     """The data contract as Markdown: one bullet per table (path, writing stage, what a row is,
     columns with their types). The README holds this text verbatim (a test checks it)."""
@@ -498,8 +754,10 @@ def contract_markdown() -> str:
     for t in _TABLES:
         if t.format == "json":
             keys = ", ".join(f"`{c.name}`" for c in t.columns)
-            out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}."
-                       + (f" Keys: {keys}." if keys else ""))
+            out.append(
+                f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}."
+                + (f" Keys: {keys}." if keys else "")
+            )
             continue
         cols = ", ".join(f"`{c.name}`{abbrev[c.dtype]}" for c in t.columns)
         out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): one row per {t.row}. Columns: {cols}.")
@@ -522,8 +780,11 @@ def draft(name: str, csv_path, stage: str) -> str:
         elif len(filled) and pd.to_numeric(filled, errors="coerce").notna().all():
             kind = "int" if filled.str.fullmatch(r"-?\d+").all() and len(filled) == len(d) else "float"
         cols.append(f'Col("{c}")' if kind == "str" else f'Col("{c}", {kind})')
-    return (f'    Table("{name}", "{Path(csv_path).name}", "{stage}", "<what one row is>",\n          ('
-            + ", ".join(cols) + ")),")
+    return (
+        f'    Table("{name}", "{Path(csv_path).name}", "{stage}", "<what one row is>",\n          ('
+        + ", ".join(cols)
+        + ")),"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

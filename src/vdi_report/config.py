@@ -23,8 +23,22 @@ EXTERNAL_DIR = Path(os.environ.get("VDI_EXTERNAL_DIR", PROJ_ROOT.parent / "share
 # Where each source's text lives, by the ``text_dir`` column of sources.csv.
 TEXT_DIRS = {"seeds": SEEDS_DIR, "external": EXTERNAL_DIR}
 
-VOCABULARY_FIELDS = ("phase", "statistic", "bound", "vantage", "condition", "variant", "configuration", "worker_class",
-                     "clone_type", "persistence", "aggregation", "window", "load", "claim_topic")
+VOCABULARY_FIELDS = (
+    "phase",
+    "statistic",
+    "bound",
+    "vantage",
+    "condition",
+    "variant",
+    "configuration",
+    "worker_class",
+    "clone_type",
+    "persistence",
+    "aggregation",
+    "window",
+    "load",
+    "claim_topic",
+)
 
 
 def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[dict]]:
@@ -40,8 +54,10 @@ def _read_vocabulary(path: Path = RAW_DIR / "vocabulary.csv") -> dict[str, list[
     with open(path, encoding="utf-8", newline="") as fh:
         for line, row in enumerate(csv.DictReader(fh), start=2):
             if row["field"] not in vocab:
-                raise ValueError(f"{path}: line {line}: column 'field' = {row['field']!r}: "
-                                 f"expected one of {', '.join(VOCABULARY_FIELDS)}")
+                raise ValueError(
+                    f"{path}: line {line}: column 'field' = {row['field']!r}: "
+                    f"expected one of {', '.join(VOCABULARY_FIELDS)}"
+                )
             try:
                 row["order"] = int(row["order"])
             except ValueError:

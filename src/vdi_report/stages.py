@@ -95,38 +95,85 @@ class Stage:
 
 
 # What the model stages write: every table the report reads (tables nobody reads are not written).
-IOPS_MODEL_TABLES = ("iops_per_desktop_model", "iops_model_observations", "iops_model_exclusions",
-                     "iops_model_coefficients", "iops_model_cv", "iops_model_cv_by_vendor", "iops_model_external",
-                     "boot_storms", "boot_external", "sizing_inputs")
+IOPS_MODEL_TABLES = (
+    "iops_per_desktop_model",
+    "iops_model_observations",
+    "iops_model_exclusions",
+    "iops_model_coefficients",
+    "iops_model_cv",
+    "iops_model_cv_by_vendor",
+    "iops_model_external",
+    "boot_storms",
+    "boot_external",
+    "sizing_inputs",
+)
 DENSITY_COST_TABLES = ("density", "density_summary", "cost_readings", "cost")
 
 STAGES = (
-    Stage("normalize", "normalize every source", notebook="01_normalize_source",
-          writes=("normalized",), raw=(RECORDS,)),
-    Stage("combine", "combine the sources", notebook="02_combine", reads=("normalized",),
-          writes=("results", "tests", "testbeds"), raw=("data/raw/discrepancies.csv", RECORDS)),
-    Stage("audit", "audit: consistency rules over all sources", notebook="03_audit", reads=("results",),
-          writes=("audit_findings",), raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS)),
-    Stage("iops_model", "model: IOPS per desktop with leave-one-vendor-out validation", notebook="04_iops_model",
-          reads=("results",), writes=IOPS_MODEL_TABLES),
-    Stage("density_cost", "model: headroom and density; cost per desktop", notebook="05_density_cost",
-          reads=("results",), writes=DENSITY_COST_TABLES, raw=("data/raw/claims.csv",), params=("COST_FILE",),
-          inputs=("$(COST_STAMP)",)),
-    Stage("report", "report notebook", notebook="10_report",
-          reads=("results", "tests", "testbeds", "audit_findings", *IOPS_MODEL_TABLES, *DENSITY_COST_TABLES),
-          raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
-          params=tuple(p.var for p in PARAMETERS), inputs=("$(PARAMS_STAMP)",),
-          outputs=("$(EXECUTED)/10_report.ipynb",)),
+    Stage(
+        "normalize", "normalize every source", notebook="01_normalize_source", writes=("normalized",), raw=(RECORDS,)
+    ),
+    Stage(
+        "combine",
+        "combine the sources",
+        notebook="02_combine",
+        reads=("normalized",),
+        writes=("results", "tests", "testbeds"),
+        raw=("data/raw/discrepancies.csv", RECORDS),
+    ),
+    Stage(
+        "audit",
+        "audit: consistency rules over all sources",
+        notebook="03_audit",
+        reads=("results",),
+        writes=("audit_findings",),
+        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS),
+    ),
+    Stage(
+        "iops_model",
+        "model: IOPS per desktop with leave-one-vendor-out validation",
+        notebook="04_iops_model",
+        reads=("results",),
+        writes=IOPS_MODEL_TABLES,
+    ),
+    Stage(
+        "density_cost",
+        "model: headroom and density; cost per desktop",
+        notebook="05_density_cost",
+        reads=("results",),
+        writes=DENSITY_COST_TABLES,
+        raw=("data/raw/claims.csv",),
+        params=("COST_FILE",),
+        inputs=("$(COST_STAMP)",),
+    ),
+    Stage(
+        "report",
+        "report notebook",
+        notebook="10_report",
+        reads=("results", "tests", "testbeds", "audit_findings", *IOPS_MODEL_TABLES, *DENSITY_COST_TABLES),
+        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
+        params=tuple(p.var for p in PARAMETERS),
+        inputs=("$(PARAMS_STAMP)",),
+        outputs=("$(EXECUTED)/10_report.ipynb",),
+    ),
     # Two independent steps that make -j2 runs side by side: the PDF (WeasyPrint's layout, most
     # of the render's time) need not wait for the HTML export, nor the HTML for the PDF.
-    Stage("render_html", "render HTML", module="vdi_report.publish.render",
-          args="--html $(EXECUTED)/10_report.ipynb $(REPORT)",
-          inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)"),
-          outputs=("$(REPORT).html",)),
-    Stage("render_pdf", "render PDF", module="vdi_report.publish.render",
-          args="--pdf $(EXECUTED)/10_report.ipynb $(REPORT)",
-          inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)", "$(SYSTEM_STAMP)"),
-          outputs=("$(REPORT).pdf",)),
+    Stage(
+        "render_html",
+        "render HTML",
+        module="vdi_report.publish.render",
+        args="--html $(EXECUTED)/10_report.ipynb $(REPORT)",
+        inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)"),
+        outputs=("$(REPORT).html",),
+    ),
+    Stage(
+        "render_pdf",
+        "render PDF",
+        module="vdi_report.publish.render",
+        args="--pdf $(EXECUTED)/10_report.ipynb $(REPORT)",
+        inputs=("$(EXECUTED)/10_report.ipynb", "$(wildcard templates/vdi_report/*)", "$(SYSTEM_STAMP)"),
+        outputs=("$(REPORT).pdf",),
+    ),
 )
 
 
@@ -141,6 +188,7 @@ def stage(name: str) -> Stage:
 # --------------------------------------------------------------------------------------------
 # Code dependencies
 # --------------------------------------------------------------------------------------------
+
 
 def _module_file(module: str) -> Path:
     base = SRC_DIR.joinpath(*module.split("."))
@@ -159,8 +207,10 @@ def _imports(path: Path, module: str | None) -> set[str]:
             # the top package's __init__ imports only a third-party module by name
             pkg_dir = path.parent
             pkg = module if is_pkg else module.rsplit(".", 1)[0]
-            found |= {".".join([pkg, *f.relative_to(pkg_dir).with_suffix("").parts]).removesuffix(".__init__")
-                      for f in pkg_dir.rglob("*.py")}
+            found |= {
+                ".".join([pkg, *f.relative_to(pkg_dir).with_suffix("").parts]).removesuffix(".__init__")
+                for f in pkg_dir.rglob("*.py")
+            }
         elif isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == PACKAGE}
         elif isinstance(node, ast.ImportFrom):
@@ -207,6 +257,7 @@ def code_dependencies(stage_: Stage) -> list[Path]:
 # Make rules
 # --------------------------------------------------------------------------------------------
 
+
 def _rel(p: Path) -> str:
     return str(p.relative_to(config.PROJ_ROOT))
 
@@ -234,8 +285,11 @@ def make_rules() -> str:
     lines = ["# Generated by `python -m vdi_report.stages` from src/vdi_report/stages.py: do not edit.", ""]
     for p in PARAMETERS:
         lines.append(f"{p.var} ?= {p.default}")
-    lines.append("PARAMS_LINE := " + " ".join(f"{p.name}=$({p.var})" for p in PARAMETERS if not p.path)
-                 + " cost_sha256=$(COST_SHA)")
+    lines.append(
+        "PARAMS_LINE := "
+        + " ".join(f"{p.name}=$({p.var})" for p in PARAMETERS if not p.path)
+        + " cost_sha256=$(COST_SHA)"
+    )
     lines.append("")
     tables_out, stage_targets = [], []
     for s in active:
@@ -253,7 +307,9 @@ def make_rules() -> str:
         if s.notebook:
             ps = " ".join(
                 f'-p {p.name} "$(abspath $({p.var}))"' if p.path else f'-p {p.name} "$({p.var})"'
-                for p in PARAMETERS if p.var in s.params)
+                for p in PARAMETERS
+                if p.var in s.params
+            )
             lines.append("\t@mkdir -p $(EXECUTED) data/processed")
             lines.append(f"\t$(NOTEBOOK) build/{s.notebook}.ipynb $(EXECUTED)/{s.notebook}.ipynb {ps}".rstrip())
         else:

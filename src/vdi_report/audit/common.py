@@ -18,8 +18,22 @@ import pandas as pd
 from ..raw import sources
 
 FINDING_COLUMNS = [
-    "finding_id", "rule", "severity", "source_id", "test_id", "metric", "record_ids", "locators",
-    "lines", "values", "quotes", "stated", "recomputed", "unit", "message", "register_ids",
+    "finding_id",
+    "rule",
+    "severity",
+    "source_id",
+    "test_id",
+    "metric",
+    "record_ids",
+    "locators",
+    "lines",
+    "values",
+    "quotes",
+    "stated",
+    "recomputed",
+    "unit",
+    "message",
+    "register_ids",
 ]
 # Rules in the order they run and appear; each maps to a one-line description for the report.
 SEVERITIES = ("inconsistent", "note")  # note: arithmetic holds, but only with a base or pair worth knowing
@@ -30,13 +44,27 @@ TEST_FREE = ("", "testbed")
 # What makes two records the same quantity: the same test (and its condition, variant,
 # configuration, worker class), the same metric and statistic, the same vantage, and -- where the
 # digitizer recorded them -- the same aggregation, window and load.
-KEY = ["source_id", "phase", "test_id", "condition", "variant", "configuration", "worker_class", "metric",
-       "statistic", "vantage"]
+KEY = [
+    "source_id",
+    "phase",
+    "test_id",
+    "condition",
+    "variant",
+    "configuration",
+    "worker_class",
+    "metric",
+    "statistic",
+    "vantage",
+]
 QUALIFIERS = ["aggregation", "window", "load"]
 # Stated comparisons: metric -> "percent" (a % difference) or "ratio" (a multiple). They compare
 # two quantities, so no other rule treats them as a quantity of their own.
-COMPARISONS = {"percent_difference": "percent", "cost_saving": "percent", "iops_ratio": "ratio",
-               "relative_iops": "ratio"}
+COMPARISONS = {
+    "percent_difference": "percent",
+    "cost_saving": "percent",
+    "iops_ratio": "ratio",
+    "relative_iops": "ratio",
+}
 
 
 def key(df: pd.DataFrame) -> list[str]:
@@ -57,7 +85,7 @@ def printed_half_step(value_text: str, reported_value: float) -> float:
             return half
     s = repr(float(reported_value))
     decimals = 0 if s.endswith(".0") or "." not in s or "e" in s else len(s.split(".")[1])
-    return 0.5 * 10 ** -decimals
+    return 0.5 * 10**-decimals
 
 
 def intervals(df: pd.DataFrame) -> pd.DataFrame:
@@ -93,12 +121,22 @@ def fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
-def finding(rule: str, recs: pd.DataFrame, message: str, *, severity: str = "inconsistent",
-             stated: float = np.nan, recomputed: float = np.nan, unit: str = "") -> dict:
+def finding(
+    rule: str,
+    recs: pd.DataFrame,
+    message: str,
+    *,
+    severity: str = "inconsistent",
+    stated: float = np.nan,
+    recomputed: float = np.nan,
+    unit: str = "",
+) -> dict:
     recs = recs.drop_duplicates("record_id")
     first = recs.iloc[0]
     return {
-        "rule": rule, "severity": severity, "source_id": first["source_id"],
+        "rule": rule,
+        "severity": severity,
+        "source_id": first["source_id"],
         "test_id": " ".join(dict.fromkeys(t for t in recs["test_id"] if t)),
         "metric": " ".join(dict.fromkeys(recs["metric"])),
         "record_ids": " ".join(recs["record_id"]),
@@ -106,7 +144,10 @@ def finding(rule: str, recs: pd.DataFrame, message: str, *, severity: str = "inc
         "lines": " ".join(str(int(x)) for x in recs["line"]),
         "values": " | ".join(recs["value_text"]),
         "quotes": " | ".join(recs["quote"]),
-        "stated": stated, "recomputed": recomputed, "unit": unit or first["unit"], "message": message,
+        "stated": stated,
+        "recomputed": recomputed,
+        "unit": unit or first["unit"],
+        "message": message,
     }
 
 

@@ -34,6 +34,7 @@ RULES: dict[str, Rule] = {}
 def rule(order: int, name: str, label: str, description: str):
     """Decorator registering a rule function under ``name``; ``RULES`` stays sorted by ``order``.
     Raises ValueError for a name registered twice."""
+
     def register(func):
         if name in RULES:
             raise ValueError(f"audit rule {name!r} registered twice")
@@ -42,11 +43,13 @@ def rule(order: int, name: str, label: str, description: str):
         RULES.clear()
         RULES.update({r.name: r for r in ordered})
         return func
+
     return register
 
 
 def rules_table() -> pd.DataFrame:
     """The registered rules for the report: columns ``rule`` (name), ``label``, ``description``,
     in run order."""
-    return pd.DataFrame([(r.name, r.label, r.description) for r in RULES.values()],
-                        columns=["rule", "label", "description"])
+    return pd.DataFrame(
+        [(r.name, r.label, r.description) for r in RULES.values()], columns=["rule", "label", "description"]
+    )

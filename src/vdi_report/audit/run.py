@@ -43,8 +43,19 @@ def run_rules(results: pd.DataFrame, rules=None, register: pd.DataFrame | None =
     ``RULES``) and first record id, so two runs give identical rows. Raises KeyError for an
     unknown rule name or a missing input column.
     """
-    missing = {"record_id", "value", "value_low", "value_high", "reported_value", "value_text", "bound",
-               "locator", "line", "quote", *KEY} - set(results.columns)
+    missing = {
+        "record_id",
+        "value",
+        "value_low",
+        "value_high",
+        "reported_value",
+        "value_text",
+        "bound",
+        "locator",
+        "line",
+        "quote",
+        *KEY,
+    } - set(results.columns)
     if missing:
         raise KeyError(f"run_rules: results lack columns {sorted(missing)}")
     names = list(RULES) if rules is None else list(rules)

@@ -30,10 +30,27 @@ FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
 STATISTIC_LABELS = {"peak_per_rate": "peak per boot rate", "io_per_boot": "I/O per boot"}
 MIN_FOR_PI = 3
 PI_ALPHA = 0.10
-BOOT_COLUMNS = ["source_id", "vendor", "role", "desktops", "duration_min", "duration_bound", "duration_record",
-                "boot_rate_per_min", "rate_bound", "peak_iops", "peak_bound", "peak_record", "average_iops",
-                "average_record", "io_per_boot", "io_per_boot_bound", "peak_iops_per_rate", "peak_per_rate_bound",
-                "vantage"]
+BOOT_COLUMNS = [
+    "source_id",
+    "vendor",
+    "role",
+    "desktops",
+    "duration_min",
+    "duration_bound",
+    "duration_record",
+    "boot_rate_per_min",
+    "rate_bound",
+    "peak_iops",
+    "peak_bound",
+    "peak_record",
+    "average_iops",
+    "average_record",
+    "io_per_boot",
+    "io_per_boot_bound",
+    "peak_iops_per_rate",
+    "peak_per_rate_bound",
+    "vantage",
+]
 _FLIP = {"lt": "gt", "gt": "lt"}
 
 
@@ -99,31 +116,66 @@ def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
             ppr, ppr_b = avg / rate, _combine(ab, _FLIP.get(rate_b, rate_b), "gt")
         else:
             ppr, ppr_b = np.nan, ""
-        rows.append({"source_id": sid, "vendor": g["vendor"].iloc[0], "role": g["role"].iloc[0], "desktops": desktops,
-                     "duration_min": d_min, "duration_bound": d_b, "duration_record": dur["record_id"],
-                     "boot_rate_per_min": rate, "rate_bound": rate_b, "peak_iops": peak, "peak_bound": pb,
-                     "peak_record": prec, "average_iops": avg, "average_record": arec, "io_per_boot": iob,
-                     "io_per_boot_bound": iob_b, "peak_iops_per_rate": ppr, "peak_per_rate_bound": ppr_b,
-                     "vantage": vp[0] if vp else ""})
+        rows.append(
+            {
+                "source_id": sid,
+                "vendor": g["vendor"].iloc[0],
+                "role": g["role"].iloc[0],
+                "desktops": desktops,
+                "duration_min": d_min,
+                "duration_bound": d_b,
+                "duration_record": dur["record_id"],
+                "boot_rate_per_min": rate,
+                "rate_bound": rate_b,
+                "peak_iops": peak,
+                "peak_bound": pb,
+                "peak_record": prec,
+                "average_iops": avg,
+                "average_record": arec,
+                "io_per_boot": iob,
+                "io_per_boot_bound": iob_b,
+                "peak_iops_per_rate": ppr,
+                "peak_per_rate_bound": ppr_b,
+                "vantage": vp[0] if vp else "",
+            }
+        )
     return pd.DataFrame(rows, columns=BOOT_COLUMNS)
 
 
 def _pool(values: pd.Series) -> dict:
     v = values.dropna()
     if v.empty:
-        return {"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan, "interval_kind": "not estimable", "n_vendors": 0}
+        return {
+            "estimate": np.nan,
+            "pi90_low": np.nan,
+            "pi90_high": np.nan,
+            "interval_kind": "not estimable",
+            "n_vendors": 0,
+        }
     if len(v) < MIN_FOR_PI:
-        kind = ("one document: no interval" if len(v) == 1
-                else f"range of {len(v)} documents (too few for a prediction interval)")
-        return {"estimate": float(np.exp(np.log(v).mean())), "pi90_low": float(v.min()), "pi90_high": float(v.max()),
-                "interval_kind": kind, "n_vendors": len(v)}
+        kind = (
+            "one document: no interval"
+            if len(v) == 1
+            else f"range of {len(v)} documents (too few for a prediction interval)"
+        )
+        return {
+            "estimate": float(np.exp(np.log(v).mean())),
+            "pi90_low": float(v.min()),
+            "pi90_high": float(v.max()),
+            "interval_kind": kind,
+            "n_vendors": len(v),
+        }
     from statsmodels.regression.linear_model import OLS  # the submodule alone, when a model is fitted
 
     res = OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
     f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
-    return {"estimate": float(np.exp(f["mean"])), "pi90_low": float(np.exp(f["obs_ci_lower"])),
-            "pi90_high": float(np.exp(f["obs_ci_upper"])), "interval_kind": "90 % prediction interval (OLS on ln)",
-            "n_vendors": len(v)}
+    return {
+        "estimate": float(np.exp(f["mean"])),
+        "pi90_low": float(np.exp(f["obs_ci_lower"])),
+        "pi90_high": float(np.exp(f["obs_ci_upper"])),
+        "interval_kind": "90 % prediction interval (OLS on ln)",
+        "n_vendors": len(v),
+    }
 
 
 def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
@@ -138,11 +190,21 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
     """
     s = storms[storms["role"] == "seed"]
     out = []
-    for stat, col, bcol in (("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound"),
-                            ("io_per_boot", "io_per_boot", "io_per_boot_bound")):
+    for stat, col, bcol in (
+        ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound"),
+        ("io_per_boot", "io_per_boot", "io_per_boot_bound"),
+    ):
         ok = s[s[bcol].isin(["eq", "approx"])]
-        out.append({"phase": "boot", "worker_class": "any", "statistic": stat, **_pool(ok[col]),
-                    "records": " ".join(ok["source_id"]), "vendors": ", ".join(ok["vendor"])})
+        out.append(
+            {
+                "phase": "boot",
+                "worker_class": "any",
+                "statistic": stat,
+                **_pool(ok[col]),
+                "records": " ".join(ok["source_id"]),
+                "vendors": ", ".join(ok["vendor"]),
+            }
+        )
     d = pd.DataFrame(out)
     d["boot_rate_per_min"] = float(np.exp(np.log(s["boot_rate_per_min"]).mean())) if len(s) else np.nan
     d["io_per_boot"] = d.loc[d["statistic"] == "io_per_boot", "estimate"].iloc[0]
@@ -160,7 +222,10 @@ def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
     m = model.set_index("statistic")
     rows = []
     for _, x in e.iterrows():
-        for stat, col, bcol in (("io_per_boot", "io_per_boot", "io_per_boot_bound"), ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound")):
+        for stat, col, bcol in (
+            ("io_per_boot", "io_per_boot", "io_per_boot_bound"),
+            ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound"),
+        ):
             if pd.isna(x[col]) or stat not in m.index:
                 continue
             lo, hi, est = m.at[stat, "pi90_low"], m.at[stat, "pi90_high"], m.at[stat, "estimate"]
@@ -171,11 +236,37 @@ def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
                 inside = "below the seeds' range" if x[col] < lo else "consistent (an upper bound)"
             else:
                 inside = "yes" if lo <= x[col] <= hi else "no"
-            rows.append({"source_id": x["source_id"], "vendor": x["vendor"], "statistic": stat, "observed": x[col], "bound": b,
-                         "estimate": est, "low": lo, "high": hi, "ratio": x[col] / est, "inside": inside,
-                         "boot_rate_per_min": x["boot_rate_per_min"]})
-    return pd.DataFrame(rows, columns=["source_id", "vendor", "statistic", "observed", "bound", "estimate", "low", "high", "ratio",
-                                       "inside", "boot_rate_per_min"])
+            rows.append(
+                {
+                    "source_id": x["source_id"],
+                    "vendor": x["vendor"],
+                    "statistic": stat,
+                    "observed": x[col],
+                    "bound": b,
+                    "estimate": est,
+                    "low": lo,
+                    "high": hi,
+                    "ratio": x[col] / est,
+                    "inside": inside,
+                    "boot_rate_per_min": x["boot_rate_per_min"],
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "source_id",
+            "vendor",
+            "statistic",
+            "observed",
+            "bound",
+            "estimate",
+            "low",
+            "high",
+            "ratio",
+            "inside",
+            "boot_rate_per_min",
+        ],
+    )
 
 
 def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:
@@ -183,8 +274,14 @@ def demand_curve(model: pd.DataFrame, rates) -> pd.DataFrame:
     and interval ends). Columns: boot_rate_per_min, fe_iops, fe_iops_low, fe_iops_high."""
     m = model.set_index("statistic").loc["peak_per_rate"]
     r = np.asarray(rates, dtype=float)
-    return pd.DataFrame({"boot_rate_per_min": r, "fe_iops": r * m["estimate"], "fe_iops_low": r * m["pi90_low"],
-                         "fe_iops_high": r * m["pi90_high"]})
+    return pd.DataFrame(
+        {
+            "boot_rate_per_min": r,
+            "fe_iops": r * m["estimate"],
+            "fe_iops_low": r * m["pi90_low"],
+            "fe_iops_high": r * m["pi90_high"],
+        }
+    )
 
 
 EXTRAPOLATION_FACTOR = 1.5  # the fitted line is drawn to 1.5x the highest boot rate the model was fitted on
@@ -197,10 +294,14 @@ def fitted_storms(model: pd.DataFrame, storms: pd.DataFrame) -> pd.DataFrame:
     m = model.set_index("statistic").loc["peak_per_rate"]
     vendors = {v.strip() for v in str(m.get("vendors", "")).split(",") if v.strip()}
     role = storms["role"] if "role" in storms.columns else pd.Series("seed", index=storms.index)
-    return storms[(role == "seed") & storms["vendor"].isin(vendors) & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
+    return storms[
+        (role == "seed") & storms["vendor"].isin(vendors) & storms["peak_per_rate_bound"].isin(["eq", "approx"])
+    ]
 
 
-def demand_line_extent(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None) -> tuple[float, float]:
+def demand_line_extent(
+    model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None
+) -> tuple[float, float]:
     """(end of the fitted line, end of its extrapolated part) in desktops per minute: the line
     stops at ``EXTRAPOLATION_FACTOR`` x the highest boot rate of ``fitted_storms``; when the
     scenario's rate lies beyond, the line goes on to it as an extrapolation (second value; equal
@@ -210,5 +311,3 @@ def demand_line_extent(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate:
         raise ValueError("demand_line_extent: the boot-rate model pools no boot storm with a boot rate")
     end = float(rates.max() * EXTRAPOLATION_FACTOR)
     return end, max(end, float(scenario_rate or 0))
-
-

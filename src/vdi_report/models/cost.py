@@ -37,6 +37,7 @@ def load_assumptions(path) -> pd.DataFrame:
     empty (no assumption enters silently). FileNotFoundError when the file is missing.
     """
     from ..raw import sources
+
     if path is None or str(path) == "":
         raise ValueError("cost assumptions: no file given (pass the path of cost_assumptions.csv or COST_FILE)")
     df = sources.read_csv_text(path)
@@ -57,7 +58,9 @@ def validate_assumptions(df: pd.DataFrame, path="cost assumptions") -> pd.DataFr
         df[col] = df[col].astype(float)
     for i, r in df.iterrows():
         if not r["low"] <= r["value"] <= r["high"]:
-            raise ValueError(f"{path}: line {i + 2}: {r['name']}: need low <= value <= high, got {r['low']}, {r['value']}, {r['high']}")
+            raise ValueError(
+                f"{path}: line {i + 2}: {r['name']}: need low <= value <= high, got {r['low']}, {r['value']}, {r['high']}"
+            )
         for col in ("scope", "source_or_rationale"):
             if not str(r[col]).strip():
                 raise ValueError(f"{path}: line {i + 2}: {r['name']}: empty {col}")
@@ -99,45 +102,110 @@ def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_regis
     tested = sources_df.set_index("source_id")["desktops"].astype(float)
     nt = claims_register[claims_register["verdict"].str.strip() == "not testable"]
     nt = {(s, int(l)): c for s, l, c in zip(nt["source_id"], nt["line"], nt["claim_id"])}
-    r = results[results["metric"] == "cost_per_desktop"].sort_values("record_id").drop_duplicates(["source_id", "value", "desktops"])
+    r = (
+        results[results["metric"] == "cost_per_desktop"]
+        .sort_values("record_id")
+        .drop_duplicates(["source_id", "value", "desktops"])
+    )
     rows = []
     for _, c in r.iterrows():
         sid, t = c["source_id"], tested.get(c["source_id"], np.nan)
-        base = {"vendor": c["vendor"], "source_id": sid, "record_id": c["record_id"], "claim_usd": c["value"], "audit": c["resolution"]}
+        base = {
+            "vendor": c["vendor"],
+            "source_id": sid,
+            "record_id": c["record_id"],
+            "claim_usd": c["value"],
+            "audit": c["resolution"],
+        }
         base["verdict"] = "not testable" if nt.get((sid, int(c["line"]))) else ""
         base["claim_id"] = nt.get((sid, int(c["line"])), "")
         reads = []
         if pd.notna(c["desktops"]) and c["desktops"] != t:
-            reads.append(("stated density", c["desktops"], f"{c['record_id']}: {c['desktops']:,.0f} desktops as stated"))
+            reads.append(
+                ("stated density", c["desktops"], f"{c['record_id']}: {c['desktops']:,.0f} desktops as stated")
+            )
         s = results[(results["source_id"] == sid)]
-        rated = s[(s["phase"] == "testbed") & (s["metric"] == "iops") & (s["statistic"] == "single")].sort_values("value", ascending=False)
-        rule = s[(s["phase"] == "sizing") & (s["metric"] == "iops_per_desktop") & (s["worker_class"].isin([c["worker_class"], ""]))]
+        rated = s[(s["phase"] == "testbed") & (s["metric"] == "iops") & (s["statistic"] == "single")].sort_values(
+            "value", ascending=False
+        )
+        rule = s[
+            (s["phase"] == "sizing")
+            & (s["metric"] == "iops_per_desktop")
+            & (s["worker_class"].isin([c["worker_class"], ""]))
+        ]
         if len(rated) and len(rule):
             # the document's own sizing average (not a reprinted workload table of single values)
-            a, b = rated.iloc[0], rule.assign(_s=(rule["statistic"] != "average")).sort_values(["_s", "record_id"]).iloc[0]
-            reads.append(("full density by IOPS", a["value"] / b["value"],
-                          f"{a['record_id']} {a['value']:,.0f} IOPS / {b['record_id']} {b['value']:g} IOPS per desktop (sizing rule)"))
+            a, b = (
+                rated.iloc[0],
+                rule.assign(_s=(rule["statistic"] != "average")).sort_values(["_s", "record_id"]).iloc[0],
+            )
+            reads.append(
+                (
+                    "full density by IOPS",
+                    a["value"] / b["value"],
+                    f"{a['record_id']} {a['value']:,.0f} IOPS / {b['record_id']} {b['value']:g} IOPS per desktop (sizing rule)",
+                )
+            )
         used = _first(s, metric="used_capacity", statistic="total")
         pct = _first(s, metric="used_capacity_percent")
         cap = s[(s["phase"] == "sizing") & (s["metric"] == "used_capacity_per_desktop")].sort_values("record_id")
         if used is not None and pct is not None and len(cap) and pct["value"] > 0:
             total = used["value"] * 100 / pct["value"]
-            reads.append(("full density by capacity", total / cap.iloc[0]["value"],
-                          (f"{used['record_id']} {used['value']:,.0f} GB = {pct['record_id']} {pct['value']:g} % of capacity → "
-                           f"{total:,.0f} GB (derived) / {cap.iloc[0]['record_id']} {cap.iloc[0]['value']:g} GB per desktop")))
+            reads.append(
+                (
+                    "full density by capacity",
+                    total / cap.iloc[0]["value"],
+                    (
+                        f"{used['record_id']} {used['value']:,.0f} GB = {pct['record_id']} {pct['value']:g} % of capacity → "
+                        f"{total:,.0f} GB (derived) / {cap.iloc[0]['record_id']} {cap.iloc[0]['value']:g} GB per desktop"
+                    ),
+                )
+            )
         if not reads:
-            rows.append({**base, "reading": "none: no density stated or derivable", "density": np.nan, "derivation": "", "implied_price_usd": np.nan})
+            rows.append(
+                {
+                    **base,
+                    "reading": "none: no density stated or derivable",
+                    "density": np.nan,
+                    "derivation": "",
+                    "implied_price_usd": np.nan,
+                }
+            )
             continue
         reads.insert(0, ("tested desktops", t, f"sources.csv: {t:,.0f} desktops tested"))
         for name, dens, how in reads:
-            rows.append({**base, "reading": name, "density": float(dens), "derivation": how, "implied_price_usd": c["value"] * dens})
-    out = pd.DataFrame(rows, columns=["vendor", "source_id", "record_id", "claim_usd", "reading", "density", "derivation",
-                                      "implied_price_usd", "verdict", "claim_id", "audit"])
+            rows.append(
+                {
+                    **base,
+                    "reading": name,
+                    "density": float(dens),
+                    "derivation": how,
+                    "implied_price_usd": c["value"] * dens,
+                }
+            )
+    out = pd.DataFrame(
+        rows,
+        columns=[
+            "vendor",
+            "source_id",
+            "record_id",
+            "claim_usd",
+            "reading",
+            "density",
+            "derivation",
+            "implied_price_usd",
+            "verdict",
+            "claim_id",
+            "audit",
+        ],
+    )
     out["usd_per_tested_desktop"] = out["implied_price_usd"] / out["source_id"].map(tested)
     return out
 
 
-def cost_per_desktop(assumptions: pd.DataFrame, density_summary: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+def cost_per_desktop(
+    assumptions: pd.DataFrame, density_summary: pd.DataFrame, sources_df: pd.DataFrame
+) -> pd.DataFrame:
     """USD per desktop from array prices the assumptions table states (``array_price_usd:<source_id>``).
 
     For each such price: at the desktops demonstrated, and at the extrapolated peak maximum
@@ -146,13 +214,24 @@ def cost_per_desktop(assumptions: pd.DataFrame, density_summary: pd.DataFrame, s
     usd_per_desktop, usd_per_desktop_low, usd_per_desktop_high. Empty when the table states no
     array price (the shipped default).
     """
-    cols = ["vendor", "source_id", "price_usd", "price_low", "price_high", "scope", "density_case", "desktops",
-            "usd_per_desktop", "usd_per_desktop_low", "usd_per_desktop_high"]
+    cols = [
+        "vendor",
+        "source_id",
+        "price_usd",
+        "price_low",
+        "price_high",
+        "scope",
+        "density_case",
+        "desktops",
+        "usd_per_desktop",
+        "usd_per_desktop_low",
+        "usd_per_desktop_high",
+    ]
     a = assumptions[assumptions["name"].str.startswith(ARRAY_PRICE_PREFIX)]
     vendor = sources_df.set_index("source_id")["vendor"]
     rows = []
     for _, p in a.iterrows():
-        sid = p["name"][len(ARRAY_PRICE_PREFIX):]
+        sid = p["name"][len(ARRAY_PRICE_PREFIX) :]
         if sid not in vendor.index:
             raise ValueError(f"cost assumptions: {p['name']}: unknown source_id {sid!r}")
         s = density_summary[density_summary["vendor"] == vendor[sid]]
@@ -163,9 +242,21 @@ def cost_per_desktop(assumptions: pd.DataFrame, density_summary: pd.DataFrame, s
         for case, d in cases:
             if pd.isna(d):
                 continue
-            rows.append({"vendor": vendor[sid], "source_id": sid, "price_usd": p["value"], "price_low": p["low"], "price_high": p["high"],
-                         "scope": p["scope"], "density_case": case, "desktops": d, "usd_per_desktop": p["value"] / d,
-                         "usd_per_desktop_low": p["low"] / d, "usd_per_desktop_high": p["high"] / d})
+            rows.append(
+                {
+                    "vendor": vendor[sid],
+                    "source_id": sid,
+                    "price_usd": p["value"],
+                    "price_low": p["low"],
+                    "price_high": p["high"],
+                    "scope": p["scope"],
+                    "density_case": case,
+                    "desktops": d,
+                    "usd_per_desktop": p["value"] / d,
+                    "usd_per_desktop_low": p["low"] / d,
+                    "usd_per_desktop_high": p["high"] / d,
+                }
+            )
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -174,7 +265,9 @@ def drive_mix(results: pd.DataFrame) -> pd.DataFrame:
     records, metric ``drives``, a configuration), typed flash module (FMD) or HDD by the record's
     quote. Columns: source_id, vendor, configuration, fmd, hdd."""
     r = results[(results["metric"] == "drives") & (results["phase"] == "testbed") & (results["configuration"] != "")]
-    r = r.assign(kind=np.where(r["quote"].str.contains("FMD"), "fmd", np.where(r["quote"].str.contains("HDD"), "hdd", "")))
+    r = r.assign(
+        kind=np.where(r["quote"].str.contains("FMD"), "fmd", np.where(r["quote"].str.contains("HDD"), "hdd", ""))
+    )
     r = r[r["kind"] != ""].drop_duplicates(["source_id", "configuration", "kind"])
     if r.empty:
         return pd.DataFrame(columns=["source_id", "vendor", "configuration", "fmd", "hdd"])
@@ -195,7 +288,13 @@ def tiering_saving(drives: pd.DataFrame, hdd_to_fmd: float, reference: str, tier
     ft, ht, fr, hr = d.at[tiered, "fmd"], d.at[tiered, "hdd"], d.at[reference, "fmd"], d.at[reference, "hdd"]
     with_hdds = 1 - (ft + hdd_to_fmd * ht) / (fr + hdd_to_fmd * hr)
     be = (fr - ft) / (ht - hr) if ht != hr else math.inf
-    return {"reference": reference, "tiered": tiered, "claimed_fmd_only": 1 - ft / fr, "with_hdds": with_hdds, "break_even_ratio": be}
+    return {
+        "reference": reference,
+        "tiered": tiered,
+        "claimed_fmd_only": 1 - ft / fr,
+        "with_hdds": with_hdds,
+        "break_even_ratio": be,
+    }
 
 
 def tiered_configuration(drives: pd.DataFrame) -> str:
@@ -205,5 +304,3 @@ def tiered_configuration(drives: pd.DataFrame) -> str:
     if t.empty:
         raise ValueError("no configuration with HDDs: nothing tiered")
     return str(t.iloc[0]["configuration"])
-
-

@@ -24,9 +24,11 @@ Latency rises non-linearly near saturation and is never extrapolated.
 import numpy as np
 import pandas as pd
 
-
-UTILIZATION_METRICS = {"storage_cpu_utilization": "array controller CPU", "mpu_utilization": "MPU",
-                       "disk_busy": "disk busy"}
+UTILIZATION_METRICS = {
+    "storage_cpu_utilization": "array controller CPU",
+    "mpu_utilization": "MPU",
+    "disk_busy": "disk busy",
+}
 CONTROLLER_RESOURCES = {"storage_cpu_utilization", "mpu_utilization"}
 SCALING_METRICS = CONTROLLER_RESOURCES  # resources whose load grows with desktops
 NON_PROPORTIONAL = {"disk_busy": "busy % of disks or flash modules is not proportional to desktops"}
@@ -39,10 +41,30 @@ SPEED_METRICS = ("port_speed", "network_speed", "fc_port_speed", "network_port_s
 USER_PHASES = ("boot", "login", "login_and_steady_state", "steady_state", "overall")
 MAINTENANCE_PHASES = ("provisioning", "patching")
 DENSITY_COLUMNS = [
-    "source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "metric", "statistic",
-    "utilization_pct", "utilization_low", "utilization_high", "bound", "desktops", "population",
-    "extrapolation", "reason", "max_desktops", "max_bound", "max_desktops_failover", "failover_basis", "phase_kind",
-    "record_id", "claim_id",
+    "source_id",
+    "vendor",
+    "configuration",
+    "phase",
+    "condition",
+    "variant",
+    "resource",
+    "metric",
+    "statistic",
+    "utilization_pct",
+    "utilization_low",
+    "utilization_high",
+    "bound",
+    "desktops",
+    "population",
+    "extrapolation",
+    "reason",
+    "max_desktops",
+    "max_bound",
+    "max_desktops_failover",
+    "failover_basis",
+    "phase_kind",
+    "record_id",
+    "claim_id",
 ]
 
 
@@ -59,17 +81,56 @@ def utilization(results: pd.DataFrame) -> pd.DataFrame:
     utilization_high (%, capped at 100), bound, desktops (the population the resource serves),
     population, record_id, line. A utilization without a phase is labelled ``overall``.
     """
-    r = results[results["metric"].isin(list(UTILIZATION_METRICS)) & results["statistic"].isin(["peak", "average"])
-                & results["used_in_analysis"] & ~results["phase"].isin(["sizing", "testbed"])].copy()
+    r = results[
+        results["metric"].isin(list(UTILIZATION_METRICS))
+        & results["statistic"].isin(["peak", "average"])
+        & results["used_in_analysis"]
+        & ~results["phase"].isin(["sizing", "testbed"])
+    ].copy()
     r["phase"] = r["phase"].replace("", "overall")
     r["condition"] = r["condition"].replace("", "normal")
-    r["resource"] = r["metric"].map(UTILIZATION_METRICS) + [_pool(q) if m == "disk_busy" else "" for q, m in zip(r["quote"], r["metric"])]
+    r["resource"] = r["metric"].map(UTILIZATION_METRICS) + [
+        _pool(q) if m == "disk_busy" else "" for q, m in zip(r["quote"], r["metric"])
+    ]
     r = r.sort_values("record_id").drop_duplicates(
-        ["vendor", "configuration", "phase", "condition", "variant", "resource", "statistic", "value", "bound", "desktops"])
-    out = r.rename(columns={"value": "utilization_pct", "value_low": "utilization_low", "value_high": "utilization_high"})
+        [
+            "vendor",
+            "configuration",
+            "phase",
+            "condition",
+            "variant",
+            "resource",
+            "statistic",
+            "value",
+            "bound",
+            "desktops",
+        ]
+    )
+    out = r.rename(
+        columns={"value": "utilization_pct", "value_low": "utilization_low", "value_high": "utilization_high"}
+    )
     out["utilization_high"] = out["utilization_high"].clip(upper=LIMIT_PCT)
-    return out[["source_id", "vendor", "configuration", "phase", "condition", "variant", "resource", "metric", "statistic",
-                "utilization_pct", "utilization_low", "utilization_high", "bound", "desktops", "population", "record_id", "line"]]
+    return out[
+        [
+            "source_id",
+            "vendor",
+            "configuration",
+            "phase",
+            "condition",
+            "variant",
+            "resource",
+            "metric",
+            "statistic",
+            "utilization_pct",
+            "utilization_low",
+            "utilization_high",
+            "bound",
+            "desktops",
+            "population",
+            "record_id",
+            "line",
+        ]
+    ]
 
 
 def not_testable(claims_register: pd.DataFrame) -> dict[tuple[str, int], str]:
@@ -95,9 +156,13 @@ def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None
     u = d["utilization_pct"].clip(upper=LIMIT_PCT)
     reason = np.select(
         [d["claim_id"] != "", ~d["metric"].isin(list(SCALING_METRICS)), (u >= SATURATED_PCT) & (d["bound"] != "lt")],
-        ["claims table rates the statement not testable (" + d["claim_id"] + ")",
-         d["metric"].map(NON_PROPORTIONAL).fillna("resource does not scale with desktops"),
-         "saturated: the tested load already reaches the limit"], "")
+        [
+            "claims table rates the statement not testable (" + d["claim_id"] + ")",
+            d["metric"].map(NON_PROPORTIONAL).fillna("resource does not scale with desktops"),
+            "saturated: the tested load already reaches the limit",
+        ],
+        "",
+    )
     d["reason"] = reason
     d["extrapolation"] = np.where(d["reason"] == "", "scales", "not extrapolated")
     ok = d["extrapolation"] == "scales"
@@ -105,10 +170,15 @@ def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None
     d["max_bound"] = np.where(ok, np.select([d["bound"] == "lt", d["bound"] == "approx"], ["gt", "approx"], "eq"), "")
     measured = d["condition"] == "failover"
     d["max_desktops_failover"] = np.where(measured, d["max_desktops"], d["max_desktops"] / FAILOVER_FACTOR)
-    d["failover_basis"] = np.where(~ok, "", np.where(measured, "measured in the vendor's failover test",
-                                                     "derived: controller load doubles"))
+    d["failover_basis"] = np.where(
+        ~ok, "", np.where(measured, "measured in the vendor's failover test", "derived: controller load doubles")
+    )
     d["phase_kind"] = np.where(d["phase"].isin(USER_PHASES), "user", "maintenance")
-    return d[DENSITY_COLUMNS].sort_values(["vendor", "configuration", "phase", "condition", "resource", "statistic"]).reset_index(drop=True)
+    return (
+        d[DENSITY_COLUMNS]
+        .sort_values(["vendor", "configuration", "phase", "condition", "resource", "statistic"])
+        .reset_index(drop=True)
+    )
 
 
 def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
@@ -132,32 +202,97 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
             continue
         s = sp.iloc[0]
         port_mbps = p["value"] * s["value"] * MB_PER_GBIT
-        r = results[(results["source_id"] == p["source_id"]) & results["used_in_analysis"] & (results["condition"] == "normal")
-                    & results["phase"].isin(USER_PHASES) & results["vantage"].isin(["host", "array_frontend"])]
+        r = results[
+            (results["source_id"] == p["source_id"])
+            & results["used_in_analysis"]
+            & (results["condition"] == "normal")
+            & results["phase"].isin(USER_PHASES)
+            & results["vantage"].isin(["host", "array_frontend"])
+        ]
         tot = r[r["metric"] == "throughput"][["phase", "statistic", "value", "desktops", "record_id"]]
         rw = r[r["metric"].isin(["read_throughput", "write_throughput"])]
-        sums = rw.groupby(["test_id", "phase", "statistic"]).agg(value=("value", "sum"), desktops=("desktops", "max"),
-                                                                  n=("metric", "nunique"), record_id=("record_id", " ".join)).reset_index()
+        sums = (
+            rw.groupby(["test_id", "phase", "statistic"])
+            .agg(
+                value=("value", "sum"),
+                desktops=("desktops", "max"),
+                n=("metric", "nunique"),
+                record_id=("record_id", " ".join),
+            )
+            .reset_index()
+        )
         sums = sums[sums["n"] == 2].drop(columns=["n", "test_id"])
         cand = pd.concat([tot, sums], ignore_index=True)
         if cand.empty:
             continue
         cand["per_desktop"] = cand["value"] / cand["desktops"]
         t = cand.sort_values("per_desktop", ascending=False).iloc[0]
-        rows.append({"source_id": p["source_id"], "vendor": p["vendor"], "ports": p["value"], "gbps": s["value"], "port_mbps": port_mbps,
-                     "phase": t["phase"], "statistic": t["statistic"], "tested_mbps": t["value"], "desktops": t["desktops"],
-                     "max_desktops": t["desktops"] * port_mbps / t["value"],
-                     "records": f"{p['record_id']} {s['record_id']} {t['record_id']}"})
-    return pd.DataFrame(rows, columns=["source_id", "vendor", "ports", "gbps", "port_mbps", "phase", "statistic", "tested_mbps",
-                                       "desktops", "max_desktops", "records"])
+        rows.append(
+            {
+                "source_id": p["source_id"],
+                "vendor": p["vendor"],
+                "ports": p["value"],
+                "gbps": s["value"],
+                "port_mbps": port_mbps,
+                "phase": t["phase"],
+                "statistic": t["statistic"],
+                "tested_mbps": t["value"],
+                "desktops": t["desktops"],
+                "max_desktops": t["desktops"] * port_mbps / t["value"],
+                "records": f"{p['record_id']} {s['record_id']} {t['record_id']}",
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "source_id",
+            "vendor",
+            "ports",
+            "gbps",
+            "port_mbps",
+            "phase",
+            "statistic",
+            "tested_mbps",
+            "desktops",
+            "max_desktops",
+            "records",
+        ],
+    )
 
 
-SUMMARY_COLUMNS = ["vendor", "configuration", "desktops_tested", "desktops_failover_tested", "busiest_resource",
-                   "busiest_pct", "busiest_bound", "busiest_phase", "busiest_record", "peak_max", "peak_bound", "peak_basis",
-                   "average_max", "average_bound", "average_basis", "peak_failover_max", "peak_failover_bound",
-                   "peak_failover_basis", "boot_limit", "port_max", "port_bound", "port_basis", "caveat", "consistency",
-                   "claims"]
-COUNT_PHASES = ("login", "login_and_steady_state", "steady_state", "overall")  # boot limits the boot rate, not the count
+SUMMARY_COLUMNS = [
+    "vendor",
+    "configuration",
+    "desktops_tested",
+    "desktops_failover_tested",
+    "busiest_resource",
+    "busiest_pct",
+    "busiest_bound",
+    "busiest_phase",
+    "busiest_record",
+    "peak_max",
+    "peak_bound",
+    "peak_basis",
+    "average_max",
+    "average_bound",
+    "average_basis",
+    "peak_failover_max",
+    "peak_failover_bound",
+    "peak_failover_basis",
+    "boot_limit",
+    "port_max",
+    "port_bound",
+    "port_basis",
+    "caveat",
+    "consistency",
+    "claims",
+]
+COUNT_PHASES = (
+    "login",
+    "login_and_steady_state",
+    "steady_state",
+    "overall",
+)  # boot limits the boot rate, not the count
 
 
 def _at_limit(g: pd.DataFrame) -> pd.DataFrame:
@@ -172,12 +307,20 @@ def _case(g: pd.DataFrame, col: str, tested: float):
     lim = _at_limit(g)
     if len(lim):
         x = lim.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
-        return tested, "limit", f"limit reached: {x['resource']} at {x['utilization_pct']:g} %, {x['phase'].replace('_', ' ')} ({x['record_id']})"
+        return (
+            tested,
+            "limit",
+            f"limit reached: {x['resource']} at {x['utilization_pct']:g} %, {x['phase'].replace('_', ' ')} ({x['record_id']})",
+        )
     g = g[g[col].notna()]
     if g.empty:
         return np.nan, "", ""
     i = g[col].idxmin()
-    return float(g.at[i, col]), g.at[i, "max_bound"], f"{g.at[i, 'resource']}, {g.at[i, 'phase'].replace('_', ' ')} ({g.at[i, 'record_id']})"
+    return (
+        float(g.at[i, col]),
+        g.at[i, "max_bound"],
+        f"{g.at[i, 'resource']}, {g.at[i, 'phase'].replace('_', ' ')} ({g.at[i, 'record_id']})",
+    )
 
 
 def _unknown_headroom(row: dict, unknown: list[str]) -> None:
@@ -194,15 +337,20 @@ def _unknown_headroom(row: dict, unknown: list[str]) -> None:
             continue
         if b == "gt":
             row[f"{key}_max"], row[f"{key}_bound"] = np.nan, ""
-            row[f"{key}_basis"] = (f"not determined: {basis} allows at least {v:,.0f}, but the headroom of {names} "
-                                   "is unknown")
+            row[f"{key}_basis"] = (
+                f"not determined: {basis} allows at least {v:,.0f}, but the headroom of {names} is unknown"
+            )
         else:
             row[f"{key}_bound"] = "lt"
             row[f"{key}_basis"] = f"{basis}; at most: the headroom of {names} is unknown"
 
 
-def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd.DataFrame | None = None,
-            demonstrated: pd.DataFrame | None = None) -> pd.DataFrame:
+def summary(
+    density: pd.DataFrame,
+    claims: pd.DataFrame | None = None,
+    ports: pd.DataFrame | None = None,
+    demonstrated: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Per vendor and configuration: demonstrated first, extrapolated second (``SUMMARY_COLUMNS``).
 
     desktops_tested / desktops_failover_tested: desktops of its normal and one-controller-down
@@ -238,34 +386,66 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
             row["desktops_tested"], row["desktops_failover_tested"] = normal["desktops"].max(), fo["desktops"].max()
         if len(normal):
             b = normal.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).iloc[0]
-            row.update(busiest_resource=b["resource"], busiest_pct=b["utilization_pct"], busiest_bound=b["bound"],
-                       busiest_phase=b["phase"], busiest_record=b["record_id"] + (
-                           f"; claims table: not testable, {b['claim_id']}" if b["claim_id"] else ""))
+            row.update(
+                busiest_resource=b["resource"],
+                busiest_pct=b["utilization_pct"],
+                busiest_bound=b["bound"],
+                busiest_phase=b["phase"],
+                busiest_record=b["record_id"]
+                + (f"; claims table: not testable, {b['claim_id']}" if b["claim_id"] else ""),
+            )
         tested = row["desktops_tested"]
         for stat in ("peak", "average"):
-            row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(normal[normal["statistic"] == stat], "max_desktops", tested)
+            row[f"{stat}_max"], row[f"{stat}_bound"], row[f"{stat}_basis"] = _case(
+                normal[normal["statistic"] == stat], "max_desktops", tested
+            )
         bl = _at_limit(normal[normal["phase"] == "boot"])
-        row["boot_limit"] = "; ".join(f"{x['resource']} at {x['utilization_pct']:g} % at the tested boot rate ({x['record_id']})"
-                                      for _, x in bl.iterrows())
-        unk = normal[(normal["extrapolation"] != "scales") & (normal["utilization_pct"] < SATURATED_PCT) & normal["phase"].isin(COUNT_PHASES)
-                     & (normal["claim_id"] == "")]
+        row["boot_limit"] = "; ".join(
+            f"{x['resource']} at {x['utilization_pct']:g} % at the tested boot rate ({x['record_id']})"
+            for _, x in bl.iterrows()
+        )
+        unk = normal[
+            (normal["extrapolation"] != "scales")
+            & (normal["utilization_pct"] < SATURATED_PCT)
+            & normal["phase"].isin(COUNT_PHASES)
+            & (normal["claim_id"] == "")
+        ]
         row["caveat"] = "; ".join(sorted({f"{x['resource']}: {x['reason']}" for _, x in unk.iterrows()}))
         row["consistency"] = ""
         if pd.notna(row["peak_max"]) and pd.notna(row["average_max"]) and row["peak_max"] > row["average_max"]:
             # at a limit on averages, the limit statement says it all; otherwise name the cap
-            row["consistency"] = "" if row["average_bound"] == "limit" else (
-                f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
-                "(a peak cannot be carried without its average load)")
-            row["peak_max"], row["peak_bound"], row["peak_basis"] = row["average_max"], row["average_bound"], row["average_basis"]
+            row["consistency"] = (
+                ""
+                if row["average_bound"] == "limit"
+                else (
+                    f"the peak-based {row['peak_max']:,.0f} is capped by the average-based maximum "
+                    "(a peak cannot be carried without its average load)"
+                )
+            )
+            row["peak_max"], row["peak_bound"], row["peak_basis"] = (
+                row["average_max"],
+                row["average_bound"],
+                row["average_basis"],
+            )
         if len(fo):
             row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
-                fo[fo["statistic"] == "peak"], "max_desktops_failover", row["desktops_failover_tested"])
+                fo[fo["statistic"] == "peak"], "max_desktops_failover", row["desktops_failover_tested"]
+            )
         elif row["peak_bound"] == "limit":
-            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = np.nan, "", "not tested; at its limit with both controllers"
+            row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = (
+                np.nan,
+                "",
+                "not tested; at its limit with both controllers",
+            )
         else:
             row["peak_failover_max"], row["peak_failover_bound"], row["peak_failover_basis"] = _case(
-                normal[normal["statistic"] == "peak"], "max_desktops_failover", tested)
-        if pd.notna(row["peak_failover_max"]) and pd.notna(row["peak_max"]) and row["peak_failover_max"] > row["peak_max"]:
+                normal[normal["statistic"] == "peak"], "max_desktops_failover", tested
+            )
+        if (
+            pd.notna(row["peak_failover_max"])
+            and pd.notna(row["peak_max"])
+            and row["peak_failover_max"] > row["peak_max"]
+        ):
             row["peak_failover_max"], row["peak_failover_bound"] = row["peak_max"], row["peak_bound"]
             row["peak_failover_basis"] = f"capped by the maximum with both controllers ({row['peak_basis']})"
         _unknown_headroom(row, sorted(set(unk["resource"])))
@@ -276,8 +456,10 @@ def summary(density: pd.DataFrame, claims: pd.DataFrame | None = None, ports: pd
                 row["port_max"] = x["max_desktops"]
                 # from an average throughput the limit is an upper bound: the peak is higher, so fewer fit
                 row["port_bound"] = "approx" if x["statistic"] == "peak" else "lt"
-                row["port_basis"] = (f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
-                                     f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})")
+                row["port_basis"] = (
+                    f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
+                    f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})"
+                )
         if claims is not None:
             c = claims[claims["vendor"] == vendor]
             mark = [f" († {a.split(':')[0]})" if a else "" for a in c["audit"]]
@@ -299,10 +481,19 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
     r = r.drop_duplicates(["vendor", "value", "bound", "worker_class"])
     sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
     cls = r["worker_class"].map(lambda c: f" {c.replace('_', ' ')}" if c else "")
-    return pd.DataFrame({"vendor": r["vendor"], "record_id": r["record_id"], "value": r["value"], "bound": r["bound"],
-                         "claim": [f"{sign[b]}{v:,.0f}{c}" for b, v, c in zip(r["bound"], r["value"], cls)],
-                         "phase": r["phase"], "worker_class": r["worker_class"], "quote": r["quote"],
-                         "audit": r["resolution"]}).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "vendor": r["vendor"],
+            "record_id": r["record_id"],
+            "value": r["value"],
+            "bound": r["bound"],
+            "claim": [f"{sign[b]}{v:,.0f}{c}" for b, v, c in zip(r["bound"], r["value"], cls)],
+            "phase": r["phase"],
+            "worker_class": r["worker_class"],
+            "quote": r["quote"],
+            "audit": r["resolution"],
+        }
+    ).reset_index(drop=True)
 
 
 def latency(results: pd.DataFrame) -> pd.DataFrame:
@@ -312,15 +503,31 @@ def latency(results: pd.DataFrame) -> pd.DataFrame:
     Columns: vendor, configuration, phase, latency_ms (the highest peak, else average, reported),
     statistic, vantage, record_id, threshold_ms, share_of_threshold.
     """
-    r = results[(results["metric"] == "latency") & results["used_in_analysis"] & results["phase"].isin(USER_PHASES)
-                & (results["condition"] != "failover") & (results["variant"] != "tuesday")]
+    r = results[
+        (results["metric"] == "latency")
+        & results["used_in_analysis"]
+        & results["phase"].isin(USER_PHASES)
+        & (results["condition"] != "failover")
+        & (results["variant"] != "tuesday")
+    ]
     r = r.assign(_s=(r["statistic"] != "peak").astype(int)).sort_values(["_s", "value"], ascending=[True, False])
     top = r.groupby(["vendor", "configuration", "phase"], sort=True).first().reset_index()
     th = results[(results["metric"] == "latency") & (results["phase"] == "sizing")].groupby("vendor")["value"].max()
     top["threshold_ms"] = top["vendor"].map(th)
     top["share_of_threshold"] = top["value"] / top["threshold_ms"]
-    return top.rename(columns={"value": "latency_ms"})[["vendor", "configuration", "phase", "latency_ms", "statistic",
-                                                        "vantage", "record_id", "threshold_ms", "share_of_threshold"]]
+    return top.rename(columns={"value": "latency_ms"})[
+        [
+            "vendor",
+            "configuration",
+            "phase",
+            "latency_ms",
+            "statistic",
+            "vantage",
+            "record_id",
+            "threshold_ms",
+            "share_of_threshold",
+        ]
+    ]
 
 
 def read(path=None) -> pd.DataFrame:

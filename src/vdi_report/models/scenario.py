@@ -39,11 +39,31 @@ WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
 # community calculator vdicalc, storage.java): RAID 10 x2, RAID 5 x4, RAID 6 x6; none = x1.
 WRITE_PENALTY = {"none": 1, "raid10": 2, "raid5": 4, "raid6": 6}
 FAILOVER = ("none", "controller")
-SIZE_COLUMNS = ["phase", "worker_class", "statistic", "active_desktops", "boot_rate_per_min", "per_desktop",
-                "per_desktop_pi90_low", "per_desktop_pi90_high", "fe_iops", "fe_iops_pi90_low", "fe_iops_pi90_high",
-                "read_share", "write_penalty", "be_iops", "be_iops_pi90_low", "be_iops_pi90_high", "io_size_kb",
-                "throughput_mbps", "capacity_gb_per_desktop_low", "capacity_gb_per_desktop_high", "capacity_tb_high",
-                "condition", "carried_by"]
+SIZE_COLUMNS = [
+    "phase",
+    "worker_class",
+    "statistic",
+    "active_desktops",
+    "boot_rate_per_min",
+    "per_desktop",
+    "per_desktop_pi90_low",
+    "per_desktop_pi90_high",
+    "fe_iops",
+    "fe_iops_pi90_low",
+    "fe_iops_pi90_high",
+    "read_share",
+    "write_penalty",
+    "be_iops",
+    "be_iops_pi90_low",
+    "be_iops_pi90_high",
+    "io_size_kb",
+    "throughput_mbps",
+    "capacity_gb_per_desktop_low",
+    "capacity_gb_per_desktop_high",
+    "capacity_tb_high",
+    "condition",
+    "carried_by",
+]
 PHASE_STATISTIC = {"boot": "peak", "login": "peak", "steady_state": "average"}
 
 
@@ -57,8 +77,9 @@ def _number(name, x, hint):
     return v
 
 
-def validate(desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_min=30, raid="none",
-             failover="none") -> dict:
+def validate(
+    desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_min=30, raid="none", failover="none"
+) -> dict:
     """Check the scenario parameters; returns ``{"desktops": int, "worker_class": str,
     "concurrency": float, "headroom": float, "boot_window_min": float, "raid": str,
     "failover": str}``.
@@ -72,10 +93,14 @@ def validate(desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_
     if d <= 0 or d != int(d):
         raise ValueError(f"desktops must be a positive whole number, got {desktops!r}")
     if worker_class not in WORKER_CLASSES:
-        raise ValueError(f"unknown worker_class {worker_class!r}; use one of {', '.join(WORKER_CLASSES)} (Login VSI terms)")
+        raise ValueError(
+            f"unknown worker_class {worker_class!r}; use one of {', '.join(WORKER_CLASSES)} (Login VSI terms)"
+        )
     c = _number("concurrency", concurrency, "a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once")
     if not 0 < c <= 1:
-        raise ValueError(f"concurrency must be a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once, got {concurrency!r}")
+        raise ValueError(
+            f"concurrency must be a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once, got {concurrency!r}"
+        )
     h = _number("headroom", headroom, "a fraction in [0, 1), e.g. 0.2 for 20 %")
     if not 0 <= h < 1:
         raise ValueError(f"headroom must be a fraction in [0, 1), e.g. 0.2 for 20 %, got {headroom!r}")
@@ -86,8 +111,15 @@ def validate(desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_
         raise ValueError(f"unknown raid {raid!r}; use one of {', '.join(WRITE_PENALTY)}")
     if failover not in FAILOVER:
         raise ValueError(f"unknown failover {failover!r}; use none or controller (sized with one controller down)")
-    return {"desktops": int(d), "worker_class": worker_class, "concurrency": c, "headroom": h, "boot_window_min": b,
-            "raid": raid, "failover": failover}
+    return {
+        "desktops": int(d),
+        "worker_class": worker_class,
+        "concurrency": c,
+        "headroom": h,
+        "boot_window_min": b,
+        "raid": raid,
+        "failover": failover,
+    }
 
 
 def _median(values) -> float:
@@ -109,12 +141,23 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     """
     import pandas as pd
 
-    keep = {"boot": ("boot",), "login": ("login", "login_and_steady_state"), "steady_state": ("steady_state", "login_and_steady_state")}
-    io = results[(results["metric"] == "iops") & results["used_in_analysis"] & results["vantage"].isin(["array_frontend", "host", "storage_port"])
-                 & results["statistic"].isin(["peak", "average"]) & results["bound"].isin(["eq", "approx", "gt"])
-                 & (results["variant"] != "tuesday") & results["condition"].isin(["normal", "failover"])]
+    keep = {
+        "boot": ("boot",),
+        "login": ("login", "login_and_steady_state"),
+        "steady_state": ("steady_state", "login_and_steady_state"),
+    }
+    io = results[
+        (results["metric"] == "iops")
+        & results["used_in_analysis"]
+        & results["vantage"].isin(["array_frontend", "host", "storage_port"])
+        & results["statistic"].isin(["peak", "average"])
+        & results["bound"].isin(["eq", "approx", "gt"])
+        & (results["variant"] != "tuesday")
+        & results["condition"].isin(["normal", "failover"])
+    ]
     from .. import config
     from ..raw import sources
+
     arrays = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")["array"]
     rows = []
     for phase, srcs in keep.items():
@@ -123,12 +166,37 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
         for (sid, vendor, conf, cond), g in x.groupby(["source_id", "vendor", "configuration", "condition"], sort=True):
             t = g.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
             conf_label = config.label("configuration", conf) if conf else ""
-            rows.append({"vendor": vendor, "array": f"{vendor} {arrays.get(sid, '')} {conf_label}".replace("  ", " ").strip(), "configuration": conf, "phase": phase,
-                         "condition": cond, "statistic": stat, "fe_iops": float(t["value"]), "bound": t["bound"],
-                         "fe_iops_floor": float(t["value_low"]) if pd.notna(t["value_low"]) else float(t["value"]),
-                         "desktops": float(t["desktops"]), "record_id": t["record_id"]})
-    return pd.DataFrame(rows, columns=["vendor", "array", "configuration", "phase", "condition", "statistic", "fe_iops",
-                                       "bound", "fe_iops_floor", "desktops", "record_id"])
+            rows.append(
+                {
+                    "vendor": vendor,
+                    "array": f"{vendor} {arrays.get(sid, '')} {conf_label}".replace("  ", " ").strip(),
+                    "configuration": conf,
+                    "phase": phase,
+                    "condition": cond,
+                    "statistic": stat,
+                    "fe_iops": float(t["value"]),
+                    "bound": t["bound"],
+                    "fe_iops_floor": float(t["value_low"]) if pd.notna(t["value_low"]) else float(t["value"]),
+                    "desktops": float(t["desktops"]),
+                    "record_id": t["record_id"],
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "vendor",
+            "array",
+            "configuration",
+            "phase",
+            "condition",
+            "statistic",
+            "fe_iops",
+            "bound",
+            "fe_iops_floor",
+            "desktops",
+            "record_id",
+        ],
+    )
 
 
 def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
@@ -146,19 +214,29 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     """
     import pandas as pd
 
-    keep = {"boot": (("boot",), ("average", "peak")), "login": (("login", "login_and_steady_state"), ("peak",)),
-            "steady_state": (("steady_state", "login_and_steady_state"), ("average",)),
-            # the planning table's whole-test row: the whole login + steady-state tests' own averages
-            "login_and_steady_state": (("login_and_steady_state",), ("average",))}
+    keep = {
+        "boot": (("boot",), ("average", "peak")),
+        "login": (("login", "login_and_steady_state"), ("peak",)),
+        "steady_state": (("steady_state", "login_and_steady_state"), ("average",)),
+        # the planning table's whole-test row: the whole login + steady-state tests' own averages
+        "login_and_steady_state": (("login_and_steady_state",), ("average",)),
+    }
     from ..raw import sources
 
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
     prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]
     seeds = set(sources.load_sources().query("role == 'seed'")["source_id"])
     # Stated values only: a bound ("under 0.6 ms") is not a latency to take a median of.
-    lat = results[(results["metric"] == "latency") & results["used_in_analysis"] & (results["condition"] == "normal")
-                  & results["source_id"].isin(seeds) & results["bound"].isin(["eq", "approx"])
-                  & (results["variant"] != "tuesday") & results["vantage"].isin(["array_frontend", "host"]) & (results["statistic"] == "average")]
+    lat = results[
+        (results["metric"] == "latency")
+        & results["used_in_analysis"]
+        & (results["condition"] == "normal")
+        & results["source_id"].isin(seeds)
+        & results["bound"].isin(["eq", "approx"])
+        & (results["variant"] != "tuesday")
+        & results["vantage"].isin(["array_frontend", "host"])
+        & (results["statistic"] == "average")
+    ]
     rows = []
     for phase, (srcs, stats) in keep.items():
         out = {"phase": phase}
@@ -166,13 +244,19 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
         for col, name in (("read_share", "read_share"), ("kb_per_io", "io_size_kb")):
             p = prof[prof["phase"].isin(srcs) & prof["statistic"].isin(stats) & prof[col].notna()]
             # one value per vendor: its own phase before a whole-test window, then the first statistic listed
-            p = p.assign(_w=(p["phase"] != srcs[0]).astype(int), _s=p["statistic"].map(stats.index)).sort_values(["vendor", "_w", "_s", "test_id"])
+            p = p.assign(_w=(p["phase"] != srcs[0]).astype(int), _s=p["statistic"].map(stats.index)).sort_values(
+                ["vendor", "_w", "_s", "test_id"]
+            )
             per_vendor = p.drop_duplicates("vendor")
             out[name] = _median(per_vendor[col])
             out[f"{name.split('_kb')[0]}_vendors"] = ", ".join(per_vendor["vendor"])
             recs += list(per_vendor["records"])
         l = lat[lat["phase"].isin(srcs)].sort_values(["vendor", "record_id"])
-        l = l.assign(_w=(l["phase"] != srcs[0]).astype(int)).sort_values(["vendor", "_w", "record_id"]).drop_duplicates("vendor")
+        l = (
+            l.assign(_w=(l["phase"] != srcs[0]).astype(int))
+            .sort_values(["vendor", "_w", "record_id"])
+            .drop_duplicates("vendor")
+        )
         out["latency_ms"] = _median(l["value"])
         out["latency_vendors"] = ", ".join(l["vendor"])
         out["records"] = " ".join(recs + list(l["record_id"]))
@@ -184,7 +268,11 @@ def capacity_per_desktop(results: pd.DataFrame) -> pd.DataFrame:
     """Measured capacity per desktop: results.csv metric ``used_capacity_per_desktop`` outside
     the ``sizing`` phase (a sizing rule is not a measurement), used in the analysis. Columns:
     vendor, record_id, value (GB), bound, quote."""
-    r = results[(results["metric"] == "used_capacity_per_desktop") & results["used_in_analysis"] & (results["phase"] != "sizing")]
+    r = results[
+        (results["metric"] == "used_capacity_per_desktop")
+        & results["used_in_analysis"]
+        & (results["phase"] != "sizing")
+    ]
     return r[["vendor", "record_id", "value", "bound", "quote"]].sort_values("record_id").reset_index(drop=True)
 
 
@@ -200,29 +288,45 @@ def build_inputs(model: pd.DataFrame, demo: pd.DataFrame, capacity: pd.DataFrame
     {phase}, io_size_kb {phase}, write_penalty {raid}, capacity_gb_per_desktop {low, high,
     records}, demonstrated [rows of ``demo``].
     """
+
     def num(x):
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
     per = {}
     for phase in ("login", "steady_state"):
         m = model[(model["phase"] == phase) & (model["statistic"] == PHASE_STATISTIC[phase])]
-        per[phase] = {r["worker_class"]: {"statistic": r["statistic"], "estimate": num(r["estimate"]),
-                                          "pi90_low": num(r["pi90_low"]), "pi90_high": num(r["pi90_high"])} for _, r in m.iterrows()}
+        per[phase] = {
+            r["worker_class"]: {
+                "statistic": r["statistic"],
+                "estimate": num(r["estimate"]),
+                "pi90_low": num(r["pi90_low"]),
+                "pi90_high": num(r["pi90_high"]),
+            }
+            for _, r in m.iterrows()
+        }
     b = model[(model["phase"] == "boot") & (model["statistic"] == "peak_per_rate")].iloc[0]
     chars = model.drop_duplicates("phase").set_index("phase")
     cap = capacity[capacity["bound"].isin(["eq", "approx", "lt"])]
     return {
         "per_desktop": per,
-        "boot": {"peak_per_rate": num(b["estimate"]), "pi90_low": num(b["pi90_low"]), "pi90_high": num(b["pi90_high"]),
-                 "io_per_boot": num(b["io_per_boot"])},
+        "boot": {
+            "peak_per_rate": num(b["estimate"]),
+            "pi90_low": num(b["pi90_low"]),
+            "pi90_high": num(b["pi90_high"]),
+            "io_per_boot": num(b["io_per_boot"]),
+        },
         "read_share": {p: num(chars.at[p, "read_share"]) for p in PHASES},
         "io_size_kb": {p: num(chars.at[p, "io_size_kb"]) for p in PHASES},
         "write_penalty": dict(WRITE_PENALTY),
-        "capacity_gb_per_desktop": {"low": num(cap["value"].min()) if len(cap) else None,
-                                    "high": num(cap["value"].max()) if len(cap) else None,
-                                    "records": " ".join(cap["record_id"])},
-        "demonstrated": [{k: (num(v) if k in ("fe_iops", "fe_iops_floor", "desktops") else v) for k, v in r.items()}
-                         for r in demo.to_dict("records")],
+        "capacity_gb_per_desktop": {
+            "low": num(cap["value"].min()) if len(cap) else None,
+            "high": num(cap["value"].max()) if len(cap) else None,
+            "records": " ".join(cap["record_id"]),
+        },
+        "demonstrated": [
+            {k: (num(v) if k in ("fe_iops", "fe_iops_floor", "desktops") else v) for k, v in r.items()}
+            for r in demo.to_dict("records")
+        ],
     }
 
 
@@ -284,24 +388,59 @@ def size(params: dict, inputs: dict) -> pd.DataFrame:
         factor = rs + (1 - rs) * wp
         io = inputs["io_size_kb"][phase]
         # carried: the least the statement guarantees covers the demand ("approximately 41,021" is 36,919 at least)
-        carried = [d for d in inputs["demonstrated"] if d["phase"] == phase and d["condition"] == cond
-                   and d.get("fe_iops_floor", d["fe_iops"]) >= fe[0]]
-        carried_txt = "; ".join(f"{d['array']} ({'≈ ' if d.get('bound') == 'approx' else ''}{d['fe_iops']:,.0f} IOPS, "
-                                f"{d['record_id']})" for d in carried) or "none demonstrated"
-        rows.append({"phase": phase, "worker_class": wc, "statistic": PHASE_STATISTIC[phase], "active_desktops": active,
-                     "boot_rate_per_min": rate, "per_desktop": per[0], "per_desktop_pi90_low": per[1],
-                     "per_desktop_pi90_high": per[2], "fe_iops": fe[0], "fe_iops_pi90_low": fe[1], "fe_iops_pi90_high": fe[2],
-                     "read_share": rs, "write_penalty": wp, "be_iops": fe[0] * factor, "be_iops_pi90_low": fe[1] * factor,
-                     "be_iops_pi90_high": fe[2] * factor, "io_size_kb": io, "throughput_mbps": fe[0] * io * 1024 / 1e6,
-                     "capacity_gb_per_desktop_low": cap.get("low"), "capacity_gb_per_desktop_high": cap.get("high"),
-                     "capacity_tb_high": (p["desktops"] * cap["high"] / 1000) if cap.get("high") is not None else None,
-                     "condition": cond, "carried_by": carried_txt})
-    return pd.DataFrame(rows, columns=SIZE_COLUMNS).astype({c: float for c in SIZE_COLUMNS if c not in
-                                                            ("phase", "worker_class", "statistic", "condition", "carried_by")})
+        carried = [
+            d
+            for d in inputs["demonstrated"]
+            if d["phase"] == phase and d["condition"] == cond and d.get("fe_iops_floor", d["fe_iops"]) >= fe[0]
+        ]
+        carried_txt = (
+            "; ".join(
+                f"{d['array']} ({'≈ ' if d.get('bound') == 'approx' else ''}{d['fe_iops']:,.0f} IOPS, {d['record_id']})"
+                for d in carried
+            )
+            or "none demonstrated"
+        )
+        rows.append(
+            {
+                "phase": phase,
+                "worker_class": wc,
+                "statistic": PHASE_STATISTIC[phase],
+                "active_desktops": active,
+                "boot_rate_per_min": rate,
+                "per_desktop": per[0],
+                "per_desktop_pi90_low": per[1],
+                "per_desktop_pi90_high": per[2],
+                "fe_iops": fe[0],
+                "fe_iops_pi90_low": fe[1],
+                "fe_iops_pi90_high": fe[2],
+                "read_share": rs,
+                "write_penalty": wp,
+                "be_iops": fe[0] * factor,
+                "be_iops_pi90_low": fe[1] * factor,
+                "be_iops_pi90_high": fe[2] * factor,
+                "io_size_kb": io,
+                "throughput_mbps": fe[0] * io * 1024 / 1e6,
+                "capacity_gb_per_desktop_low": cap.get("low"),
+                "capacity_gb_per_desktop_high": cap.get("high"),
+                "capacity_tb_high": (p["desktops"] * cap["high"] / 1000) if cap.get("high") is not None else None,
+                "condition": cond,
+                "carried_by": carried_txt,
+            }
+        )
+    return pd.DataFrame(rows, columns=SIZE_COLUMNS).astype(
+        {c: float for c in SIZE_COLUMNS if c not in ("phase", "worker_class", "statistic", "condition", "carried_by")}
+    )
 
 
-ARGS = (("--desktops", "desktops"), ("--worker", "worker_class"), ("--concurrency", "concurrency"), ("--headroom", "headroom"),
-        ("--boot-window", "boot_window_min"), ("--raid", "raid"), ("--failover", "failover"))
+ARGS = (
+    ("--desktops", "desktops"),
+    ("--worker", "worker_class"),
+    ("--concurrency", "concurrency"),
+    ("--headroom", "headroom"),
+    ("--boot-window", "boot_window_min"),
+    ("--raid", "raid"),
+    ("--failover", "failover"),
+)
 
 
 def main(argv: list[str]) -> int:
@@ -309,7 +448,10 @@ def main(argv: list[str]) -> int:
     --boot-window B --raid R --failover F``: check the report's scenario parameters before any
     notebook runs (exit 2 with the reason; omitted options take validate's defaults)."""
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m vdi_report.models.scenario", description="Check the sizing scenario's parameters.")
+
+    ap = argparse.ArgumentParser(
+        prog="python -m vdi_report.models.scenario", description="Check the sizing scenario's parameters."
+    )
     for flag, dest in ARGS:
         ap.add_argument(flag, dest=dest, required=dest in ("desktops", "worker_class"))
     a = vars(ap.parse_args(argv))

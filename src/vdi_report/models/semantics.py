@@ -39,8 +39,9 @@ IO_TARGET = re.compile(r"\bat\s+\d+(\.\d+)?\s*IOPS\s+per\b", re.IGNORECASE)
 def login_vsi_classes() -> tuple[str, ...]:
     """Worker classes whose vocabulary definition (data/raw/vocabulary.csv) starts with
     "Login VSI": the standard workloads."""
-    return tuple(r["value"] for r in config.VOCABULARY["worker_class"]
-                 if r["value"] and r["definition"].startswith("Login VSI"))
+    return tuple(
+        r["value"] for r in config.VOCABULARY["worker_class"] if r["value"] and r["definition"].startswith("Login VSI")
+    )
 
 
 def _source_facts(sources_df: pd.DataFrame | None) -> pd.DataFrame:
@@ -60,11 +61,16 @@ def observation_semantics(results: pd.DataFrame, sources_df: pd.DataFrame | None
     s = _source_facts(sources_df)
     standard = set(login_vsi_classes())
     boosted_sources = {sid for sid, w in s["workload"].items() if IO_TARGET.search(str(w))}
-    nonstandard = {(sid, c) for sid, c in zip(r["source_id"], r["worker_class"])
-                   if c and c != "mixed" and c not in standard}
+    nonstandard = {
+        (sid, c) for sid, c in zip(r["source_id"], r["worker_class"]) if c and c != "mixed" and c not in standard
+    }
     with_boosted_class = {sid for sid, _ in nonstandard}
-    sampled = set(zip(r.loc[r["metric"] == "sample_desktops", "source_id"],
-                      r.loc[r["metric"] == "sample_desktops", "worker_class"]))
+    sampled = set(
+        zip(
+            r.loc[r["metric"] == "sample_desktops", "source_id"],
+            r.loc[r["metric"] == "sample_desktops", "worker_class"],
+        )
+    )
 
     def aggregation(x) -> str:
         if x["metric"] == "iops_per_desktop" and (x["source_id"], x["worker_class"]) in sampled:

@@ -41,9 +41,11 @@ from .. import files
 
 LINK_BASE = "https://vdi-report.invalid/#"  # a link to another piece, until the pieces are joined
 NO_FOOTER = "<style>@page { @bottom-center { content: none; } }</style>"
-STAMP_STYLE = ("<style>html, body { background: transparent !important; } "
-               ".vdi-stamp-page { break-after: page; height: 1px; } .vdi-stamp-page:last-child "
-               "{ break-after: auto; }</style>")
+STAMP_STYLE = (
+    "<style>html, body { background: transparent !important; } "
+    ".vdi-stamp-page { break-after: page; height: 1px; } .vdi-stamp-page:last-child "
+    "{ break-after: auto; }</style>"
+)
 BOOKMARK_LEVELS = {"h1": 1, "h2": 2, "h3": 3}  # as print.css's bookmark-level
 PT_PER_PX = 0.75  # CSS px to PDF points (96 px = 72 pt = 1 in)
 
@@ -257,10 +259,21 @@ def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = 
     names = ArrayObject()
     for name in sorted(anchors):
         page, x, top = anchors[name]
-        names += [TextStringObject(name), ArrayObject([writer.pages[page].indirect_reference, NameObject("/XYZ"),
-                                                       FloatObject(x), FloatObject(top), NumberObject(0)])]
+        names += [
+            TextStringObject(name),
+            ArrayObject(
+                [
+                    writer.pages[page].indirect_reference,
+                    NameObject("/XYZ"),
+                    FloatObject(x),
+                    FloatObject(top),
+                    NumberObject(0),
+                ]
+            ),
+        ]
     writer.root_object[NameObject("/Names")] = DictionaryObject(
-        {NameObject("/Dests"): DictionaryObject({NameObject("/Names"): names})})
+        {NameObject("/Dests"): DictionaryObject({NameObject("/Names"): names})}
+    )
     # links between pieces become internal links again
     for page in writer.pages:
         for ref in page.get("/Annots") or []:
@@ -270,8 +283,15 @@ def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = 
             if isinstance(uri, str) and uri.startswith(LINK_BASE):
                 target, x, top = anchors[uri.removeprefix(LINK_BASE)]
                 del annot[NameObject("/A")]
-                annot[NameObject("/Dest")] = ArrayObject([writer.pages[target].indirect_reference, NameObject("/XYZ"),
-                                                          FloatObject(x), FloatObject(top), NumberObject(0)])
+                annot[NameObject("/Dest")] = ArrayObject(
+                    [
+                        writer.pages[target].indirect_reference,
+                        NameObject("/XYZ"),
+                        FloatObject(x),
+                        FloatObject(top),
+                        NumberObject(0),
+                    ]
+                )
     # bookmarks, nested by heading level
     parents: dict[int, object] = {}
     for level, hid, text, _ in _headings(pieces):
@@ -279,8 +299,9 @@ def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = 
             page, x, top = anchors[hid]
             parent = next((parents[lv] for lv in range(level - 1, 0, -1) if lv in parents), None)
             parents = {lv: item for lv, item in parents.items() if lv < level}
-            parents[level] = writer.add_outline_item(title=text, page_number=page, parent=parent,
-                                                     fit=Fit.xyz(left=x, top=top, zoom=0))
+            parents[level] = writer.add_outline_item(
+                title=text, page_number=page, parent=parent, fit=Fit.xyz(left=x, top=top, zoom=0)
+            )
     # the running footer
     stamp = _stamp(prefix, len(writer.pages), base_url, cache_dir, used)
     for page, over in zip(writer.pages, stamp.pages, strict=True):
@@ -303,8 +324,12 @@ def _stamp(prefix: str, pages: int, base_url: str, cache_dir: Path | None, used:
     import pypdf
 
     head = prefix.split("<body", 1)[0]
-    html = head.replace("</head>", STAMP_STYLE + "</head>", 1) + "<body>" + (
-        '<div class="vdi-stamp-page"></div>' * pages) + "</body></html>"
+    html = (
+        head.replace("</head>", STAMP_STYLE + "</head>", 1)
+        + "<body>"
+        + ('<div class="vdi-stamp-page"></div>' * pages)
+        + "</body></html>"
+    )
     pdf, n, _, _ = _cached_layout(html, base_url, cache_dir, used)
     if n != pages:
         raise RuntimeError(f"the page-number stamp has {n} pages for a document of {pages}")

@@ -33,20 +33,27 @@ from .. import config, files
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
 PDF_PRIORITY = ["image/svg+xml", "image/png", "text/markdown", "text/html", "text/plain"]
-SUBJECT = ("An open, reproducible cross-vendor comparison of VDI storage reference architectures: every number "
-           "digitized with its provenance, normalized, modelled and audited.")
-KEYWORDS = ("VDI, virtual desktop, storage, IOPS, latency, boot storm, login storm, steady state, Login VSI, "
-            "reference architecture, sizing")
+SUBJECT = (
+    "An open, reproducible cross-vendor comparison of VDI storage reference architectures: every number "
+    "digitized with its provenance, normalized, modelled and audited."
+)
+KEYWORDS = (
+    "VDI, virtual desktop, storage, IOPS, latency, boot storm, login storm, steady state, Login VSI, "
+    "reference architecture, sizing"
+)
 
 
 class SystemLibraryError(RuntimeError):
     """WeasyPrint cannot load pango: the message says what to install."""
 
 
-PANGO_HINT = ("WeasyPrint needs the system's pango and a font. On Debian/Ubuntu run:\n"
-              "  sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core")
-CHROMIUM_HINT = ("The browser tests need Chromium (they skip without it). On Debian/Ubuntu run:\n"
-                 "  sudo apt-get install -y chromium")
+PANGO_HINT = (
+    "WeasyPrint needs the system's pango and a font. On Debian/Ubuntu run:\n"
+    "  sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+)
+CHROMIUM_HINT = (
+    "The browser tests need Chromium (they skip without it). On Debian/Ubuntu run:\n  sudo apt-get install -y chromium"
+)
 
 
 def check_pdf_dependencies() -> None:
@@ -81,10 +88,15 @@ def check_system() -> int:
 
 def _exporter(priority: list[str]) -> HTMLExporter:
     # The priority must reach the exporter's filters through config (setting it afterwards is ignored).
-    cfg = Config({"NbConvertBase": {"display_data_priority": priority},
-                  "HTMLExporter": {"exclude_anchor_links": True}})
-    return HTMLExporter(config=cfg, template_name="vdi_report", extra_template_basedirs=[str(config.TEMPLATES_DIR)],
-                        exclude_input=True, exclude_input_prompt=True, exclude_output_prompt=True)
+    cfg = Config({"NbConvertBase": {"display_data_priority": priority}, "HTMLExporter": {"exclude_anchor_links": True}})
+    return HTMLExporter(
+        config=cfg,
+        template_name="vdi_report",
+        extra_template_basedirs=[str(config.TEMPLATES_DIR)],
+        exclude_input=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
 
 
 def number_captions(soup: BeautifulSoup) -> dict[str, str]:
@@ -167,8 +179,12 @@ def _head(soup: BeautifulSoup, for_pdf: bool) -> str:
     date = date.get("data-date", "") if date else ""
     css = (TEMPLATE_DIR / "report.css").read_text(encoding="utf-8")
     css += "\n" + (TEMPLATE_DIR / ("print.css" if for_pdf else "screen.css")).read_text(encoding="utf-8")
-    meta = [f"<title>{title}</title>", f'<meta name="description" content="{SUBJECT}">',
-            f'<meta name="keywords" content="{KEYWORDS}">', '<meta name="author" content="vdi-report project">']
+    meta = [
+        f"<title>{title}</title>",
+        f'<meta name="description" content="{SUBJECT}">',
+        f'<meta name="keywords" content="{KEYWORDS}">',
+        '<meta name="author" content="vdi-report project">',
+    ]
     if date:
         meta += [f'<meta name="dcterms.created" content="{date}">', f'<meta name="dcterms.modified" content="{date}">']
     return "\n".join(meta) + f'\n<style type="text/css">\n{css}\n</style>'
@@ -216,8 +232,9 @@ def print_document(nb: nbformat.NotebookNode) -> BeautifulSoup:
     ``pdf_bytes`` lays out. Raises ValueError for a reference to a missing table or figure."""
     soup, scripts, heads = _parsed(nb, for_pdf=True)
     if scripts:  # the print version has no interactive parts; put any script back as it was
-        soup = BeautifulSoup(re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup)),
-                             "html.parser")
+        soup = BeautifulSoup(
+            re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup)), "html.parser"
+        )
     toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
     for marker, html in (("vdi:toc", toc), ("vdi:nav", ""), ("vdi:head", _head(soup, True))):
         comment = soup.find(string=lambda t, m=marker: isinstance(t, Comment) and t.strip() == m)
@@ -234,8 +251,12 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
     head = _head(soup, for_pdf=False)
     from ..report import explorer
-    side = ('<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
-            + _nav(heads, (1, 2)) + "</nav>")
+
+    side = (
+        '<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
+        + _nav(heads, (1, 2))
+        + "</nav>"
+    )
     html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
     head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + explorer.bundle_html()
     return html.replace("<!--vdi:head-->", head, 1)

@@ -82,7 +82,7 @@ def verify_records(records: pd.DataFrame, text: str) -> list[str]:
             problems.append(f"{where}: quote has {len(q.split())} words (max {MAX_QUOTE_WORDS})")
         if q not in flat:
             problems.append(f"{where}: quote not found verbatim: {q!r}")
-        elif q[:30] not in squash(" ".join(lines[max(int(r.line) - 1, 0): int(r.line) - 1 + LINE_WINDOW])):
+        elif q[:30] not in squash(" ".join(lines[max(int(r.line) - 1, 0) : int(r.line) - 1 + LINE_WINDOW])):
             problems.append(f"{where}: quote does not start near line {r.line}")
         if r.value_text not in r.quote:
             problems.append(f"{where}: value {r.value_text!r} not in quote")

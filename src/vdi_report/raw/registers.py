@@ -12,11 +12,34 @@ import pandas as pd
 from .. import config
 from . import provenance, sources
 
-DISCREPANCY_COLUMNS = ["id", "source_id", "category", "a_locator", "a_line", "a_quote", "b_locator", "b_line",
-                       "b_quote", "explanation", "resolution", "impact", "rejected_records"]
+DISCREPANCY_COLUMNS = [
+    "id",
+    "source_id",
+    "category",
+    "a_locator",
+    "a_line",
+    "a_quote",
+    "b_locator",
+    "b_line",
+    "b_quote",
+    "explanation",
+    "resolution",
+    "impact",
+    "rejected_records",
+]
 CATEGORIES = ("contradiction", "arithmetic", "unsupported-claim", "ambiguity", "extraction-artifact", "comparability")
-CLAIM_COLUMNS = ["claim_id", "source_id", "claim", "locator", "line", "quote", "evidence_for", "evidence_against",
-                 "verdict", "topic"]
+CLAIM_COLUMNS = [
+    "claim_id",
+    "source_id",
+    "claim",
+    "locator",
+    "line",
+    "quote",
+    "evidence_for",
+    "evidence_against",
+    "verdict",
+    "topic",
+]
 VERDICTS = ("supported", "partly supported", "not supported", "not testable")
 # Optional trailing columns for sources whose text comes in several files (sources.csv
 # ``text_files``): which file a quote is in; empty or absent = the source's first file.
@@ -42,7 +65,7 @@ def _with_optional(df: pd.DataFrame, path: Path, required: list[str], optional: 
     """``df`` with the ``required`` columns in order, then every ``optional`` column (added empty
     when absent). Raises RegisterError naming the file for missing, misordered or unknown columns."""
     cols = list(df.columns)
-    extra = cols[len(required):]
+    extra = cols[len(required) :]
     if cols[: len(required)] != required or any(c not in optional for c in extra):
         raise RegisterError(f"{path}: columns {cols}; expected {required} (optionally followed by {optional})")
     for c in optional:
@@ -52,12 +75,16 @@ def _with_optional(df: pd.DataFrame, path: Path, required: list[str], optional: 
 
 
 def _file_check(source_files: dict[str, list[str]], col: str):
-    return (col, lambda v, r: v == "" or v in source_files.get(r["source_id"], []),
-            "not one of the source's text_files (sources.csv)")
+    return (
+        col,
+        lambda v, r: v == "" or v in source_files.get(r["source_id"], []),
+        "not one of the source's text_files (sources.csv)",
+    )
 
 
-def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
-                       record_ids: set[str] | None = None) -> pd.DataFrame:
+def load_discrepancies(
+    path: Path = config.RAW_DIR / "discrepancies.csv", record_ids: set[str] | None = None
+) -> pd.DataFrame:
     """The curated discrepancy register, validated; columns ``DISCREPANCY_COLUMNS`` (all str).
 
     ``id`` is ``D-<PREFIX>-NN`` and unique; ``category`` in ``CATEGORIES``; ``source_id`` in
@@ -76,24 +103,41 @@ def load_discrepancies(path: Path = config.RAW_DIR / "discrepancies.csv",
     prefixes = sources.load_sources().set_index("source_id")["record_prefix"].to_dict()
     prefix_of = lambda s: prefixes.get(s, "?")
     files = {k: v.split() for k, v in sources.load_sources().set_index("source_id")["text_files"].items()}
-    _check_rows(df, path, [
-        _file_check(files, "a_text_file"), _file_check(files, "b_text_file"),
-        ("id", lambda v, r: re.fullmatch(rf"D-{prefix_of(r['source_id'])}-\d{{2,3}}", v) is not None,
-         "expected D-<PREFIX>-NN"),
-        ("source_id", lambda v, r: v in known_sources, "unknown source (see sources.csv)"),
-        ("category", lambda v, r: v in CATEGORIES, f"expected one of {', '.join(CATEGORIES)}"),
-        ("a_locator", lambda v, r: re.fullmatch(sources.LOCATOR_PATTERN[1:-1], v) is not None, "bad locator"),
-        ("a_line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
-        ("a_quote", lambda v, r: bool(v.strip()), "empty quote"),
-        ("b_locator", lambda v, r: v == "" or re.fullmatch(sources.LOCATOR_PATTERN[1:-1], v) is not None,
-         "bad locator"),
-        ("b_line", lambda v, r: (v == "") == (r["b_quote"] == "") and (v == "" or v.isdigit()),
-         "b_line and b_quote go together"),
-        ("resolution", lambda v, r: bool(v.strip()), "every entry needs a resolution"),
-        ("rejected_records", lambda v, r: all(x in record_ids for x in v.split()), "unknown record id"),
-        ("rejected_records", lambda v, r: all(x.startswith(prefix_of(r["source_id"]) + "-") for x in v.split()),
-         "record of another source"),
-    ])
+    _check_rows(
+        df,
+        path,
+        [
+            _file_check(files, "a_text_file"),
+            _file_check(files, "b_text_file"),
+            (
+                "id",
+                lambda v, r: re.fullmatch(rf"D-{prefix_of(r['source_id'])}-\d{{2,3}}", v) is not None,
+                "expected D-<PREFIX>-NN",
+            ),
+            ("source_id", lambda v, r: v in known_sources, "unknown source (see sources.csv)"),
+            ("category", lambda v, r: v in CATEGORIES, f"expected one of {', '.join(CATEGORIES)}"),
+            ("a_locator", lambda v, r: re.fullmatch(sources.LOCATOR_PATTERN[1:-1], v) is not None, "bad locator"),
+            ("a_line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
+            ("a_quote", lambda v, r: bool(v.strip()), "empty quote"),
+            (
+                "b_locator",
+                lambda v, r: v == "" or re.fullmatch(sources.LOCATOR_PATTERN[1:-1], v) is not None,
+                "bad locator",
+            ),
+            (
+                "b_line",
+                lambda v, r: (v == "") == (r["b_quote"] == "") and (v == "" or v.isdigit()),
+                "b_line and b_quote go together",
+            ),
+            ("resolution", lambda v, r: bool(v.strip()), "every entry needs a resolution"),
+            ("rejected_records", lambda v, r: all(x in record_ids for x in v.split()), "unknown record id"),
+            (
+                "rejected_records",
+                lambda v, r: all(x.startswith(prefix_of(r["source_id"]) + "-") for x in v.split()),
+                "record of another source",
+            ),
+        ],
+    )
     if df["id"].duplicated().any():
         raise RegisterError(f"{path}: duplicate ids {sorted(df.loc[df['id'].duplicated(), 'id'])}")
     return df
@@ -108,16 +152,27 @@ def load_claims(path: Path = config.RAW_DIR / "claims.csv") -> pd.DataFrame:
     df = _with_optional(sources.read_csv_text(path), path, CLAIM_COLUMNS, OPTIONAL_CLAIM_COLUMNS)
     known_sources = set(sources.load_sources()["source_id"])
     files = {k: v.split() for k, v in sources.load_sources().set_index("source_id")["text_files"].items()}
-    _check_rows(df, path, [
-        _file_check(files, "text_file"),
-        ("claim_id", lambda v, r: re.fullmatch(r"C-[A-Z][A-Z0-9]*-\d{2,3}", v) is not None, "expected C-<PREFIX>-NN"),
-        ("source_id", lambda v, r: v in known_sources, "unknown source"),
-        ("verdict", lambda v, r: v in VERDICTS, f"expected one of {', '.join(VERDICTS)}"),
-        ("topic", lambda v, r: v in config.values("claim_topic"),
-         f"expected one of {', '.join(config.values('claim_topic'))} (vocabulary.csv, field claim_topic)"),
-        ("line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
-        ("quote", lambda v, r: bool(v.strip()), "empty quote"),
-    ])
+    _check_rows(
+        df,
+        path,
+        [
+            _file_check(files, "text_file"),
+            (
+                "claim_id",
+                lambda v, r: re.fullmatch(r"C-[A-Z][A-Z0-9]*-\d{2,3}", v) is not None,
+                "expected C-<PREFIX>-NN",
+            ),
+            ("source_id", lambda v, r: v in known_sources, "unknown source"),
+            ("verdict", lambda v, r: v in VERDICTS, f"expected one of {', '.join(VERDICTS)}"),
+            (
+                "topic",
+                lambda v, r: v in config.values("claim_topic"),
+                f"expected one of {', '.join(config.values('claim_topic'))} (vocabulary.csv, field claim_topic)",
+            ),
+            ("line", lambda v, r: v.isdigit() and int(v) >= 1, "expected a line number"),
+            ("quote", lambda v, r: bool(v.strip()), "empty quote"),
+        ],
+    )
     if df["claim_id"].duplicated().any():
         raise RegisterError(f"{path}: duplicate claim ids")
     return df
@@ -132,8 +187,13 @@ def resolutions(register: pd.DataFrame) -> pd.DataFrame:
     return out.drop_duplicates("record_id").reset_index(drop=True)
 
 
-def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, ...]], texts: dict,
-                  id_col: str = "id", window: int = provenance.LINE_WINDOW) -> list[str]:
+def verify_quotes(
+    df: pd.DataFrame,
+    quote_cols: list[tuple[str, ...]],
+    texts: dict,
+    id_col: str = "id",
+    window: int = provenance.LINE_WINDOW,
+) -> list[str]:
     """Check that each quote occurs verbatim (whitespace collapsed) in its source's text and
     starts near its line. ``quote_cols``: (quote column, line column[, text-file column]) tuples;
     ``texts``: source_id -> text, or source_id -> {text_file: text} (``source_texts``; an empty
@@ -162,7 +222,7 @@ def verify_quotes(df: pd.DataFrame, quote_cols: list[tuple[str, ...]], texts: di
                 problems.append(f"{r[id_col]}: {qcol} not found verbatim: {q!r}")
                 continue
             line = int(r[lcol])
-            near = provenance.squash(" ".join(lines[max(line - 1 - 2, 0): line - 1 + window]))
+            near = provenance.squash(" ".join(lines[max(line - 1 - 2, 0) : line - 1 + window]))
             if q[:30] not in near:
                 problems.append(f"{r[id_col]}: {qcol} does not start near line {line}")
     return problems
@@ -179,8 +239,10 @@ def seed_texts(sources_df: pd.DataFrame | None = None) -> dict[str, str]:
     """source_id -> text of its first text file (``provenance.text_path``); register and claims
     quotes refer to that file. Raises FileNotFoundError when the texts are absent."""
     s = sources.load_sources() if sources_df is None else sources_df
-    return {r.source_id: provenance.text_path(r.text_dir, r.text_files.split()[0]).read_text(encoding="utf-8")
-            for r in s.itertuples()}
+    return {
+        r.source_id: provenance.text_path(r.text_dir, r.text_files.split()[0]).read_text(encoding="utf-8")
+        for r in s.itertuples()
+    }
 
 
 def register_summary(register: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -232,7 +294,9 @@ def check_claim_verdicts(claims: pd.DataFrame, register: pd.DataFrame | None = N
         for e in reg.itertuples(index=False):
             for eq in (provenance.squash(e.a_quote), provenance.squash(e.b_quote)):
                 if eq and (eq[:40] in q or q[:40] in eq):
-                    problems.append(f"{r.claim_id}: verdict 'supported' but register entry {e.id} ({e.category}) "
-                                    f"refutes the same statement")
+                    problems.append(
+                        f"{r.claim_id}: verdict 'supported' but register entry {e.id} ({e.category}) "
+                        f"refutes the same statement"
+                    )
                     break
     return problems

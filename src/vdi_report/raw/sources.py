@@ -15,16 +15,56 @@ from .. import config
 from .units import CANONICAL_UNITS, metric_units
 
 RECORD_COLUMNS = [
-    "record_id", "source_id", "text_file", "locator", "line", "quote", "value_text", "value", "value_high",
-    "unit", "bound", "phase", "metric", "statistic", "vantage", "vantage_note", "aggregation", "window", "load",
-    "test_id", "condition", "variant", "configuration", "worker_class", "desktops", "note",
+    "record_id",
+    "source_id",
+    "text_file",
+    "locator",
+    "line",
+    "quote",
+    "value_text",
+    "value",
+    "value_high",
+    "unit",
+    "bound",
+    "phase",
+    "metric",
+    "statistic",
+    "vantage",
+    "vantage_note",
+    "aggregation",
+    "window",
+    "load",
+    "test_id",
+    "condition",
+    "variant",
+    "configuration",
+    "worker_class",
+    "desktops",
+    "note",
 ]
 # Measurement qualifiers: optional columns (absent = empty), values from vocabulary.csv.
 QUALIFIER_COLUMNS = ("aggregation", "window", "load")
 SOURCE_COLUMNS = [
-    "source_id", "vendor", "array", "title", "document_number", "published", "role", "text_dir",
-    "text_files", "text_sha256", "record_prefix", "color", "desktops", "clone_type", "persistence",
-    "workload", "broker", "load_tool", "guest_os", "platform",
+    "source_id",
+    "vendor",
+    "array",
+    "title",
+    "document_number",
+    "published",
+    "role",
+    "text_dir",
+    "text_files",
+    "text_sha256",
+    "record_prefix",
+    "color",
+    "desktops",
+    "clone_type",
+    "persistence",
+    "workload",
+    "broker",
+    "load_tool",
+    "guest_os",
+    "platform",
 ]
 ROLES = ("seed", "external")
 LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|(Section|Table|Figure): .+)$"
@@ -41,8 +81,19 @@ class RawDataError(ValueError):
 # Number words the documents print instead of digits ("Dual controllers", "Two hosts",
 # "at least twice"). Listed explicitly: a word not here is not read as a number.
 NUMBER_WORDS = {
-    "single": 1, "one": 1, "dual": 2, "two": 2, "twice": 2, "three": 3, "four": 4, "five": 5,
-    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "single": 1,
+    "one": 1,
+    "dual": 2,
+    "two": 2,
+    "twice": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
 }
 # A printed number: digits with thousands commas (``81,002``), a decimal point (``0.441``,
 # ``.1``) or a decimal comma (``1,5GB``: a comma not followed by exactly three digits).
@@ -76,11 +127,11 @@ def parse_printed(value_text: str) -> list[tuple[float, float]]:
     out = []
     for m in _NUMBER.finditer(text):
         tok = m.group(0)
-        if re.fullmatch(r"\d+,\d{1,2}", tok):          # decimal comma
+        if re.fullmatch(r"\d+,\d{1,2}", tok):  # decimal comma
             tok = tok.replace(",", ".")
         plain = tok.replace(",", "")
         decimals = len(plain.split(".")[1]) if "." in plain else 0
-        out.append((float(plain), 0.5 * 10 ** -decimals))
+        out.append((float(plain), 0.5 * 10**-decimals))
     if not out:
         out = [(float(NUMBER_WORDS[w.lower()]), 0.5) for w in _WORD.findall(text)]
     return out
@@ -104,8 +155,11 @@ def check_printed_values(df: pd.DataFrame, path: Path) -> None:
     for i, r in df.reset_index(drop=True).iterrows():
         where = f"{path}: line {i + 2}"
         value, high = r["value"], r["value_high"]
-        bad = [(c, v) for c, v in (("value", value), ("value_high", high))
-               if v is not None and not (c == "value_high" and pd.isna(v)) and not math.isfinite(float(v))]
+        bad = [
+            (c, v)
+            for c, v in (("value", value), ("value_high", high))
+            if v is not None and not (c == "value_high" and pd.isna(v)) and not math.isfinite(float(v))
+        ]
         if bad:
             problems += [f"{where}: column {c!r} = {v!r}: not a finite number" for c, v in bad]
             continue
@@ -114,16 +168,19 @@ def check_printed_values(df: pd.DataFrame, path: Path) -> None:
         if note:
             read = [float(note.group(1))] + ([float(note.group(2))] if note.group(2) else [])
             if read != want:
-                problems.append(f"{where}: column 'value' = {value!r}: note says "
-                                f"{note.group(0)!r} but value/value_high are {want}")
+                problems.append(
+                    f"{where}: column 'value' = {value!r}: note says {note.group(0)!r} but value/value_high are {want}"
+                )
             continue
         printed = parse_printed(r["value_text"])
         shown = " and ".join(f"{n:g}" for n, _ in printed) or "no number"
         if len(printed) != len(want):
             col = "value_high" if len(want) == 2 or len(printed) == 2 else "value"
             got = high if col == "value_high" else value
-            problems.append(f"{where}: column {col!r} = {got!r}: value_text {r['value_text']!r} prints "
-                            f"{shown} ({len(printed)} number(s)), the record has {len(want)}")
+            problems.append(
+                f"{where}: column {col!r} = {got!r}: value_text {r['value_text']!r} prints "
+                f"{shown} ({len(printed)} number(s)), the record has {len(want)}"
+            )
             continue
         for col, v, (n, half) in zip(("value", "value_high"), want, printed):
             if abs(v - n) > half + 1e-9 * max(1.0, abs(n)):
@@ -171,12 +228,14 @@ RECORDS_SCHEMA = pa.DataFrameSchema(
         "note": _text(),
     },
     checks=[
-        pa.Check(lambda df: df.apply(lambda r: r["value_text"] in r["quote"], axis=1),
-                 error="value_text must occur in quote"),
-        pa.Check(lambda df: ~((df["unit"] == "count") & (df["value"] < 0)),
-                 error="a count cannot be negative"),
-        pa.Check(lambda df: df["value_high"].isna() | (df["value_high"] >= df["value"]),
-                 error="value_high must not be below value"),
+        pa.Check(
+            lambda df: df.apply(lambda r: r["value_text"] in r["quote"], axis=1), error="value_text must occur in quote"
+        ),
+        pa.Check(lambda df: ~((df["unit"] == "count") & (df["value"] < 0)), error="a count cannot be negative"),
+        pa.Check(
+            lambda df: df["value_high"].isna() | (df["value_high"] >= df["value"]),
+            error="value_high must not be below value",
+        ),
     ],
     strict=True,
     ordered=False,
@@ -198,8 +257,12 @@ SOURCES_SCHEMA = pa.DataFrameSchema(
         "workload": _text(),
         **{c: _text() for c in ["broker", "load_tool", "guest_os", "platform"]},
     },
-    checks=[pa.Check(lambda df: df["text_files"].str.split().str.len() == df["text_sha256"].str.split().str.len(),
-                     error="text_files and text_sha256 must list the same number of entries")],
+    checks=[
+        pa.Check(
+            lambda df: df["text_files"].str.split().str.len() == df["text_sha256"].str.split().str.len(),
+            error="text_files and text_sha256 must list the same number of entries",
+        )
+    ],
     strict=True,
 )
 
@@ -302,14 +365,18 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
     wrong = df.index[df["source_id"] != source_id]
     if len(wrong):
         i = wrong[0]
-        raise RawDataError(f"{path}: line {i + 2}: column 'source_id' = {df.at[i, 'source_id']!r}: expected {source_id!r}")
+        raise RawDataError(
+            f"{path}: line {i + 2}: column 'source_id' = {df.at[i, 'source_id']!r}: expected {source_id!r}"
+        )
     src = load_sources(raw_dir).set_index("source_id").loc[source_id]
     prefix = src["record_prefix"]
     wrong = df.index[~df["record_id"].str.startswith(prefix + "-")]
     if len(wrong):
         i = wrong[0]
-        raise RawDataError(f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
-                           f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)")
+        raise RawDataError(
+            f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
+            f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)"
+        )
     for col in ("text_file", *QUALIFIER_COLUMNS):
         if col not in df.columns:
             df[col] = ""
@@ -318,6 +385,8 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
     wrong = df.index[~df["text_file"].isin(files)]
     if len(wrong):
         i = wrong[0]
-        raise RawDataError(f"{path}: line {i + 2}: column 'text_file' = {df.at[i, 'text_file']!r}: "
-                           f"expected one of the source's text_files: {', '.join(files)}")
+        raise RawDataError(
+            f"{path}: line {i + 2}: column 'text_file' = {df.at[i, 'text_file']!r}: "
+            f"expected one of the source's text_files: {', '.join(files)}"
+        )
     return df[RECORD_COLUMNS]

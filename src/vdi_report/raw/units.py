@@ -18,11 +18,32 @@ from .. import config
 # sizes use an ``octet`` with its own dimension: pint's ``byte`` is dimensionless and would
 # silently convert "24TB" into a percentage.
 CANONICAL_UNITS = {
-    "IOPS": "IOPS", "kIOPS": "kIOPS", "ms": "ms", "µs": "µs", "s": "s", "min": "min", "h": "h",
-    "MBps": "Moct/s", "GBps": "Goct/s", "B": "oct", "KB": "KB", "MB": "Moct", "GB": "Goct",
-    "TB": "Toct", "PB": "Poct", "Gbps": "Gbit_s", "%": "percent", "count": "count", "vCPU": "count",
-    "U": "count", "ratio": "dimensionless", "x": "dimensionless", "USD": "USD", "GHz": "GHz",
-    "MHz": "MHz", "W": "W",
+    "IOPS": "IOPS",
+    "kIOPS": "kIOPS",
+    "ms": "ms",
+    "µs": "µs",
+    "s": "s",
+    "min": "min",
+    "h": "h",
+    "MBps": "Moct/s",
+    "GBps": "Goct/s",
+    "B": "oct",
+    "KB": "KB",
+    "MB": "Moct",
+    "GB": "Goct",
+    "TB": "Toct",
+    "PB": "Poct",
+    "Gbps": "Gbit_s",
+    "%": "percent",
+    "count": "count",
+    "vCPU": "count",
+    "U": "count",
+    "ratio": "dimensionless",
+    "x": "dimensionless",
+    "USD": "USD",
+    "GHz": "GHz",
+    "MHz": "MHz",
+    "W": "W",
 }
 # pint treats %, counts and ratios alike (dimensionless): only these printed units may express them.
 DIMENSIONLESS_FAMILIES = {"%": {"%"}, "count": {"count", "vCPU", "U"}, "ratio": {"ratio", "x"}}
@@ -31,10 +52,24 @@ DIMENSIONLESS_FAMILIES = {"%": {"%"}, "count": {"count", "vCPU", "U"}, "ratio": 
 # for I/O sizes, MB for page sizes, GHz for clocks, MHz for CPU demand (MHz per core or per
 # session, as hyperconverged sizing prints it), W for electrical power (host power draw),
 # Gb/s for link speeds, ratio -> pint expression.
-NORMALIZED_UNIT_EXPR = {"IOPS": "IOPS", "MB/s": "Moct/s", "ms": "ms", "min": "min", "s": "s",
-                        "%": "percent", "GB": "Goct", "count": "count", "USD": "USD",
-                        "KB": "KB", "MB": "Moct", "GHz": "GHz", "MHz": "MHz", "W": "W", "Gb/s": "Gbit_s",
-                        "ratio": "dimensionless"}
+NORMALIZED_UNIT_EXPR = {
+    "IOPS": "IOPS",
+    "MB/s": "Moct/s",
+    "ms": "ms",
+    "min": "min",
+    "s": "s",
+    "%": "percent",
+    "GB": "Goct",
+    "count": "count",
+    "USD": "USD",
+    "KB": "KB",
+    "MB": "Moct",
+    "GHz": "GHz",
+    "MHz": "MHz",
+    "W": "W",
+    "Gb/s": "Gbit_s",
+    "ratio": "dimensionless",
+}
 
 
 class UnitError(ValueError):

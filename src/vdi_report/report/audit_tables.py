@@ -24,6 +24,7 @@ def rules_list() -> pd.DataFrame:
     t = rules_table()
     return pd.DataFrame({"Check": t["label"].values, "What it compares": t["description"].values})
 
+
 def findings_summary(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """Counts of findings per vendor (rows) and rule (columns), inconsistencies and notes apart.
 
@@ -78,38 +79,58 @@ def findings_counts(findings: pd.DataFrame, sources_df: pd.DataFrame | None = No
     return pd.DataFrame(rows)
 
 
-def findings_table(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None,
-                   severity: str = "inconsistent") -> pd.DataFrame:
+def findings_table(
+    findings: pd.DataFrame, sources_df: pd.DataFrame | None = None, severity: str = "inconsistent"
+) -> pd.DataFrame:
     """The findings of one ``severity`` for the report: Document (vendor and check), Finding (the
     rule's message, quoting the printed values with their locators), Recomputed (derived by the
     check from other stated values; empty when it compares stated values only), Records (with
     the curated register entries about the same statements in brackets)."""
     f = findings[findings["severity"] == severity]
     recomputed = [
-        "" if r in ("same_quantity", "average_above_peak") or pd.isna(x) else
-        f"{x:,.0f} {u}".strip() if abs(x) >= 100 else f"{x:.3g} {u}".strip()
-        for r, x, u in zip(f["rule"], f["recomputed"], f["unit"].replace({"count": "", "ratio": "x"}))]
-    return pd.DataFrame({
-        "Document and check": (_vendor(f["source_id"], sources_df) + ": " + f["rule"].map(rule_labels()).fillna(f["rule"])).values,
-        "Finding (stated values as printed, with locator)": f["message"].values,
-        "Recomputed (derived)": recomputed,
-        "Records (register entry)": [r + (f" ({g})" if g else "") for r, g in zip(f["record_ids"], f["register_ids"])],
-    })
+        ""
+        if r in ("same_quantity", "average_above_peak") or pd.isna(x)
+        else f"{x:,.0f} {u}".strip()
+        if abs(x) >= 100
+        else f"{x:.3g} {u}".strip()
+        for r, x, u in zip(f["rule"], f["recomputed"], f["unit"].replace({"count": "", "ratio": "x"}))
+    ]
+    return pd.DataFrame(
+        {
+            "Document and check": (
+                _vendor(f["source_id"], sources_df) + ": " + f["rule"].map(rule_labels()).fillna(f["rule"])
+            ).values,
+            "Finding (stated values as printed, with locator)": f["message"].values,
+            "Recomputed (derived)": recomputed,
+            "Records (register entry)": [
+                r + (f" ({g})" if g else "") for r, g in zip(f["record_ids"], f["register_ids"])
+            ],
+        }
+    )
 
 
-def register_table(register: pd.DataFrame, sources_df: pd.DataFrame | None = None,
-                   only_with_rejections: bool = True) -> pd.DataFrame:
+def register_table(
+    register: pd.DataFrame, sources_df: pd.DataFrame | None = None, only_with_rejections: bool = True
+) -> pd.DataFrame:
     """Register entries for the report: Entry (id, vendor, category and the two statements'
     locators), Resolution (what the analysis uses, and why), Records not used (their ids).
     ``only_with_rejections`` keeps the entries that set records aside, i.e. those that change the
     numbers the analysis uses."""
     r = register[register["rejected_records"] != ""] if only_with_rejections else register
     vendor = _vendor(r["source_id"], sources_df)
-    entry = [f"{i} ({v}, {c}): {a} (line {al})" + (f" vs {b} (line {bl})" if b else "")
-             for i, v, c, a, al, b, bl in zip(r["id"], vendor, r["category"], r["a_locator"], r["a_line"],
-                                               r["b_locator"], r["b_line"])]
-    return pd.DataFrame({"Entry": entry, "Resolution: what the analysis uses": r["resolution"].values,
-                         "Records not used": r["rejected_records"].values})
+    entry = [
+        f"{i} ({v}, {c}): {a} (line {al})" + (f" vs {b} (line {bl})" if b else "")
+        for i, v, c, a, al, b, bl in zip(
+            r["id"], vendor, r["category"], r["a_locator"], r["a_line"], r["b_locator"], r["b_line"]
+        )
+    ]
+    return pd.DataFrame(
+        {
+            "Entry": entry,
+            "Resolution: what the analysis uses": r["resolution"].values,
+            "Records not used": r["rejected_records"].values,
+        }
+    )
 
 
 def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -117,9 +138,20 @@ def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
     claim, locator), Verdict, Evidence for, Evidence against (both from the vendor's own data)."""
     c = claims.assign(_v=claims["verdict"].map(VERDICT_ORDER.index), _s=claims["source_id"])
     c = c.sort_values(["_s", "_v", "claim_id"], kind="stable")
-    return pd.DataFrame({
-        "Claim": (_vendor(c["source_id"], sources_df) + ": " + c["claim"] + " (" + c["locator"] + ", line "
-                  + c["line"] + ")").values,
-        "Verdict": c["verdict"].values, "Evidence for": c["evidence_for"].values,
-        "Evidence against": c["evidence_against"].values,
-    })
+    return pd.DataFrame(
+        {
+            "Claim": (
+                _vendor(c["source_id"], sources_df)
+                + ": "
+                + c["claim"]
+                + " ("
+                + c["locator"]
+                + ", line "
+                + c["line"]
+                + ")"
+            ).values,
+            "Verdict": c["verdict"].values,
+            "Evidence for": c["evidence_for"].values,
+            "Evidence against": c["evidence_against"].values,
+        }
+    )

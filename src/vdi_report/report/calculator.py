@@ -15,10 +15,16 @@ from . import formatting as fmt
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
-    "phase": "Phase", "active_desktops": "Active desktops", "fe_iops": "Front-end IOPS (model)",
-    "fe_iops_pi90_low": "Front-end IOPS, PI low", "fe_iops_pi90_high": "Front-end IOPS, PI high",
-    "read_share": "Read share", "be_iops": "Back-end IOPS (model)", "be_iops_pi90_low": "Back-end IOPS, PI low",
-    "be_iops_pi90_high": "Back-end IOPS, PI high", "throughput_mbps": "Throughput, MB/s (model)",
+    "phase": "Phase",
+    "active_desktops": "Active desktops",
+    "fe_iops": "Front-end IOPS (model)",
+    "fe_iops_pi90_low": "Front-end IOPS, PI low",
+    "fe_iops_pi90_high": "Front-end IOPS, PI high",
+    "read_share": "Read share",
+    "be_iops": "Back-end IOPS (model)",
+    "be_iops_pi90_low": "Back-end IOPS, PI low",
+    "be_iops_pi90_high": "Back-end IOPS, PI high",
+    "throughput_mbps": "Throughput, MB/s (model)",
     "carried_by": "Demonstrably carried by (reported)",
 }
 
@@ -43,8 +49,10 @@ def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
 
 
 def _select(name: str, options, value) -> str:
-    opts = "".join(f'<option value="{html.escape(o)}"{" selected" if o == value else ""}>{html.escape(label)}</option>'
-                   for o, label in options)
+    opts = "".join(
+        f'<option value="{html.escape(o)}"{" selected" if o == value else ""}>{html.escape(label)}</option>'
+        for o, label in options
+    )
     return f'<select name="{name}" id="calc-{name}">{opts}</select>'
 
 
@@ -58,19 +66,19 @@ def calculator_html(ctx) -> str:
     classes = [(w, ctx.label("worker_class", w)) for w in scenario.WORKER_CLASSES]
     fields = [
         f'<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" value="{p["desktops"]}"></label>',
-        f'<label>Worker class{_select("worker_class", classes, p["worker_class"])}</label>',
+        f"<label>Worker class{_select('worker_class', classes, p['worker_class'])}</label>",
         f'<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" max="1" step="0.05" value="{p["concurrency"]}"></label>',
         f'<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" max="0.95" step="0.05" value="{p["headroom"]}"></label>',
         f'<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
-        f'<label>RAID{_select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])}</label>',
-        f'<label>Failover{_select("failover", [(f, f) for f in scenario.FAILOVER], p["failover"])}</label>',
+        f"<label>RAID{_select('raid', [(r, f'{r} (write penalty {w})') for r, w in scenario.WRITE_PENALTY.items()], p['raid'])}</label>",
+        f"<label>Failover{_select('failover', [(f, f) for f in scenario.FAILOVER], p['failover'])}</label>",
     ]
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
     labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
     inputs = json.dumps(ctx.sizing_inputs, sort_keys=True).replace("</", "<\\/")
     js = SIZING_JS.read_text(encoding="utf-8")
     return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator">
-<form id="calc-form" onsubmit="return false;">{''.join(fields)}</form>
+<form id="calc-form" onsubmit="return false;">{"".join(fields)}</form>
 <p class="vdi-calc-error" id="calc-error" role="alert"></p>
 <table id="calc-result"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
 <script type="application/json" id="vdi-sizing-inputs">{inputs}</script>

@@ -18,9 +18,9 @@ import vl_convert as vlc
 from IPython.display import display
 
 from .. import config, files
-from ..models.iops import ANY_CLASS
 from ..models.boot import EXTRAPOLATED, FITTED, SCENARIO, demand_curve, demand_line_extent
 from ..models.cost import tiered_configuration, tiering_saving
+from ..models.iops import ANY_CLASS
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
@@ -33,7 +33,13 @@ def _theme() -> alt.theme.ThemeConfig:
         "config": {
             "font": FONT,
             "axis": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11, "titleFontSize": 11},
-            "legend": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11, "titleFontSize": 11, "labelLimit": 260},
+            "legend": {
+                "labelFont": FONT,
+                "titleFont": FONT,
+                "labelFontSize": 11,
+                "titleFontSize": 11,
+                "labelLimit": 260,
+            },
             "header": {"labelFont": FONT, "titleFont": FONT, "labelFontSize": 11},
             "title": {"font": FONT, "fontSize": 13, "anchor": "start"},
             "view": {"stroke": "#ddd"},
@@ -94,8 +100,10 @@ def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
     """
     spec = chart.to_dict()
     div = f"vdi-chart-{key or next(_ids)}"
-    html = (f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
-            f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>')
+    html = (
+        f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
+        f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>'
+    )
     svg = chart_svg(spec)
     display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
 
@@ -108,9 +116,10 @@ def log_ticks(lo: float, hi: float, nice: bool = True) -> list[float]:
     only those inside, with 2 and 5 times them when fewer than two fit. Raises ValueError
     unless 0 < lo <= hi."""
     import math
+
     if not (lo > 0 and hi >= lo):
         raise ValueError(f"log_ticks needs 0 < lo <= hi, got {lo!r}, {hi!r}")
-    powers = [10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
+    powers = [10.0**k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
     ticks = powers if nice else [t for t in powers if lo <= t <= hi]
     if len(ticks) < 2:
         ticks = sorted(t * m for t in powers for m in (1, 2, 5) if lo <= t * m <= hi)
@@ -128,27 +137,53 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     the vantage (numbers from different vantages are not comparable), the tooltip names the
     condition, bound and locator so a reader can check each point.
     """
-    d = results[(results["metric"] == "iops") & results["per_desktop"].notna()
-                & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)
-                & results["statistic"].isin(["peak", "average"])].copy()
+    d = results[
+        (results["metric"] == "iops")
+        & results["per_desktop"].notna()
+        & results["used_in_analysis"]
+        & results["phase"].isin(config.PHASE_ORDER)
+        & results["statistic"].isin(["peak", "average"])
+    ].copy()
     d["phase_label"] = _phase_label(d["phase"])
     d["vantage"] = d["vantage"].replace("", "unstated").str.replace("_", " ")
     d["condition"] = d["condition"].replace("", "normal")
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
     ticks = log_ticks(float(d["per_desktop"].min()), float(d["per_desktop"].max())) if len(d) else None
-    return alt.Chart(d).mark_point(size=60, filled=True, opacity=0.8).encode(
-        x=alt.X("per_desktop:Q", title="IOPS per desktop (log scale)", scale=alt.Scale(type="log"),
-                axis=alt.Axis(values=ticks, format=",.0f")),
-        y=alt.Y("phase_label:N", title=None, sort=order),
-        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
-        shape=alt.Shape("vantage:N", title="Measured at"),
-        tooltip=["vendor", "phase_label", "statistic", "vantage", "condition", "bound",
-                 alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
-                 alt.Tooltip("desktops:Q", format=",.0f"),
-                 alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"), "locator"],
-    ).properties(width=230, height=200).facet(
-        column=alt.Column("statistic:N", title=None, sort=["peak", "average"],
-                          header=alt.Header(labelFontSize=12, labelFontWeight="bold")),
+    return (
+        alt.Chart(d)
+        .mark_point(size=60, filled=True, opacity=0.8)
+        .encode(
+            x=alt.X(
+                "per_desktop:Q",
+                title="IOPS per desktop (log scale)",
+                scale=alt.Scale(type="log"),
+                axis=alt.Axis(values=ticks, format=",.0f"),
+            ),
+            y=alt.Y("phase_label:N", title=None, sort=order),
+            color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
+            shape=alt.Shape("vantage:N", title="Measured at"),
+            tooltip=[
+                "vendor",
+                "phase_label",
+                "statistic",
+                "vantage",
+                "condition",
+                "bound",
+                alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
+                alt.Tooltip("desktops:Q", format=",.0f"),
+                alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"),
+                "locator",
+            ],
+        )
+        .properties(width=230, height=200)
+        .facet(
+            column=alt.Column(
+                "statistic:N",
+                title=None,
+                sort=["peak", "average"],
+                header=alt.Header(labelFontSize=12, labelFontWeight="bold"),
+            ),
+        )
     )  # no title: the report's figure caption is the title
 
 
@@ -162,8 +197,12 @@ def latency_data(results: pd.DataFrame) -> pd.DataFrame:
     when empty), ``mark`` (``BOUND_MARKS`` of the bound) and ``shown`` (the value with its bound
     sign, e.g. ``< 1 ms``, for the tooltip)."""
     cond = results["condition"].fillna("").astype(str).str.strip()
-    d = results[(results["metric"] == "latency") & results["used_in_analysis"] & results["phase"].isin(config.PHASE_ORDER)
-                & cond.isin(["", "normal"])].copy()
+    d = results[
+        (results["metric"] == "latency")
+        & results["used_in_analysis"]
+        & results["phase"].isin(config.PHASE_ORDER)
+        & cond.isin(["", "normal"])
+    ].copy()
     d["phase_label"] = _phase_label(d["phase"])
     d["vantage"] = d["vantage"].fillna("").replace("", "unstated").str.replace("_", " ")
     d["mark"] = d["bound"].map(BOUND_MARKS).fillna("reported value")
@@ -183,8 +222,17 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
         "y": alt.Y("phase_label:N", title=None, sort=order),
         "color": alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
         "shape": alt.Shape("statistic:N", title="Statistic"),
-        "tooltip": ["vendor", "phase_label", "statistic", alt.Tooltip("shown:N", title="latency"), alt.Tooltip("mark:N", title="value"),
-                    alt.Tooltip("vantage:N", title="measured at"), "value_text", "locator"]}
+        "tooltip": [
+            "vendor",
+            "phase_label",
+            "statistic",
+            alt.Tooltip("shown:N", title="latency"),
+            alt.Tooltip("mark:N", title="value"),
+            alt.Tooltip("vantage:N", title="measured at"),
+            "value_text",
+            "locator",
+        ],
+    }
     bounded = d["bound"].isin(["lt", "gt"])
     exact = alt.Chart(d[~bounded]).mark_point(size=70, filled=True, opacity=0.85).encode(**enc)
     bounds = alt.Chart(d[bounded]).mark_point(size=90, filled=False, strokeWidth=2, opacity=0.95).encode(**enc)
@@ -194,8 +242,12 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
 
 # Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind
 # readers, and by order (worst first) and the legend without colour.
-VERDICT_COLORS = {"not supported": "#D55E00", "partly supported": "#E69F00", "supported": "#009E73",
-                  "not testable": "#999999"}
+VERDICT_COLORS = {
+    "not supported": "#D55E00",
+    "partly supported": "#E69F00",
+    "supported": "#009E73",
+    "not testable": "#999999",
+}
 
 
 def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame) -> alt.Chart:
@@ -208,14 +260,23 @@ def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame) -> alt.Chart:
     d = d.groupby(["vendor", "verdict"]).size().rename("claims").reset_index()
     order = list(VERDICT_COLORS)
     d["order"] = d["verdict"].map({v: i for i, v in enumerate(order)})
-    return alt.Chart(d).mark_bar().encode(
-        y=alt.Y("vendor:N", title=None),
-        x=alt.X("claims:Q", title="Headline claims"),
-        color=alt.Color("verdict:N", title="Verdict", sort=order,
-                        scale=alt.Scale(domain=order, range=list(VERDICT_COLORS.values()))),
-        order=alt.Order("order:Q"),
-        tooltip=["vendor", "verdict", "claims"],
-    ).properties(width=520, height=140)
+    return (
+        alt.Chart(d)
+        .mark_bar()
+        .encode(
+            y=alt.Y("vendor:N", title=None),
+            x=alt.X("claims:Q", title="Headline claims"),
+            color=alt.Color(
+                "verdict:N",
+                title="Verdict",
+                sort=order,
+                scale=alt.Scale(domain=order, range=list(VERDICT_COLORS.values())),
+            ),
+            order=alt.Order("order:Q"),
+            tooltip=["vendor", "verdict", "claims"],
+        )
+        .properties(width=520, height=140)
+    )
 
 
 def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
@@ -223,21 +284,66 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
     (IOPS per desktop, colour = vendor) as crosses."""
 
     pooled = ANY_CLASS in set(pred["worker_class"])
-    p = pred.assign(label=(pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"])
-    o = obs.assign(label=(obs["phase"] + " " + obs["statistic"]).str.replace("_", " ") + " · " + (ANY_CLASS if pooled else obs["worker_class"]))
+    p = pred.assign(
+        label=(pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"]
+    )
+    o = obs.assign(
+        label=(obs["phase"] + " " + obs["statistic"]).str.replace("_", " ")
+        + " · "
+        + (ANY_CLASS if pooled else obs["worker_class"])
+    )
     lo = float(min(p["pi90_low"].min(), o["iops_per_desktop"].min()) * 0.8)
     hi = float(max(p["pi90_high"].max(), o["iops_per_desktop"].max()) * 1.2)
     sc = alt.Scale(type="log", domain=[lo, hi])
     y = alt.Y("label:N", title=None, sort=list(p["label"]), axis=alt.Axis(labelLimit=400))
-    bars = alt.Chart(p).mark_rule(strokeWidth=2, color="#999").encode(
-        x=alt.X("pi90_low:Q", scale=sc, title="IOPS per desktop (log scale)", axis=alt.Axis(values=log_ticks(lo, hi, nice=False), format=",~g")),
-        x2="pi90_high:Q", y=y)
-    pts = alt.Chart(p).mark_point(filled=True, size=50, color="black").encode(
-        x=alt.X("estimate:Q", scale=sc), y=y, tooltip=["phase", "statistic", "worker_class", alt.Tooltip("estimate:Q", format=".1f"),
-                                                       alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
-    ob = alt.Chart(o).mark_point(shape="cross", size=70, filled=True).encode(
-        x=alt.X("iops_per_desktop:Q", scale=sc), y=y, color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
-        tooltip=["vendor", "phase", "statistic", "worker_class", "vantage", alt.Tooltip("iops_per_desktop:Q", format=".1f"), "record_ids"])
+    bars = (
+        alt.Chart(p)
+        .mark_rule(strokeWidth=2, color="#999")
+        .encode(
+            x=alt.X(
+                "pi90_low:Q",
+                scale=sc,
+                title="IOPS per desktop (log scale)",
+                axis=alt.Axis(values=log_ticks(lo, hi, nice=False), format=",~g"),
+            ),
+            x2="pi90_high:Q",
+            y=y,
+        )
+    )
+    pts = (
+        alt.Chart(p)
+        .mark_point(filled=True, size=50, color="black")
+        .encode(
+            x=alt.X("estimate:Q", scale=sc),
+            y=y,
+            tooltip=[
+                "phase",
+                "statistic",
+                "worker_class",
+                alt.Tooltip("estimate:Q", format=".1f"),
+                alt.Tooltip("pi90_low:Q", format=".1f"),
+                alt.Tooltip("pi90_high:Q", format=".1f"),
+            ],
+        )
+    )
+    ob = (
+        alt.Chart(o)
+        .mark_point(shape="cross", size=70, filled=True)
+        .encode(
+            x=alt.X("iops_per_desktop:Q", scale=sc),
+            y=y,
+            color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
+            tooltip=[
+                "vendor",
+                "phase",
+                "statistic",
+                "worker_class",
+                "vantage",
+                alt.Tooltip("iops_per_desktop:Q", format=".1f"),
+                "record_ids",
+            ],
+        )
+    )
     # no title: the report's caption names the marks (estimate dot, interval bar, observation crosses)
     return alt.layer(bars, pts, ob).properties(width=420, height=160)
 
@@ -247,17 +353,40 @@ def cv_chart(cv: pd.DataFrame):
     IOPS per desktop, log-log, one colour per held-out vendor; the diagonal is a perfect fit."""
 
     d = cv[cv["predicted"].notna()]
-    lim = [float(min(d["observed"].min(), d["pi90_low"].min()) * 0.8), float(max(d["observed"].max(), d["pi90_high"].max()) * 1.2)]
+    lim = [
+        float(min(d["observed"].min(), d["pi90_low"].min()) * 0.8),
+        float(max(d["observed"].max(), d["pi90_high"].max()) * 1.2),
+    ]
     sc = alt.Scale(type="log", domain=lim)
-    diag = alt.Chart(pd.DataFrame({"x": lim, "y": lim})).mark_line(color="#bbb", strokeDash=[4, 4]).encode(x=alt.X("x:Q", scale=sc), y=alt.Y("y:Q", scale=sc))
-    base = alt.Chart(d).encode(x=alt.X("observed:Q", scale=sc, title="observed IOPS per desktop"),
-                               color=alt.Color("held_out:N", scale=vendor_scale(d["held_out"]), title="Held-out vendor"))
-    rules = base.mark_rule(opacity=0.6).encode(y=alt.Y("pi90_low:Q", scale=sc, title="predicted from the other vendors"), y2="pi90_high:Q")
+    diag = (
+        alt.Chart(pd.DataFrame({"x": lim, "y": lim}))
+        .mark_line(color="#bbb", strokeDash=[4, 4])
+        .encode(x=alt.X("x:Q", scale=sc), y=alt.Y("y:Q", scale=sc))
+    )
+    base = alt.Chart(d).encode(
+        x=alt.X("observed:Q", scale=sc, title="observed IOPS per desktop"),
+        color=alt.Color("held_out:N", scale=vendor_scale(d["held_out"]), title="Held-out vendor"),
+    )
+    rules = base.mark_rule(opacity=0.6).encode(
+        y=alt.Y("pi90_low:Q", scale=sc, title="predicted from the other vendors"), y2="pi90_high:Q"
+    )
     pts = base.mark_point(filled=True, size=60).encode(
-        y=alt.Y("predicted:Q", scale=sc), shape=alt.Shape("phase:N", title="Phase"),
-        tooltip=["held_out", "phase", "statistic", "worker_class", alt.Tooltip("observed:Q", format=".1f"),
-                 alt.Tooltip("predicted:Q", format=".1f"), alt.Tooltip("pi90_low:Q", format=".1f"), alt.Tooltip("pi90_high:Q", format=".1f")])
-    return (diag + rules + pts).properties(width=380, height=300, title="Leave-one-vendor-out: predicted vs observed (90 % PI)")
+        y=alt.Y("predicted:Q", scale=sc),
+        shape=alt.Shape("phase:N", title="Phase"),
+        tooltip=[
+            "held_out",
+            "phase",
+            "statistic",
+            "worker_class",
+            alt.Tooltip("observed:Q", format=".1f"),
+            alt.Tooltip("predicted:Q", format=".1f"),
+            alt.Tooltip("pi90_low:Q", format=".1f"),
+            alt.Tooltip("pi90_high:Q", format=".1f"),
+        ],
+    )
+    return (diag + rules + pts).properties(
+        width=380, height=300, title="Leave-one-vendor-out: predicted vs observed (90 % PI)"
+    )
 
 
 def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
@@ -276,31 +405,63 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     end, ext_end = demand_line_extent(model, storms, scenario_rate)
     c = demand_curve(model, np.linspace(0, end, 40)).assign(part=FITTED)
     if ext_end > end:
-        c = pd.concat([c, demand_curve(model, np.linspace(end, ext_end, 10)).assign(part=EXTRAPOLATED)], ignore_index=True)
+        c = pd.concat(
+            [c, demand_curve(model, np.linspace(end, ext_end, 10)).assign(part=EXTRAPOLATED)], ignore_index=True
+        )
     x_max = float(max(s["boot_rate_per_min"].max(), ext_end) * 1.05)
-    x = alt.X("boot_rate_per_min:Q", title="boot rate (desktops per minute)", scale=alt.Scale(domain=[0, x_max], nice=False),
-              axis=alt.Axis(tickCount=5, format=",.0f"))
+    x = alt.X(
+        "boot_rate_per_min:Q",
+        title="boot rate (desktops per minute)",
+        scale=alt.Scale(domain=[0, x_max], nice=False),
+        axis=alt.Axis(tickCount=5, format=",.0f"),
+    )
     y = alt.Y("fe_iops_low:Q", title="peak front-end IOPS", axis=alt.Axis(tickCount=5, format=",.0f"))
     band = alt.Chart(c).mark_area(opacity=0.3, color="#bbb").encode(x=x, y=y, y2="fe_iops_high:Q")
     line = alt.Chart(c[c["part"] == FITTED]).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
     # the marks are named on the chart itself (text at the line's end and the rule's top) and in the caption
     ends = c.groupby("part", sort=False).tail(1).assign(text=lambda t: t["part"])
     ends.loc[ends["part"] == FITTED, "text"] = FITTED
-    labels = alt.Chart(ends).mark_text(align="left", dx=4, dy=-6, fontSize=10).encode(x="boot_rate_per_min:Q", y="fe_iops:Q", text="text:N")
+    labels = (
+        alt.Chart(ends)
+        .mark_text(align="left", dx=4, dy=-6, fontSize=10)
+        .encode(x="boot_rate_per_min:Q", y="fe_iops:Q", text="text:N")
+    )
     layers_model = [band, line, labels]
     if ext_end > end:
-        layers_model.insert(2, alt.Chart(c[c["part"] == EXTRAPOLATED]).mark_line(color="#666", strokeDash=[4, 4]).encode(
-            x="boot_rate_per_min:Q", y="fe_iops:Q"))
-    pts = alt.Chart(s).mark_point(size=90, filled=True).encode(
-        x="boot_rate_per_min:Q", y="iops:Q", color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
-        shape=alt.Shape("shown:N", title=None),
-        tooltip=["vendor", alt.Tooltip("boot_rate_per_min:Q", format=",.0f"), "rate_bound", alt.Tooltip("iops:Q", format=",.0f"),
-                 "shown", "peak_record", "duration_record"])
+        layers_model.insert(
+            2,
+            alt.Chart(c[c["part"] == EXTRAPOLATED])
+            .mark_line(color="#666", strokeDash=[4, 4])
+            .encode(x="boot_rate_per_min:Q", y="fe_iops:Q"),
+        )
+    pts = (
+        alt.Chart(s)
+        .mark_point(size=90, filled=True)
+        .encode(
+            x="boot_rate_per_min:Q",
+            y="iops:Q",
+            color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
+            shape=alt.Shape("shown:N", title=None),
+            tooltip=[
+                "vendor",
+                alt.Tooltip("boot_rate_per_min:Q", format=",.0f"),
+                "rate_bound",
+                alt.Tooltip("iops:Q", format=",.0f"),
+                "shown",
+                "peak_record",
+                "duration_record",
+            ],
+        )
+    )
     layers = [*layers_model, pts]
     if scenario_rate:
         rule = pd.DataFrame({"r": [scenario_rate], "text": [SCENARIO]})
         layers.append(alt.Chart(rule).mark_rule(strokeDash=[4, 4], color="black").encode(x="r:Q"))
-        layers.append(alt.Chart(rule).mark_text(align="left", baseline="top", dx=4, y=2, fontSize=10).encode(x="r:Q", text="text:N"))
+        layers.append(
+            alt.Chart(rule)
+            .mark_text(align="left", baseline="top", dx=4, y=2, fontSize=10)
+            .encode(x="r:Q", text="text:N")
+        )
     return alt.layer(*layers).properties(width=420, height=260)
 
 
@@ -313,17 +474,51 @@ def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
     refs = [c for c in drives["configuration"] if c != tiered]
     rs = np.linspace(0, 1, 101)
 
-    d = pd.DataFrame([{"ratio": r, "against": config.label("configuration", ref),
-                       "saving": tiering_saving(drives, r, ref, tiered)["with_hdds"]} for ref in refs for r in rs])
+    d = pd.DataFrame(
+        [
+            {
+                "ratio": r,
+                "against": config.label("configuration", ref),
+                "saving": tiering_saving(drives, r, ref, tiered)["with_hdds"],
+            }
+            for ref in refs
+            for r in rs
+        ]
+    )
     band_d = pd.DataFrame({"lo": [a["low"]], "hi": [a["high"]], "text": ["assumed price ratio (range)"]})
     band = alt.Chart(band_d).mark_rect(opacity=0.15, color="#e6550d").encode(x="lo:Q", x2="hi:Q")
-    claim_d = pd.DataFrame({"y": [tiering_saving(drives, 0, refs[-1], tiered)["claimed_fmd_only"]], "x": [1.0],
-                            "text": ["flash modules saved, HDDs not counted (the document's comparison)"]})
+    claim_d = pd.DataFrame(
+        {
+            "y": [tiering_saving(drives, 0, refs[-1], tiered)["claimed_fmd_only"]],
+            "x": [1.0],
+            "text": ["flash modules saved, HDDs not counted (the document's comparison)"],
+        }
+    )
     claim = alt.Chart(claim_d).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
     # the band and the dashed rule are named on the chart (text marks), not only in the caption
-    band_text = alt.Chart(band_d).mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=10, color="#a63603").encode(x="lo:Q", text="text:N")
-    claim_text = alt.Chart(claim_d).mark_text(align="right", baseline="top", dy=3, fontSize=10).encode(x="x:Q", y="y:Q", text="text:N")
-    line = alt.Chart(d).mark_line().encode(x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
-                                           y=alt.Y("saving:Q", title=f"drive-cost saving of {config.label('configuration', tiered)}", axis=alt.Axis(format="%")),
-                                           color=alt.Color("against:N", title="Against"))
-    return (band + claim + line + band_text + claim_text).properties(width=420, height=240, title="Flash modules saved, HDDs included")
+    band_text = (
+        alt.Chart(band_d)
+        .mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=10, color="#a63603")
+        .encode(x="lo:Q", text="text:N")
+    )
+    claim_text = (
+        alt.Chart(claim_d)
+        .mark_text(align="right", baseline="top", dy=3, fontSize=10)
+        .encode(x="x:Q", y="y:Q", text="text:N")
+    )
+    line = (
+        alt.Chart(d)
+        .mark_line()
+        .encode(
+            x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
+            y=alt.Y(
+                "saving:Q",
+                title=f"drive-cost saving of {config.label('configuration', tiered)}",
+                axis=alt.Axis(format="%"),
+            ),
+            color=alt.Color("against:N", title="Against"),
+        )
+    )
+    return (band + claim + line + band_text + claim_text).properties(
+        width=420, height=240, title="Flash modules saved, HDDs included"
+    )

@@ -10,8 +10,18 @@ import pandas as pd
 from .. import config
 from .show import say, table
 
-PACKAGES = ("pandas", "statsmodels", "altair", "vl-convert-python", "nbconvert", "papermill", "weasyprint",
-            "itables", "pandera", "pint")
+PACKAGES = (
+    "pandas",
+    "statsmodels",
+    "altair",
+    "vl-convert-python",
+    "nbconvert",
+    "papermill",
+    "weasyprint",
+    "itables",
+    "pandera",
+    "pint",
+)
 
 
 INPUT_PATHS = ("src", "data/raw", "notebooks", "templates")  # what the report is built from
@@ -22,8 +32,9 @@ def git_commit() -> str:
     changes`` when they differ from it, or a note when the project is not a git checkout. A
     commit that changes only tests or docs leaves the report's bytes unchanged."""
     try:
-        run = lambda *a: subprocess.run(["git", "-C", str(config.PROJ_ROOT), *a], capture_output=True, text=True,
-                                        check=True).stdout.strip()
+        run = lambda *a: subprocess.run(
+            ["git", "-C", str(config.PROJ_ROOT), *a], capture_output=True, text=True, check=True
+        ).stdout.strip()
         sha = run("log", "-1", "--format=%H", "--", *INPUT_PATHS)
         dirty = run("status", "--porcelain", "--untracked-files=no", "--", *INPUT_PATHS)
         return sha + (" + local changes" if dirty else "")
@@ -42,8 +53,12 @@ def sha256_table() -> pd.DataFrame:
     """Columns: File (relative to the project), SHA-256."""
     rows = []
     for p in input_files():
-        rows.append({"File": str(p.relative_to(config.PROJ_ROOT)),
-                     "SHA-256": f"<code>{hashlib.sha256(p.read_bytes()).hexdigest()}</code>"})
+        rows.append(
+            {
+                "File": str(p.relative_to(config.PROJ_ROOT)),
+                "SHA-256": f"<code>{hashlib.sha256(p.read_bytes()).hexdigest()}</code>",
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -60,14 +75,18 @@ def versions() -> str:
 def _rel(v):
     """A path inside the project relative to it (so the colophon does not depend on the checkout's place)."""
     if isinstance(v, str) and v.startswith(str(config.PROJ_ROOT)):
-        return v[len(str(config.PROJ_ROOT)) + 1:]
+        return v[len(str(config.PROJ_ROOT)) + 1 :]
     return v
 
 
 def render(ctx) -> None:
     p = ctx.params
-    say("Built from commit `{commit}` on {date} with the parameters {params}. Packages: {versions}. The texts of the "
+    say(
+        "Built from commit `{commit}` on {date} with the parameters {params}. Packages: {versions}. The texts of the "
         "vendor documents are identified by the SHA-256 in `data/raw/sources.csv`; the files this report read:",
-        commit=git_commit(), date=ctx.report_date, versions=versions(),
-        params=", ".join(f"`{k}={_rel(v)}`" for k, v in p.items() if k != "report_date"))
+        commit=git_commit(),
+        date=ctx.report_date,
+        versions=versions(),
+        params=", ".join(f"`{k}={_rel(v)}`" for k, v in p.items() if k != "report_date"),
+    )
     table(sha256_table(), "Input files and their SHA-256", "colophon-inputs", {"File": "38%", "SHA-256": "62%"})

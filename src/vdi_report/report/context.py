@@ -22,24 +22,24 @@ SCENARIO_PARAMS = ("desktops", "worker_class", "concurrency", "headroom", "boot_
 # is ``catalogue.read(<table>)`` (typed: text "" where not stated, numbers float with NaN), read
 # once. The catalogue (``vdi_report.catalogue``) declares each table's columns and writing stage.
 TABLES = {
-    "results": "results",                          # every digitized record, normalized
-    "tests": "tests",                              # one row per test run, with headline figures
-    "testbeds": "testbeds",                        # drives and raw capacity per document
-    "findings": "audit_findings",                  # the automated audit's findings
-    "pred": "iops_per_desktop_model",              # planning figures per phase (the IOPS model)
-    "obs": "iops_model_observations",              # the model's observations
-    "exclusions": "iops_model_exclusions",         # records the model leaves out, and why
+    "results": "results",  # every digitized record, normalized
+    "tests": "tests",  # one row per test run, with headline figures
+    "testbeds": "testbeds",  # drives and raw capacity per document
+    "findings": "audit_findings",  # the automated audit's findings
+    "pred": "iops_per_desktop_model",  # planning figures per phase (the IOPS model)
+    "obs": "iops_model_observations",  # the model's observations
+    "exclusions": "iops_model_exclusions",  # records the model leaves out, and why
     "coefs": "iops_model_coefficients",
-    "cv": "iops_model_cv",                         # held-out predictions of each specification
-    "cv_by_vendor": "iops_model_cv_by_vendor",     # leave-one-vendor-out, per vendor
-    "external": "iops_model_external",             # out-of-sample check on the external documents
-    "boot_storms": "boot_storms",                  # boot storms by rate, per document
+    "cv": "iops_model_cv",  # held-out predictions of each specification
+    "cv_by_vendor": "iops_model_cv_by_vendor",  # leave-one-vendor-out, per vendor
+    "external": "iops_model_external",  # out-of-sample check on the external documents
+    "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
-    "sizing_inputs": "sizing_inputs",              # the inputs of scenario.size (JSON: a dict)
-    "density": "density",                          # utilization rows and extrapolation per resource
-    "density_summary": "density_summary",          # demonstrated and extrapolated density per array
-    "cost_readings": "cost_readings",              # each reading of a vendor's $-per-desktop claim
-    "cost": "cost",                                # cost per desktop from assumed prices
+    "sizing_inputs": "sizing_inputs",  # the inputs of scenario.size (JSON: a dict)
+    "density": "density",  # utilization rows and extrapolation per resource
+    "density_summary": "density_summary",  # demonstrated and extrapolated density per array
+    "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
+    "cost": "cost",  # cost per desktop from assumed prices
 }
 
 
@@ -75,6 +75,7 @@ class Context:
             raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
         if name not in self._cache:
             from .. import catalogue
+
             self._cache[name] = catalogue.read(TABLES[name])
         return self._cache[name]
 
@@ -107,16 +108,19 @@ class Context:
     def sizing(self) -> pd.DataFrame:
         """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
         from ..models import scenario
+
         return scenario.size({k: self.params[k] for k in SCENARIO_PARAMS}, self.sizing_inputs)
 
     @functools.cached_property
     def register(self) -> pd.DataFrame:
         from .. import audit
+
         return audit.load_discrepancies()
 
     @functools.cached_property
     def claims(self) -> pd.DataFrame:
         from .. import audit
+
         return audit.load_claims()
 
     @functools.cached_property

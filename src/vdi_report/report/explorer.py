@@ -8,12 +8,41 @@ import pandas as pd
 from .tables import fmt_value
 
 # Column widths (px) of the explorer: the page scrolls the table sideways rather than squeezing it.
-WIDTHS = {"Record": 80, "Vendor": 90, "Test": 110, "Phase": 100, "Metric": 110, "Statistic": 70, "Value as printed": 90,
-          "Normalized": 100, "Vantage": 100, "Condition": 70, "Locator": 110, "Line": 45, "Quote": 320, "Used": 70,
-          "Why not used": 335}
+WIDTHS = {
+    "Record": 80,
+    "Vendor": 90,
+    "Test": 110,
+    "Phase": 100,
+    "Metric": 110,
+    "Statistic": 70,
+    "Value as printed": 90,
+    "Normalized": 100,
+    "Vantage": 100,
+    "Condition": 70,
+    "Locator": 110,
+    "Line": 45,
+    "Quote": 320,
+    "Used": 70,
+    "Why not used": 335,
+}
 TABLE_ID = "evidence"  # fixed, so that two builds give the same bytes (itables draws a random id)
-COLUMNS = ["Record", "Vendor", "Test", "Phase", "Metric", "Statistic", "Value as printed", "Normalized",
-           "Vantage", "Condition", "Locator", "Line", "Quote", "Used", "Why not used"]
+COLUMNS = [
+    "Record",
+    "Vendor",
+    "Test",
+    "Phase",
+    "Metric",
+    "Statistic",
+    "Value as printed",
+    "Normalized",
+    "Vantage",
+    "Condition",
+    "Locator",
+    "Line",
+    "Quote",
+    "Used",
+    "Why not used",
+]
 
 
 def evidence_table(ctx) -> pd.DataFrame:
@@ -23,16 +52,27 @@ def evidence_table(ctx) -> pd.DataFrame:
     ``set aside``; Why not used: the register entry's resolution (empty when used).
     """
     r = ctx.results
-    return pd.DataFrame({
-        "Record": r["record_id"], "Vendor": r["vendor"], "Test": r["test_id"].str.replace("_", " "),
-        "Phase": [ctx.label("phase", p) for p in r["phase"]], "Metric": r["metric"].str.replace("_", " "),
-        "Statistic": r["statistic"], "Value as printed": r["value_text"],
-        "Normalized": [fmt_value(v, u, b, h) for v, u, b, h in zip(r["value"], r["unit"], r["bound"], r["value_high"])],
-        "Vantage": [ctx.label("vantage", v) for v in r["vantage"]],
-        "Condition": r["condition"], "Locator": r["locator"], "Line": r["line"].astype(str), "Quote": r["quote"],
-        "Used": r["used_in_analysis"].map({True: "yes", False: "set aside"}),
-        "Why not used": r["resolution"].fillna(""),
-    }).astype(str)
+    return pd.DataFrame(
+        {
+            "Record": r["record_id"],
+            "Vendor": r["vendor"],
+            "Test": r["test_id"].str.replace("_", " "),
+            "Phase": [ctx.label("phase", p) for p in r["phase"]],
+            "Metric": r["metric"].str.replace("_", " "),
+            "Statistic": r["statistic"],
+            "Value as printed": r["value_text"],
+            "Normalized": [
+                fmt_value(v, u, b, h) for v, u, b, h in zip(r["value"], r["unit"], r["bound"], r["value_high"])
+            ],
+            "Vantage": [ctx.label("vantage", v) for v in r["vantage"]],
+            "Condition": r["condition"],
+            "Locator": r["locator"],
+            "Line": r["line"].astype(str),
+            "Quote": r["quote"],
+            "Used": r["used_in_analysis"].map({True: "yes", False: "set aside"}),
+            "Why not used": r["resolution"].fillna(""),
+        }
+    ).astype(str)
 
 
 def explorer_html(ev: pd.DataFrame) -> str:
@@ -45,13 +85,23 @@ def explorer_html(ev: pd.DataFrame) -> str:
 
     panes = [COLUMNS.index(c) for c in ("Vendor", "Phase", "Metric", "Vantage", "Used")]
     html = to_html_datatable(
-        ev, table_id=TABLE_ID, connected=False, showIndex=False, maxBytes=0, pageLength=25,
-        lengthMenu=[10, 25, 100, 1000], column_filters="footer", classes="display compact",
+        ev,
+        table_id=TABLE_ID,
+        connected=False,
+        showIndex=False,
+        maxBytes=0,
+        pageLength=25,
+        lengthMenu=[10, 25, 100, 1000],
+        column_filters="footer",
+        classes="display compact",
         layout={"top1": "searchPanes"},
         searchPanes={"columns": panes, "layout": "columns-3", "cascadePanes": True, "initCollapsed": False},
-        autoWidth=False, allow_html=False,
+        autoWidth=False,
+        allow_html=False,
         style={"table-layout": "fixed", "width": f"{sum(WIDTHS.values())}px", "margin": "0"},
-        columnDefs=[{"targets": i, "width": f"{WIDTHS[c]}px"} for i, c in enumerate(COLUMNS)], display_logo_when_loading=False)
+        columnDefs=[{"targets": i, "width": f"{WIDTHS[c]}px"} for i, c in enumerate(COLUMNS)],
+        display_logo_when_loading=False,
+    )
     # Drop itables' static preview (it links to itables.org) and the help link of its loading
     # message: the report links to nothing outside the page.
     html = re.sub(r'<div id="evidence_fallback">.*?</table></div>', "", html, flags=re.DOTALL)

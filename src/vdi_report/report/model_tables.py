@@ -10,9 +10,9 @@ import re
 import pandas as pd
 
 from ..config import PHASE_LABELS, label
-from .tables import fmt_number
 from ..models.boot import STATISTIC_LABELS
 from ..models.iops import bound_verdict
+from .tables import fmt_number
 
 BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
 
@@ -35,15 +35,22 @@ def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
     (``any`` = pooled), the estimate with its interval and its kind, the documents behind it, and
     read share, I/O size and latency beside every IOPS figure."""
     unit = pred["unit"].fillna("")
-    return pd.DataFrame({
-        "Phase": _phase(pred["phase"]), "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
-        "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
-        "Estimate (model)": [f"{_iv(e, lo, hi)} {u}" for e, lo, hi, u in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit)],
-        "Interval": pred["interval_kind"], "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_vendors"], pred["vendors"])],
-        "Read share (derived)": pred["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
-        "I/O size, KB (derived)": pred["io_size_kb"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
-        "Latency, ms (reported, median)": pred["latency_ms"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
-    })
+    return pd.DataFrame(
+        {
+            "Phase": _phase(pred["phase"]),
+            "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
+            "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
+            "Estimate (model)": [
+                f"{_iv(e, lo, hi)} {u}"
+                for e, lo, hi, u in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit)
+            ],
+            "Interval": pred["interval_kind"],
+            "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_vendors"], pred["vendors"])],
+            "Read share (derived)": pred["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
+            "I/O size, KB (derived)": pred["io_size_kb"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+            "Latency, ms (reported, median)": pred["latency_ms"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+        }
+    )
 
 
 def exclusions_table(ex: pd.DataFrame) -> pd.DataFrame:
@@ -55,17 +62,38 @@ def exclusions_table(ex: pd.DataFrame) -> pd.DataFrame:
 def boot_table(storms: pd.DataFrame) -> pd.DataFrame:
     """Per document: desktops, boot duration (reported), boot rate, I/O per desktop boot and peak
     IOPS per desktop booted per minute (derived, with their bounds), records."""
+
     def b(v, bound):
         return "" if pd.isna(v) else f"{BOUND_WORDS.get(bound, '')}{fmt_number(v)}"
-    return pd.DataFrame({
-        "Vendor": storms["vendor"], "Desktops": storms["desktops"].map(fmt_number),
-        "Boot duration, min (reported)": [b(v, x) for v, x in zip(storms["duration_min"], storms["duration_bound"])],
-        "Boot rate, desktops/min (derived)": [b(v, x) for v, x in zip(storms["boot_rate_per_min"], storms["rate_bound"])],
-        "Peak IOPS (reported)": [b(v, x) for v, x in zip(storms["peak_iops"], storms["peak_bound"])],
-        "I/O per desktop boot (derived)": [b(v, x) for v, x in zip(storms["io_per_boot"], storms["io_per_boot_bound"])],
-        "Peak IOPS per desktop/min (derived)": [b(v, x) for v, x in zip(storms["peak_iops_per_rate"], storms["peak_per_rate_bound"])],
-        "Sources": (storms["duration_record"] + " " + storms["peak_record"].fillna("") + " " + storms["average_record"].fillna("")).str.split().str.join(" "),
-    })
+
+    return pd.DataFrame(
+        {
+            "Vendor": storms["vendor"],
+            "Desktops": storms["desktops"].map(fmt_number),
+            "Boot duration, min (reported)": [
+                b(v, x) for v, x in zip(storms["duration_min"], storms["duration_bound"])
+            ],
+            "Boot rate, desktops/min (derived)": [
+                b(v, x) for v, x in zip(storms["boot_rate_per_min"], storms["rate_bound"])
+            ],
+            "Peak IOPS (reported)": [b(v, x) for v, x in zip(storms["peak_iops"], storms["peak_bound"])],
+            "I/O per desktop boot (derived)": [
+                b(v, x) for v, x in zip(storms["io_per_boot"], storms["io_per_boot_bound"])
+            ],
+            "Peak IOPS per desktop/min (derived)": [
+                b(v, x) for v, x in zip(storms["peak_iops_per_rate"], storms["peak_per_rate_bound"])
+            ],
+            "Sources": (
+                storms["duration_record"]
+                + " "
+                + storms["peak_record"].fillna("")
+                + " "
+                + storms["average_record"].fillna("")
+            )
+            .str.split()
+            .str.join(" "),
+        }
+    )
 
 
 def term_label(term: str) -> str:
@@ -84,9 +112,15 @@ def term_label(term: str) -> str:
 def coefficient_table(coefs: pd.DataFrame) -> pd.DataFrame:
     """Term (in words, ``term_label``), multiplicative factor on IOPS per desktop with its 95 %
     CI (for a cell: its IOPS per desktop), p-value."""
-    return pd.DataFrame({"Term": coefs["term"].map(term_label),
-                         "Factor on IOPS per desktop (95 % CI)": [_iv(f, lo, hi) for f, lo, hi in zip(coefs["factor"], coefs["factor_low"], coefs["factor_high"])],
-                         "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}")})
+    return pd.DataFrame(
+        {
+            "Term": coefs["term"].map(term_label),
+            "Factor on IOPS per desktop (95 % CI)": [
+                _iv(f, lo, hi) for f, lo, hi in zip(coefs["factor"], coefs["factor_low"], coefs["factor_high"])
+            ],
+            "p-value": coefs["p_value"].map(lambda p: f"{p:.2g}"),
+        }
+    )
 
 
 def _value_cell(r: pd.Series) -> str:
@@ -101,25 +135,45 @@ def _value_cell(r: pd.Series) -> str:
 def context_table(ctx: pd.DataFrame) -> pd.DataFrame:
     """Per observation behind the planning table: the load tool (Login VSI version), guest OS,
     clone type and broker of its test (sources.csv)."""
-    return pd.DataFrame({"Vendor": ctx["vendor"], "Observation": ctx["what"].str.replace("_", " "),
-                         "Worker class": ctx["worker_class"],
-                         "Value (derived)": [_value_cell(r) for _, r in ctx.iterrows()],
-                         "Load tool": ctx["load_tool"], "Guest OS": ctx["guest_os"],
-                         "Clone type": ctx["clone_type"].str.replace("_", " "), "Broker": ctx["broker"], "Records": ctx["records"]})
+    return pd.DataFrame(
+        {
+            "Vendor": ctx["vendor"],
+            "Observation": ctx["what"].str.replace("_", " "),
+            "Worker class": ctx["worker_class"],
+            "Value (derived)": [_value_cell(r) for _, r in ctx.iterrows()],
+            "Load tool": ctx["load_tool"],
+            "Guest OS": ctx["guest_os"],
+            "Clone type": ctx["clone_type"].str.replace("_", " "),
+            "Broker": ctx["broker"],
+            "Records": ctx["records"],
+        }
+    )
 
 
 def cv_table(by_vendor: pd.DataFrame) -> pd.DataFrame:
     """Per held-out vendor (``iops.cv_by_vendor``): observations, predicted, error factor,
     coverage, sharpness; no all-vendor row."""
+
     def f(x, fmt):
         return "" if pd.isna(x) else fmt.format(x)
-    return pd.DataFrame({
-        "Held-out vendor": by_vendor["held_out"], "Trained on": by_vendor["trained_on"].str.replace(";", ", "),
-        "Observations": by_vendor["n_obs"], "Predicted": by_vendor["n_predicted"],
-        "Median error factor": by_vendor["median_error_factor"].map(lambda x: f(x, "{:.2f}×")),
-        "Inside 90 % PI": [f"{int(c)} of {int(n)}" if n else "not estimable" for c, n in zip(by_vendor["n_covered"], by_vendor["n_predicted"])],
-        "Sharpness (median PI high/low)": [f(x, "{:.1f}×") + (" (vacuous)" if v else "") for x, v in zip(by_vendor["sharpness"], by_vendor["vacuous"])],
-    })
+
+    return pd.DataFrame(
+        {
+            "Held-out vendor": by_vendor["held_out"],
+            "Trained on": by_vendor["trained_on"].str.replace(";", ", "),
+            "Observations": by_vendor["n_obs"],
+            "Predicted": by_vendor["n_predicted"],
+            "Median error factor": by_vendor["median_error_factor"].map(lambda x: f(x, "{:.2f}×")),
+            "Inside 90 % PI": [
+                f"{int(c)} of {int(n)}" if n else "not estimable"
+                for c, n in zip(by_vendor["n_covered"], by_vendor["n_predicted"])
+            ],
+            "Sharpness (median PI high/low)": [
+                f(x, "{:.1f}×") + (" (vacuous)" if v else "")
+                for x, v in zip(by_vendor["sharpness"], by_vendor["vacuous"])
+            ],
+        }
+    )
 
 
 def record_ids(ids: str) -> str:
@@ -129,9 +183,16 @@ def record_ids(ids: str) -> str:
     return ", ".join(f'<span class="vdi-id">{p}</span>' for p in parts)
 
 
-EXTERNAL_WIDTHS = {"Document": "10%", "Test": "12%", "Cell": "8%", "Observed (derived)": "11%",
-                   "Predicted (model, 90 % PI)": "13%", "Observed ÷ predicted": "11%", "Against the 90 % PI": "20%",
-                   "Records": "15%"}
+EXTERNAL_WIDTHS = {
+    "Document": "10%",
+    "Test": "12%",
+    "Cell": "8%",
+    "Observed (derived)": "11%",
+    "Predicted (model, 90 % PI)": "13%",
+    "Observed ÷ predicted": "11%",
+    "Against the 90 % PI": "20%",
+    "Records": "15%",
+}
 
 
 def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> pd.DataFrame:
@@ -142,14 +203,25 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
     interval is *uninformative*, not a confirmation) and the record ids. Column widths for
     ``show.table``: ``EXTERNAL_WIDTHS``."""
     labels = labels or {}
-    return pd.DataFrame({
-        "Document": ext["source_id"].map(lambda s: labels.get(s, s)),
-        "Test": ext["test_id"].str.replace("_", " "), "Cell": ext["cell"].str.replace("_", " "),
-        "Observed (derived)": [BOUND_WORDS.get(b, "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])],
-        "Predicted (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])],
-        "Observed ÷ predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"),
-        "Against the 90 % PI": [bound_verdict_words(v, b, lo, hi) for v, b, lo, hi in zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])],
-        "Records": ext["record_ids"].map(record_ids)})
+    return pd.DataFrame(
+        {
+            "Document": ext["source_id"].map(lambda s: labels.get(s, s)),
+            "Test": ext["test_id"].str.replace("_", " "),
+            "Cell": ext["cell"].str.replace("_", " "),
+            "Observed (derived)": [
+                BOUND_WORDS.get(b, "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])
+            ],
+            "Predicted (model, 90 % PI)": [
+                _iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])
+            ],
+            "Observed ÷ predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"),
+            "Against the 90 % PI": [
+                bound_verdict_words(v, b, lo, hi)
+                for v, b, lo, hi in zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])
+            ],
+            "Records": ext["record_ids"].map(record_ids),
+        }
+    )
 
 
 def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
@@ -157,29 +229,67 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
     back end, throughput, capacity per desktop (space the documents measured per desktop in their
     tests, fresh clones with profiles at most: a floor for a production desktop, not a sizing
     rule) and which arrays demonstrably carried it."""
-    return pd.DataFrame({
-        "Phase": _phase(t["phase"]), "Statistic": t["statistic"], "Worker class used": t["worker_class"].replace({"any": "any (pooled)"}),
-        "Front-end IOPS (model, 90 % PI)": [_iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])],
-        "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
-        "Back-end IOPS (write penalty)": [f"{_iv(e, lo, hi)} (×{w:g})" for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])],
-        "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
-        "Capacity per desktop (measured in the tests: a floor)": [f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)" if pd.notna(hi) else "not stated"
-                                            for lo, hi, tb in zip(t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"])],
-        "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"]})
+    return pd.DataFrame(
+        {
+            "Phase": _phase(t["phase"]),
+            "Statistic": t["statistic"],
+            "Worker class used": t["worker_class"].replace({"any": "any (pooled)"}),
+            "Front-end IOPS (model, 90 % PI)": [
+                _iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])
+            ],
+            "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
+            "Back-end IOPS (write penalty)": [
+                f"{_iv(e, lo, hi)} (×{w:g})"
+                for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])
+            ],
+            "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
+            "Capacity per desktop (measured in the tests: a floor)": [
+                f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)"
+                if pd.notna(hi)
+                else "not stated"
+                for lo, hi, tb in zip(
+                    t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"]
+                )
+            ],
+            "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"],
+        }
+    )
 
 
 def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
     """Each quoted rule of thumb (reported) beside the model (steady-state average, login peak)."""
     sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
-    rule = [f"{sign[b]}{fmt_number(v)}" + (f"–{fmt_number(h)}" if h != v and b == "eq" else "")
-            for b, v, h in zip(rules["bound"], rules["rule_value"], rules["rule_high"])]
-    return pd.DataFrame({
-        "Vendor": rules["vendor"], "Rule, IOPS per desktop (reported)": rule, "Worker class": rules["worker_class"].str.replace("_", " "),
-        "Steady-state average (model, 90 % PI)": [_iv(e, lo, hi) if c else "" for e, lo, hi, c in zip(
-            rules.get("steady_avg"), rules.get("steady_pi90_low"), rules.get("steady_pi90_high"), rules["compared_class"])],
-        "Login peak (model, 90 % PI)": [_iv(e, lo, hi) if c else "" for e, lo, hi, c in zip(
-            rules.get("login_peak"), rules.get("login_pi90_low"), rules.get("login_pi90_high"), rules["compared_class"])],
-        "Rule vs steady-state PI": rules["verdict"], "Source": rules["record_id"]})
+    rule = [
+        f"{sign[b]}{fmt_number(v)}" + (f"–{fmt_number(h)}" if h != v and b == "eq" else "")
+        for b, v, h in zip(rules["bound"], rules["rule_value"], rules["rule_high"])
+    ]
+    return pd.DataFrame(
+        {
+            "Vendor": rules["vendor"],
+            "Rule, IOPS per desktop (reported)": rule,
+            "Worker class": rules["worker_class"].str.replace("_", " "),
+            "Steady-state average (model, 90 % PI)": [
+                _iv(e, lo, hi) if c else ""
+                for e, lo, hi, c in zip(
+                    rules.get("steady_avg"),
+                    rules.get("steady_pi90_low"),
+                    rules.get("steady_pi90_high"),
+                    rules["compared_class"],
+                )
+            ],
+            "Login peak (model, 90 % PI)": [
+                _iv(e, lo, hi) if c else ""
+                for e, lo, hi, c in zip(
+                    rules.get("login_peak"),
+                    rules.get("login_pi90_low"),
+                    rules.get("login_pi90_high"),
+                    rules["compared_class"],
+                )
+            ],
+            "Rule vs steady-state PI": rules["verdict"],
+            "Source": rules["record_id"],
+        }
+    )
 
 
 def _max(v, b) -> str:
@@ -191,61 +301,132 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
     resource (reported), the maximum desktops at peak, on averages and at peak with failover
     (model: only from resources that scale; ``at the limit`` when the test already reached one),
     the port-bandwidth limit, and the vendor's claims (reported)."""
+
     def cell(v, b, basis):
         if b == "limit":
             return f"{fmt_number(v)}, at the limit ({basis.replace('limit reached: ', '')})"
         return f"{_max(v, b)} ({basis})" if pd.notna(v) else (basis or "not extrapolated")
+
     conf = summ["configuration"].fillna("").map(lambda c: label("configuration", c) if c else "—")
-    return pd.DataFrame({
-        "Vendor": summ["vendor"], "Configuration": conf,
-        "Desktops demonstrated (normal / one controller down)": [
-            f"{fmt_number(n)} / {fmt_number(f) if pd.notna(f) else 'not tested'}" for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])],
-        "Busiest resource (reported)": [f"{r}: {BOUND_WORDS.get(b, '')}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})" if isinstance(r, str) and r else "no utilization reported"
-                                        for r, u, b, p, rec in zip(summ["busiest_resource"], summ["busiest_pct"], summ["busiest_bound"], summ["busiest_phase"], summ["busiest_record"])],
-        "Max at peak (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_max"], summ["peak_bound"], summ["peak_basis"].fillna(""))],
-        "Max on averages (model)": [cell(v, b, x) for v, b, x in zip(summ["average_max"], summ["average_bound"], summ["average_basis"].fillna(""))],
-        "Max at peak, one controller down (model)": [cell(v, b, x) for v, b, x in zip(summ["peak_failover_max"], summ["peak_failover_bound"].fillna(""), summ["peak_failover_basis"].fillna(""))],
-        "Port bandwidth limit (derived)": [f"{'≤' if pb == 'lt' else '≈'} {fmt_number(v)} ({b})" if pd.notna(v) else ""
-                                           for v, pb, b in zip(summ["port_max"], summ["port_bound"].fillna(""),
-                                                               summ["port_basis"].fillna(""))],
-        "Vendor claims (reported; † the register entry that qualifies one)": summ["claims"].fillna(""),
-    })
+    return pd.DataFrame(
+        {
+            "Vendor": summ["vendor"],
+            "Configuration": conf,
+            "Desktops demonstrated (normal / one controller down)": [
+                f"{fmt_number(n)} / {fmt_number(f) if pd.notna(f) else 'not tested'}"
+                for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])
+            ],
+            "Busiest resource (reported)": [
+                f"{r}: {BOUND_WORDS.get(b, '')}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})"
+                if isinstance(r, str) and r
+                else "no utilization reported"
+                for r, u, b, p, rec in zip(
+                    summ["busiest_resource"],
+                    summ["busiest_pct"],
+                    summ["busiest_bound"],
+                    summ["busiest_phase"],
+                    summ["busiest_record"],
+                )
+            ],
+            "Max at peak (model)": [
+                cell(v, b, x) for v, b, x in zip(summ["peak_max"], summ["peak_bound"], summ["peak_basis"].fillna(""))
+            ],
+            "Max on averages (model)": [
+                cell(v, b, x)
+                for v, b, x in zip(summ["average_max"], summ["average_bound"], summ["average_basis"].fillna(""))
+            ],
+            "Max at peak, one controller down (model)": [
+                cell(v, b, x)
+                for v, b, x in zip(
+                    summ["peak_failover_max"],
+                    summ["peak_failover_bound"].fillna(""),
+                    summ["peak_failover_basis"].fillna(""),
+                )
+            ],
+            "Port bandwidth limit (derived)": [
+                f"{'≤' if pb == 'lt' else '≈'} {fmt_number(v)} ({b})" if pd.notna(v) else ""
+                for v, pb, b in zip(summ["port_max"], summ["port_bound"].fillna(""), summ["port_basis"].fillna(""))
+            ],
+            "Vendor claims (reported; † the register entry that qualifies one)": summ["claims"].fillna(""),
+        }
+    )
 
 
 def assumptions_table(a: pd.DataFrame) -> pd.DataFrame:
     """The assumptions file as printed: name, value (low–high), unit, basis, scope, rationale."""
-    return pd.DataFrame({"Assumption": a["name"], "Value (low–high), assumed": [f"{fmt_number(v)} ({fmt_number(lo)}–{fmt_number(hi)})" for v, lo, hi in zip(a["value"], a["low"], a["high"])],
-                         "Unit": a["unit"], "Basis": a["basis"], "Scope": a["scope"], "Source or rationale": a["source_or_rationale"]})
+    return pd.DataFrame(
+        {
+            "Assumption": a["name"],
+            "Value (low–high), assumed": [
+                f"{fmt_number(v)} ({fmt_number(lo)}–{fmt_number(hi)})"
+                for v, lo, hi in zip(a["value"], a["low"], a["high"])
+            ],
+            "Unit": a["unit"],
+            "Basis": a["basis"],
+            "Scope": a["scope"],
+            "Source or rationale": a["source_or_rationale"],
+        }
+    )
 
 
 def readings_table(r: pd.DataFrame) -> pd.DataFrame:
     """Each reading of each $-per-desktop claim (reported claim, derived consequences)."""
     money = lambda x: f"${fmt_number(x)}" if pd.notna(x) else "—"
-    return pd.DataFrame({
-        "Vendor": r["vendor"], "Claim, USD per desktop (reported)": r["claim_usd"].map(money), "Reading": r["reading"],
-        "Desktops": r["density"].map(lambda x: fmt_number(x) if pd.notna(x) else "—"), "How (records)": r["derivation"].replace("", "—"),
-        "Implied array price (derived)": r["implied_price_usd"].map(money),
-        "Per tested desktop (derived)": r["usd_per_tested_desktop"].map(money),
-        "Status": [("claims table: not testable (" + str(c) + "); " if isinstance(v, str) and v else "")
-                   + "set aside by the register" for v, c in zip(r["verdict"], r["claim_id"])],
-        "Source": r["record_id"]})
+    return pd.DataFrame(
+        {
+            "Vendor": r["vendor"],
+            "Claim, USD per desktop (reported)": r["claim_usd"].map(money),
+            "Reading": r["reading"],
+            "Desktops": r["density"].map(lambda x: fmt_number(x) if pd.notna(x) else "—"),
+            "How (records)": r["derivation"].replace("", "—"),
+            "Implied array price (derived)": r["implied_price_usd"].map(money),
+            "Per tested desktop (derived)": r["usd_per_tested_desktop"].map(money),
+            "Status": [
+                ("claims table: not testable (" + str(c) + "); " if isinstance(v, str) and v else "")
+                + "set aside by the register"
+                for v, c in zip(r["verdict"], r["claim_id"])
+            ],
+            "Source": r["record_id"],
+        }
+    )
 
 
 def cost_table(c: pd.DataFrame) -> pd.DataFrame:
     """Cost per desktop from assumed array prices, with the scope of each price."""
-    return pd.DataFrame({"Vendor": c["vendor"], "Price, USD (assumed)": [f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})" for v, lo, hi in zip(c["price_usd"], c["price_low"], c["price_high"])],
-                         "Scope": c["scope"], "Density": c["density_case"], "Desktops": c["desktops"].map(fmt_number),
-                         "USD per desktop (derived)": [f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})" for v, lo, hi in zip(c["usd_per_desktop"], c["usd_per_desktop_low"], c["usd_per_desktop_high"])]})
+    return pd.DataFrame(
+        {
+            "Vendor": c["vendor"],
+            "Price, USD (assumed)": [
+                f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})"
+                for v, lo, hi in zip(c["price_usd"], c["price_low"], c["price_high"])
+            ],
+            "Scope": c["scope"],
+            "Density": c["density_case"],
+            "Desktops": c["desktops"].map(fmt_number),
+            "USD per desktop (derived)": [
+                f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})"
+                for v, lo, hi in zip(c["usd_per_desktop"], c["usd_per_desktop_low"], c["usd_per_desktop_high"])
+            ],
+        }
+    )
 
 
-def io_profile_table(p: pd.DataFrame, phases=("boot", "login", "login_and_steady_state", "steady_state")) -> pd.DataFrame:
+def io_profile_table(
+    p: pd.DataFrame, phases=("boot", "login", "login_and_steady_state", "steady_state")
+) -> pd.DataFrame:
     """Read share and implied KB per I/O (both derived) for the user-facing phases."""
     p = p[p["phase"].isin(phases)]
-    return pd.DataFrame({"Vendor": p["vendor"], "Test": p["test_id"].str.replace("_", " "), "Phase": _phase(p["phase"]),
-                         "Statistic, vantage": p["statistic"] + ", " + p["vantage"].str.replace("_", " ").replace("", "not stated"),
-                         "Read share (derived)": p["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
-                         "KB per I/O (derived)": p["kb_per_io"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
-                         "Sources": p["records"]})
+    return pd.DataFrame(
+        {
+            "Vendor": p["vendor"],
+            "Test": p["test_id"].str.replace("_", " "),
+            "Phase": _phase(p["phase"]),
+            "Statistic, vantage": p["statistic"] + ", " + p["vantage"].str.replace("_", " ").replace("", "not stated"),
+            "Read share (derived)": p["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
+            "KB per I/O (derived)": p["kb_per_io"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
+            "Sources": p["records"],
+        }
+    )
 
 
 def bound_verdict_words(observed: float, bound: str, low: float, high: float) -> str:
@@ -269,13 +450,19 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
     for _, s in summ.iterrows():
         conf = s["configuration"] if isinstance(s["configuration"], str) else ""
         name = f"{s['vendor']} {label('configuration', conf) if conf else ''}".strip()
-        txt = f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops" if pd.notna(s["desktops_tested"]) else f"{name}: no test run"
+        txt = (
+            f"{name}: demonstrated {s['desktops_tested']:,.0f} desktops"
+            if pd.notna(s["desktops_tested"])
+            else f"{name}: no test run"
+        )
         if pd.notna(s.get("desktops_failover_tested")):
             txt += f", and {s['desktops_failover_tested']:,.0f} with one controller down"
         if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
             at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
-            txt += (f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
-                    f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})")
+            txt += (
+                f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+                f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})"
+            )
         if s.get("peak_bound") == "limit":
             txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
         elif pd.notna(s.get("peak_max")):

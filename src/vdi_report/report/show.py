@@ -29,7 +29,7 @@ def fill(template: str, **values) -> str:
     missing = sorted(names - set(values))
     if missing:
         raise KeyError(f"placeholder(s) without a value: {', '.join(missing)}")
-    unused = sorted(set(values) - {n.split('.')[0].split('[')[0] for n in names})
+    unused = sorted(set(values) - {n.split(".")[0].split("[")[0] for n in names})
     if unused:
         raise ValueError(f"value(s) that no placeholder uses: {', '.join(unused)}")
     return template.format(**values)

@@ -11,8 +11,14 @@ import pandas as pd
 
 from .. import config
 
-VANTAGE_LABELS = {"array_frontend": "array front end", "array_backend": "array back end", "host": "ESXi host",
-                  "guest": "guest", "storage_port": "storage port", "": "vantage not stated"}
+VANTAGE_LABELS = {
+    "array_frontend": "array front end",
+    "array_backend": "array back end",
+    "host": "ESXi host",
+    "guest": "guest",
+    "storage_port": "storage port",
+    "": "vantage not stated",
+}
 BOUND_SIGNS = {"eq": "", "approx": "≈ ", "lt": "< ", "gt": "> "}
 CLONE_LABELS = {"full_clone": "full clones", "linked_clone": "linked clones", "mixed": "full + linked clones"}
 
@@ -47,30 +53,49 @@ def fmt_where(statistic: str, vantage: str) -> str:
 def sources_table(sources_df: pd.DataFrame) -> pd.DataFrame:
     """Columns: Vendor, Array, Document, Published, Desktops, Clone type, Workload."""
     s = sources_df
-    return pd.DataFrame({
-        "Vendor": s["vendor"], "Array": s["array"],
-        "Document": [f"{d}: {t}" if d else t for d, t in zip(s["document_number"], s["title"])],
-        "Published": s["published"], "Desktops": s["desktops"].map(fmt_number),
-        "Clone type": s["clone_type"].map(CLONE_LABELS), "Workload": s["workload"],
-    })
+    return pd.DataFrame(
+        {
+            "Vendor": s["vendor"],
+            "Array": s["array"],
+            "Document": [f"{d}: {t}" if d else t for d, t in zip(s["document_number"], s["title"])],
+            "Published": s["published"],
+            "Desktops": s["desktops"].map(fmt_number),
+            "Clone type": s["clone_type"].map(CLONE_LABELS),
+            "Workload": s["workload"],
+        }
+    )
 
 
 def _test_label(t: pd.Series) -> str:
-    extra = [t["variant"].replace("_", "-") if t["variant"] else "",
-             t["configuration"].replace("config", "config ") if t["configuration"] else "",
-             t["worker_class"].replace("_", " ") if t["worker_class"] not in ("", "mixed", "office") else ""]
+    extra = [
+        t["variant"].replace("_", "-") if t["variant"] else "",
+        t["configuration"].replace("config", "config ") if t["configuration"] else "",
+        t["worker_class"].replace("_", " ") if t["worker_class"] not in ("", "mixed", "office") else "",
+    ]
     label = config.PHASE_LABELS.get(t["phase"], t["phase"])
     extra = [e for e in extra if e]
     return f"{label} ({', '.join(extra)})" if extra else label
 
 
-HEADLINE_VANTAGES = ["array_frontend", "host", "storage_port", "", "array_backend", "guest"]  # as normalize.VANTAGE_PREFERENCE
+HEADLINE_VANTAGES = [
+    "array_frontend",
+    "host",
+    "storage_port",
+    "",
+    "array_backend",
+    "guest",
+]  # as normalize.VANTAGE_PREFERENCE
 
 
 def _test_records(results: pd.DataFrame, t: pd.Series, metric: str, statistics=("peak", "average")) -> pd.DataFrame:
     """Records of one test run (source, test) for a metric, used in the analysis, normal."""
-    r = results[(results["source_id"] == t["source_id"]) & (results["test_id"] == t["test_id"]) & (results["metric"] == metric)
-                & results["statistic"].isin(statistics) & results["used_in_analysis"]]
+    r = results[
+        (results["source_id"] == t["source_id"])
+        & (results["test_id"] == t["test_id"])
+        & (results["metric"] == metric)
+        & results["statistic"].isin(statistics)
+        & results["used_in_analysis"]
+    ]
     return r.assign(_vp=r["vantage"].map(HEADLINE_VANTAGES.index)).sort_values(["_vp", "record_id"])
 
 
@@ -79,10 +104,16 @@ def _phase_statements(results: pd.DataFrame, t: pd.Series, metric: str) -> pd.Da
     took 3 minutes" for all configurations) or use another statistic: used, normal or unstated
     condition, same or no configuration."""
     phases = {t["phase"]} | ({"login", "steady_state"} if t["phase"] == "login_and_steady_state" else set())
-    r = results[(results["source_id"] == t["source_id"]) & (results["metric"] == metric) & results["phase"].isin(phases)
-                & results["used_in_analysis"] & results["condition"].isin(["", "normal"])
-                & results["configuration"].isin(["", t["configuration"]]) & results["test_id"].isin(["", t["test_id"]])
-                & results["variant"].isin(["", t["variant"]])]
+    r = results[
+        (results["source_id"] == t["source_id"])
+        & (results["metric"] == metric)
+        & results["phase"].isin(phases)
+        & results["used_in_analysis"]
+        & results["condition"].isin(["", "normal"])
+        & results["configuration"].isin(["", t["configuration"]])
+        & results["test_id"].isin(["", t["test_id"]])
+        & results["variant"].isin(["", t["variant"]])
+    ]
     exact = r["bound"].map({"eq": 0, "approx": 1}).fillna(2)
     return r.assign(_own=(r["test_id"] != t["test_id"]).astype(int), _x=exact).sort_values(["_own", "_x", "record_id"])
 
@@ -105,18 +136,33 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
     """
     t = tests[(tests["condition"] != "failover") & tests["phase"].isin(config.PHASE_ORDER)].copy()
     t["_p"] = t["phase"].map(config.PHASE_ORDER.index)
-    t = t.assign(**{c: pd.to_numeric(t[c], errors="coerce") for c in ["desktops", "peak_iops_per_desktop", "average_iops_per_desktop",
-                                         "average_latency_ms", "peak_latency_ms", "duration_min"]})
+    t = t.assign(
+        **{
+            c: pd.to_numeric(t[c], errors="coerce")
+            for c in [
+                "desktops",
+                "peak_iops_per_desktop",
+                "average_iops_per_desktop",
+                "average_latency_ms",
+                "peak_latency_ms",
+                "duration_min",
+            ]
+        }
+    )
     t = t.sort_values(["_p", "vendor", "test_id"]).reset_index(drop=True)
     num = lambda c: pd.to_numeric(t[c], errors="coerce")
 
     def cell(col, unit):
-        return [fmt_value(v, unit, b) if pd.notna(v) else "–" for v, b in zip(t[col], t[f"{col.replace('_per_desktop', '')}_bound"])]
+        return [
+            fmt_value(v, unit, b) if pd.notna(v) else "–"
+            for v, b in zip(t[col], t[f"{col.replace('_per_desktop', '')}_bound"])
+        ]
 
     def where(*cols):
         """Vantages of the values present, e.g. ``array front end`` or ``array back end / ESXi host``."""
-        present = [[VANTAGE_LABELS[v] if pd.notna(x) else None for x, v in zip(num(c), t[f"{c}_vantage"])]
-                   for c in cols]
+        present = [
+            [VANTAGE_LABELS[v] if pd.notna(x) else None for x, v in zip(num(c), t[f"{c}_vantage"])] for c in cols
+        ]
         return [" / ".join(dict.fromkeys(v for v in vals if v)) for vals in zip(*present)]
 
     peak, avg = cell("peak_iops_per_desktop", ""), cell("average_iops_per_desktop", "")
@@ -154,8 +200,10 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
             for stat, out in (("average", lat_avg), ("peak", lat_peak)):
                 x = lat[lat["statistic"] == stat].drop_duplicates("worker_class")
                 if x["worker_class"].nunique() > 1:
-                    out[i] = " / ".join(f"{w.replace('_', ' ')} {fmt_value(v, 'ms', b)}" for w, v, b in
-                                        zip(x["worker_class"], x["value"], x["bound"]))
+                    out[i] = " / ".join(
+                        f"{w.replace('_', ' ')} {fmt_value(v, 'ms', b)}"
+                        for w, v, b in zip(x["worker_class"], x["value"], x["bound"])
+                    )
                 recs += list(x["record_id"][:3])
             # values stated for the phase (no test named) or with another statistic
             for metric, unit, outs in (("latency", "ms", (lat_avg, lat_peak)), ("duration", "min", (duration,))):
@@ -164,11 +212,22 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
                     x = x[~((x["test_id"] == r["test_id"]) & x["statistic"].isin(["peak", "average"]))]
                     if len(x):
                         y = x.iloc[0]
-                        kind = "phase" if y["test_id"] == "" else ("single value" if y["statistic"] == "single" else y["statistic"])
-                        ranged = (y["bound"] in ("eq", "approx") and math.isfinite(y["value_high"])
-                                  and math.isfinite(y["value_low"]) and y["value_high"] > y["value_low"])
-                        shown = (f"{fmt_number(y['value_low'])}–{fmt_value(y['value_high'], unit, y['bound'])}" if ranged
-                                 else fmt_value(y["value"], unit, y["bound"]))  # a printed range stays a range
+                        kind = (
+                            "phase"
+                            if y["test_id"] == ""
+                            else ("single value" if y["statistic"] == "single" else y["statistic"])
+                        )
+                        ranged = (
+                            y["bound"] in ("eq", "approx")
+                            and math.isfinite(y["value_high"])
+                            and math.isfinite(y["value_low"])
+                            and y["value_high"] > y["value_low"]
+                        )
+                        shown = (
+                            f"{fmt_number(y['value_low'])}–{fmt_value(y['value_high'], unit, y['bound'])}"
+                            if ranged
+                            else fmt_value(y["value"], unit, y["bound"])
+                        )  # a printed range stays a range
                         outs[0][i] = f"{shown} ({kind})"
                         if metric == "latency" and not lat_at[i]:
                             lat_at[i] = VANTAGE_LABELS.get(y["vantage"], y["vantage"])
@@ -179,12 +238,21 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
                 recs = list(run_rows.sort_values("record_id")["record_id"][:3])
             rows = res[res["record_id"].isin(recs)].sort_values("record_id")
             source[i] = "; ".join(list(dict.fromkeys(rows["locator"]))[:3])
-    return pd.DataFrame({
-        "Vendor": t["vendor"], "Test": t.apply(_test_label, axis=1), "Desktops": t["desktops"].map(fmt_number),
-        "Peak IOPS per desktop": peak, "Average IOPS per desktop": avg, "IOPS measured at": iops_at,
-        "Average latency": lat_avg, "Peak latency": lat_peak, "Latency measured at": lat_at,
-        "Duration": duration, "Source": source,
-    }).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "Vendor": t["vendor"],
+            "Test": t.apply(_test_label, axis=1),
+            "Desktops": t["desktops"].map(fmt_number),
+            "Peak IOPS per desktop": peak,
+            "Average IOPS per desktop": avg,
+            "IOPS measured at": iops_at,
+            "Average latency": lat_avg,
+            "Peak latency": lat_peak,
+            "Latency measured at": lat_at,
+            "Duration": duration,
+            "Source": source,
+        }
+    ).reset_index(drop=True)
 
 
 def coverage_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -205,15 +273,26 @@ def testbed_table(testbeds: pd.DataFrame) -> pd.DataFrame:
     """
     t = testbeds
     missing = "not stated"
-    return pd.DataFrame({
-        "Vendor": t["vendor"], "Configuration": t["configuration"].str.replace("config", "config "),
-        "Desktops": t["desktops"].map(fmt_number),
-        "Drives": [f"{fmt_number(n)} ({lay})" if pd.notna(n) else missing for n, lay in zip(t["drives"], t["drive_layout"])],
-        "Raw capacity (derived)": [fmt_value(v / 1000, "TB") if pd.notna(v) else missing for v in t["raw_capacity_gb"]],
-        "Desktops per drive (derived)": t["desktops_per_drive"].map(lambda v: fmt_number(v) if pd.notna(v) else missing),
-        "Desktops per raw TB (derived)": t["desktops_per_raw_tb"].map(lambda v: fmt_number(v) if pd.notna(v) else missing),
-        "Source": t["locator"].fillna(""),
-    })
+    return pd.DataFrame(
+        {
+            "Vendor": t["vendor"],
+            "Configuration": t["configuration"].str.replace("config", "config "),
+            "Desktops": t["desktops"].map(fmt_number),
+            "Drives": [
+                f"{fmt_number(n)} ({lay})" if pd.notna(n) else missing for n, lay in zip(t["drives"], t["drive_layout"])
+            ],
+            "Raw capacity (derived)": [
+                fmt_value(v / 1000, "TB") if pd.notna(v) else missing for v in t["raw_capacity_gb"]
+            ],
+            "Desktops per drive (derived)": t["desktops_per_drive"].map(
+                lambda v: fmt_number(v) if pd.notna(v) else missing
+            ),
+            "Desktops per raw TB (derived)": t["desktops_per_raw_tb"].map(
+                lambda v: fmt_number(v) if pd.notna(v) else missing
+            ),
+            "Source": t["locator"].fillna(""),
+        }
+    )
 
 
 def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -221,18 +300,29 @@ def comparability_table(results: pd.DataFrame) -> pd.DataFrame:
     vantage) that two or more vendors report. Columns: Phase, Metric, Statistic, Vantage, Vendors, Records."""
     c = results[results["comparable"] & results["used_in_analysis"]]
     c = c[c.groupby(["phase", "metric", "statistic", "vantage"])["vendor"].transform("nunique") >= 2]  # across vendors
-    g = c.groupby(["phase", "metric", "statistic", "vantage"]).agg(
-        Vendors=("vendor", lambda s: ", ".join(sorted(set(s)))), Records=("record_id", "count")).reset_index()
+    g = (
+        c.groupby(["phase", "metric", "statistic", "vantage"])
+        .agg(Vendors=("vendor", lambda s: ", ".join(sorted(set(s)))), Records=("record_id", "count"))
+        .reset_index()
+    )
     g = g[g["phase"].isin(config.PHASE_ORDER)]
     g["_p"] = g["phase"].map(config.PHASE_ORDER.index)
     g = g.sort_values(["_p", "metric", "statistic"])
-    return pd.DataFrame({"Phase": g["phase"].map(config.PHASE_LABELS), "Metric": g["metric"].str.replace("_", " "),
-                         "Statistic": g["statistic"], "Vantage": g["vantage"].map(VANTAGE_LABELS),
-                         "Vendors": g["Vendors"], "Records": g["Records"]}).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "Phase": g["phase"].map(config.PHASE_LABELS),
+            "Metric": g["metric"].str.replace("_", " "),
+            "Statistic": g["statistic"],
+            "Vantage": g["vantage"].map(VANTAGE_LABELS),
+            "Vendors": g["Vendors"],
+            "Records": g["Records"],
+        }
+    ).reset_index(drop=True)
 
 
 def _slug(text: str) -> str:
     import hashlib
+
     return "t" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
@@ -256,8 +346,14 @@ def styled(df: pd.DataFrame, caption: str | None = None, widths: dict[str, str] 
         room = 100 - 1.8 * len(df.columns)
         total = sum(float(w.rstrip("%")) for w in widths.values())
         widths = {c: f"{float(w.rstrip('%')) * min(1.0, room / total):.1f}%" for c, w in widths.items()}
-        st = st.set_table_styles([{"selector": "", "props": "table-layout: fixed; width: 100%;"},
-                                  {"selector": "td, th", "props": "overflow-wrap: anywhere;"}], overwrite=False)
-        st = st.set_table_styles({c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()},
-                                 overwrite=False)
+        st = st.set_table_styles(
+            [
+                {"selector": "", "props": "table-layout: fixed; width: 100%;"},
+                {"selector": "td, th", "props": "overflow-wrap: anywhere;"},
+            ],
+            overwrite=False,
+        )
+        st = st.set_table_styles(
+            {c: [{"selector": "", "props": f"width: {w};"}] for c, w in widths.items()}, overwrite=False
+        )
     return st

@@ -20,8 +20,12 @@ APPROX_TOLERANCE = 0.10
 
 # Metrics that scale with the number of desktops and get a per-desktop figure.
 PER_DESKTOP_METRICS = {
-    "iops": "IOPS", "read_iops": "IOPS", "write_iops": "IOPS",
-    "throughput": "MB/s", "read_throughput": "MB/s", "write_throughput": "MB/s",
+    "iops": "IOPS",
+    "read_iops": "IOPS",
+    "write_iops": "IOPS",
+    "throughput": "MB/s",
+    "read_throughput": "MB/s",
+    "write_throughput": "MB/s",
     "used_capacity": "GB",
 }
 PERCENT_METRICS_CAP = 100.0  # a "> x %" utilization cannot exceed 100 %
@@ -104,10 +108,14 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
 
     out["desktops"] = out["desktops"].fillna(float(row["desktops"]))
     out["population"] = np.where(
-        out["worker_class"] == "mixed", row["workload"],
-        out["desktops"].map(lambda d: f"{int(d):,} desktops"))
+        out["worker_class"] == "mixed", row["workload"], out["desktops"].map(lambda d: f"{int(d):,} desktops")
+    )
     scalable = out["metric"].isin(list(PER_DESKTOP_METRICS)) & (out["phase"] != "sizing")
-    for col, src_col in (("per_desktop", "value"), ("per_desktop_low", "value_low"), ("per_desktop_high", "value_high")):
+    for col, src_col in (
+        ("per_desktop", "value"),
+        ("per_desktop_low", "value_low"),
+        ("per_desktop_high", "value_high"),
+    ):
         out[col] = np.where(scalable, out[src_col] / out["desktops"], np.nan)
         out[col] = out[col].map(_sig)
     out["per_desktop_unit"] = np.where(scalable, out["metric"].map(PER_DESKTOP_METRICS), "")
@@ -164,8 +172,9 @@ def comparison_pool(df: pd.DataFrame, sources_df: pd.DataFrame) -> tuple[pd.Seri
     return pool, peer
 
 
-def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None,
-            sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def combine(
+    frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None, sources_df: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Stack normalized sources into ``results.csv`` (columns ``RESULT_COLUMNS``), sorted stably.
 
     ``comparable`` is True when the record states its vantage and another peer of its pool
@@ -187,7 +196,8 @@ def combine(frames: list[pd.DataFrame], resolutions: pd.DataFrame | None = None,
         hit = df["record_id"].isin(res.index)
         df.loc[hit, "used_in_analysis"] = False
         df.loc[hit, "resolution"] = df.loc[hit, "record_id"].map(
-            lambda r: f"{res.at[r, 'discrepancy_id']}: {res.at[r, 'resolution']}")
+            lambda r: f"{res.at[r, 'discrepancy_id']}: {res.at[r, 'resolution']}"
+        )
     df = df.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True)
     return df[RESULT_COLUMNS]
 
@@ -233,17 +243,29 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
     r = r.sort_values(["source_id", "test_id", "_vp", "_bound", "record_id"])
     keys = ["source_id", "test_id"]
     first = lambda s: s.iloc[0]
-    base = r.groupby(keys, sort=True).agg(
-        vendor=("vendor", first), phase=("phase", test_phase), condition=("condition", first),
-        variant=("variant", first), configuration=("configuration", first),
-        desktops=("desktops", "max"), worker_class=("worker_class", test_worker_class),
-    ).reset_index()
+    base = (
+        r.groupby(keys, sort=True)
+        .agg(
+            vendor=("vendor", first),
+            phase=("phase", test_phase),
+            condition=("condition", first),
+            variant=("variant", first),
+            configuration=("configuration", first),
+            desktops=("desktops", "max"),
+            worker_class=("worker_class", test_worker_class),
+        )
+        .reset_index()
+    )
     meta = sources_df.set_index("source_id")[["clone_type", "persistence"]]
     base = base.join(meta, on="source_id")
     for (metric, stat), col in TEST_HEADLINES.items():
         sel = r[(r["metric"] == metric) & (r["statistic"] == stat)].groupby(keys).first()
-        base = base.join(sel[["value", "vantage", "bound"]].rename(columns={
-            "value": col, "vantage": f"{col}_vantage", "bound": f"{col}_bound"}), on=keys)
+        base = base.join(
+            sel[["value", "vantage", "bound"]].rename(
+                columns={"value": col, "vantage": f"{col}_vantage", "bound": f"{col}_bound"}
+            ),
+            on=keys,
+        )
         if metric == "iops":
             base = base.join(sel[["per_desktop"]].rename(columns={"per_desktop": f"{col}_per_desktop"}), on=keys)
     return base.sort_values(keys, kind="stable").reset_index(drop=True)
@@ -270,8 +292,11 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
     ``4 × 1,920 GB per node × 8 nodes``). Without a node count
     on that table the figures stay empty.
     """
-    tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]
-                 & results["metric"].isin(["drives", "drive_capacity", "drives_per_node", *NODE_METRICS])]
+    tb = results[
+        (results["phase"] == "testbed")
+        & results["used_in_analysis"]
+        & results["metric"].isin(["drives", "drive_capacity", "drives_per_node", *NODE_METRICS])
+    ]
     rows = []
     for _, src in sources_df.iterrows():
         s = tb[tb["source_id"] == src["source_id"]].sort_values("record_id")
@@ -282,8 +307,12 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
             c = s[s["configuration"] == cfg]
             drives = c[c["metric"] == "drives"]
             per_node = c[c["metric"] == "drives_per_node"] if drives.empty else drives.iloc[0:0]
-            row = {"source_id": src["source_id"], "vendor": src["vendor"], "configuration": cfg,
-                   "desktops": float(src["desktops"])}
+            row = {
+                "source_id": src["source_id"],
+                "vendor": src["vendor"],
+                "configuration": cfg,
+                "desktops": float(src["desktops"]),
+            }
             nodes, suffix = None, ""
             if len(per_node):
                 loc = per_node.iloc[0]["locator"]
@@ -304,12 +333,27 @@ def build_testbeds(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
                 if groups:
                     n = sum(g[0] for g in groups)
                     raw = sum(g[0] * g[1] for g in groups)
-                    row.update(drives=n, raw_capacity_gb=_sig(raw),
-                               drive_layout=" + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups) + suffix,
-                               desktops_per_drive=_sig(row["desktops"] / n),
-                               desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
-                               locator=loc, record_ids=" ".join(ids))
+                    row.update(
+                        drives=n,
+                        raw_capacity_gb=_sig(raw),
+                        drive_layout=" + ".join(f"{g[2]:.0f} × {g[1]:,.0f} GB" for g in groups) + suffix,
+                        desktops_per_drive=_sig(row["desktops"] / n),
+                        desktops_per_raw_tb=_sig(row["desktops"] / (raw / 1000)),
+                        locator=loc,
+                        record_ids=" ".join(ids),
+                    )
             rows.append(row)
-    cols = ["source_id", "vendor", "configuration", "desktops", "drives", "raw_capacity_gb", "drive_layout",
-            "desktops_per_drive", "desktops_per_raw_tb", "locator", "record_ids"]
+    cols = [
+        "source_id",
+        "vendor",
+        "configuration",
+        "desktops",
+        "drives",
+        "raw_capacity_gb",
+        "drive_layout",
+        "desktops_per_drive",
+        "desktops_per_raw_tb",
+        "locator",
+        "record_ids",
+    ]
     return pd.DataFrame(rows).reindex(columns=cols)

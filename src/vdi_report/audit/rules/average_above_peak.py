@@ -7,12 +7,15 @@ import pandas as pd
 from ..common import TEST_FREE, finding, what, where
 from ..registry import rule
 
-SERIES_PARENT = {"read_iops": "iops", "write_iops": "iops", "read_throughput": "throughput",
-                 "write_throughput": "throughput"}
+SERIES_PARENT = {
+    "read_iops": "iops",
+    "write_iops": "iops",
+    "read_throughput": "throughput",
+    "write_throughput": "throughput",
+}
 
 
-@rule(90, "average_above_peak", "Average > peak",
-      "an average is larger than the peak of the same series")
+@rule(90, "average_above_peak", "Average > peak", "an average is larger than the peak of the same series")
 def rule_average_above_peak(df: pd.DataFrame) -> list[dict]:
     """An average of a series larger than its peak: same test, condition, variant,
     configuration, worker class and vantage; the peak's metric is the average's metric or its
@@ -27,8 +30,13 @@ def rule_average_above_peak(df: pd.DataFrame) -> list[dict]:
         for _, pk in p.drop_duplicates(["metric", "value"]).iterrows():
             if a["lo"] > pk["hi"] + 1e-9:
                 recs = pd.concat([a.to_frame().T, pk.to_frame().T])
-                out.append(finding(
-                    "average_above_peak", recs,
-                    f"{what(a)} {where(a)} is larger than the {what(pk)} {where(pk)} "
-                    f"of test {a['test_id']}.", stated=a["value"], recomputed=pk["value"]))
+                out.append(
+                    finding(
+                        "average_above_peak",
+                        recs,
+                        f"{what(a)} {where(a)} is larger than the {what(pk)} {where(pk)} of test {a['test_id']}.",
+                        stated=a["value"],
+                        recomputed=pk["value"],
+                    )
+                )
     return out

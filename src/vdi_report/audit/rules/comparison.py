@@ -17,8 +17,11 @@ DECREASE_WORDS = re.compile(r"sav|reduc|less|fewer|lower|decreas|cut|drop", re.I
 def _pairs_at(df: pd.DataFrame, comp: pd.Series) -> list[tuple[pd.Series, pd.Series]]:
     """Candidate compared pairs for a stated comparison: two records at the same locator with the
     same metric, statistic and unit that differ in test, configuration or worker class."""
-    same = df[(df["source_id"] == comp["source_id"]) & (df["locator"] == comp["locator"])
-              & ~df["metric"].isin(list(COMPARISONS))]
+    same = df[
+        (df["source_id"] == comp["source_id"])
+        & (df["locator"] == comp["locator"])
+        & ~df["metric"].isin(list(COMPARISONS))
+    ]
     pairs = []
     for _, g in same.groupby(["metric", "statistic", "unit"], sort=False):
         g = g.drop_duplicates(["test_id", "configuration", "worker_class", "value"])
@@ -27,7 +30,7 @@ def _pairs_at(df: pd.DataFrame, comp: pd.Series) -> list[tuple[pd.Series, pd.Ser
             kb = (b["test_id"], b["configuration"], b["worker_class"])
             if ka != kb and a["value"] != b["value"]:
                 pairs.append((a, b))
-    pairs.sort(key=lambda p: (min(p[0]["record_id"], p[1]["record_id"])))
+    pairs.sort(key=lambda p: min(p[0]["record_id"], p[1]["record_id"]))
     return pairs
 
 
@@ -39,13 +42,14 @@ def _recompute(kind: str, a: pd.Series, b: pd.Series) -> dict[str, tuple[float, 
     (sm, lg) = (a, b) if a["value"] <= b["value"] else (b, a)
     corners_s = [max(sm["lo"], 1e-12), sm["hi"]]
     corners_l = [lg["lo"], lg["hi"]]
+
     def span(f):
         vals = [f(s, l_) for s in corners_s for l_ in corners_l if s > 0 and l_ > 0]
         return f(sm["value"], lg["value"]), min(vals), max(vals)
+
     if kind == "ratio":
         return {"larger / smaller": span(lambda s, l_: l_ / s)}
-    return {"smaller": span(lambda s, l_: abs(l_ - s) / s * 100),
-            "larger": span(lambda s, l_: abs(l_ - s) / l_ * 100)}
+    return {"smaller": span(lambda s, l_: abs(l_ - s) / s * 100), "larger": span(lambda s, l_: abs(l_ - s) / l_ * 100)}
 
 
 def _label(r: pd.Series) -> str:
@@ -53,8 +57,12 @@ def _label(r: pd.Series) -> str:
     return f"{name} {r['value_text']}"
 
 
-@rule(40, "comparison", "% difference / multiple",
-      "a stated % difference or multiple is not reproduced (or only with another base)")
+@rule(
+    40,
+    "comparison",
+    "% difference / multiple",
+    "a stated % difference or multiple is not reproduced (or only with another base)",
+)
 def rule_comparison(df: pd.DataFrame) -> list[dict]:
     """Stated % differences and multiples (``COMPARISONS``) against the values they compare.
 
@@ -116,19 +124,27 @@ def rule_comparison(df: pd.DataFrame) -> list[dict]:
             sm, lg = (a, b) if a["value"] <= b["value"] else (b, a)
             if kind == "ratio":
                 return f"{_label(lg)} / {_label(sm)} = {fmt(rec['larger / smaller'][0])}x"
-            return (f"{_label(sm)} vs {_label(lg)}: {fmt(rec['smaller'][0])} % of the smaller, "
-                    f"{fmt(rec['larger'][0])} % of the larger")
+            return (
+                f"{_label(sm)} vs {_label(lg)}: {fmt(rec['smaller'][0])} % of the smaller, "
+                f"{fmt(rec['larger'][0])} % of the larger"
+            )
+
         if not good:
             any_hit = [r for r in results if r[3]]
             if any_hit:
                 a, b, rec, hits = any_hit[0]
                 base = "larger" if "larger" in hits else "smaller"
-                msg = (f"{stated} is worded as {'a decrease' if expected == 'larger' else 'an increase'} but is "
-                       f"reproduced only against the {base} value: {describe(a, b, rec)}.")
+                msg = (
+                    f"{stated} is worded as {'a decrease' if expected == 'larger' else 'an increase'} but is "
+                    f"reproduced only against the {base} value: {describe(a, b, rec)}."
+                )
             else:
                 a, b, rec, _ = results[0]
-                msg = f"{stated} is not reproduced by the values it compares: " + \
-                      "; ".join(describe(a, b, rec) for a, b, rec, _ in results) + "."
+                msg = (
+                    f"{stated} is not reproduced by the values it compares: "
+                    + "; ".join(describe(a, b, rec) for a, b, rec, _ in results)
+                    + "."
+                )
             recs = pd.concat([c.to_frame().T, a.to_frame().T, b.to_frame().T])
             val = rec.get(expected or "", next(iter(rec.values())))[0]
             out.append(finding("comparison", recs, msg, stated=c["value"], recomputed=val))
@@ -136,14 +152,29 @@ def rule_comparison(df: pd.DataFrame) -> list[dict]:
         a, b, rec, hits = good[0]
         recs = pd.concat([c.to_frame().T, a.to_frame().T, b.to_frame().T])
         if expected is None and kind == "percent" and len(hits) == 1:
-            out.append(finding(
-                "comparison", recs, f"{stated} does not say its base; it is {describe(a, b, rec)}, so it is "
-                f"computed against the {hits[0]} value.", severity="note", stated=c["value"],
-                recomputed=rec[hits[0]][0]))
+            out.append(
+                finding(
+                    "comparison",
+                    recs,
+                    f"{stated} does not say its base; it is {describe(a, b, rec)}, so it is "
+                    f"computed against the {hits[0]} value.",
+                    severity="note",
+                    stated=c["value"],
+                    recomputed=rec[hits[0]][0],
+                )
+            )
         elif kind == "percent" and len(results) > 1 and len(good) < len(results):
             others = [describe(x, y, r) for x, y, r, h in results if not any(r is g[2] for g in good)]
-            out.append(finding(
-                "comparison", recs, f"{stated} holds only for {describe(a, b, rec)}; other stated pairs give "
-                + "; ".join(others) + ".", severity="note", stated=c["value"],
-                recomputed=rec[expected or hits[0]][0]))
+            out.append(
+                finding(
+                    "comparison",
+                    recs,
+                    f"{stated} holds only for {describe(a, b, rec)}; other stated pairs give "
+                    + "; ".join(others)
+                    + ".",
+                    severity="note",
+                    stated=c["value"],
+                    recomputed=rec[expected or hits[0]][0],
+                )
+            )
     return out

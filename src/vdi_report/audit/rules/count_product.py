@@ -36,8 +36,12 @@ def _counts_for(df: pd.DataFrame, per: pd.Series, metric: str) -> pd.DataFrame:
     return d[(d["worker_class"] == wc) & (d["configuration"] == per["configuration"])]
 
 
-@rule(70, "count_product", "Count × per-unit ≠ total",
-      "servers x VMs per server (or pools x desktops per pool, ...) is not the stated total")
+@rule(
+    70,
+    "count_product",
+    "Count × per-unit ≠ total",
+    "servers x VMs per server (or pools x desktops per pool, ...) is not the stated total",
+)
 def rule_count_product(df: pd.DataFrame) -> list[dict]:
     """Count x per-unit = total (``COUNT_PRODUCTS``: hosts x desktops per host = desktops, ...).
 
@@ -59,16 +63,26 @@ def rule_count_product(df: pd.DataFrame) -> list[dict]:
             if not totals:
                 continue
             counts = counts.drop_duplicates("value")
-            if any(overlap((n["lo"] * per["lo"], n["hi"] * per["hi"]), (t_lo, t_hi))
-                   for _, n in counts.iterrows() for _, t_lo, t_hi, _ in totals):
+            if any(
+                overlap((n["lo"] * per["lo"], n["hi"] * per["hi"]), (t_lo, t_hi))
+                for _, n in counts.iterrows()
+                for _, t_lo, t_hi, _ in totals
+            ):
                 continue
             n = counts.iloc[0]
-            stated = "; ".join(where(t) if t is not None else f"{fmt(v)} (the test population)"
-                               for v, _, _, t in totals)
+            stated = "; ".join(
+                where(t) if t is not None else f"{fmt(v)} (the test population)" for v, _, _, t in totals
+            )
             recs = [per.to_frame().T, n.to_frame().T] + [t.to_frame().T for *_, t in totals if t is not None]
-            out.append(finding(
-                "count_product", pd.concat(recs),
-                f"{count_m} {where(n)} x {per_m} {where(per)} = {fmt(n['value'] * per['value'])} "
-                f"{total_m}, but the document states {total_m}: {stated}.",
-                stated=totals[0][0], recomputed=n["value"] * per["value"], unit="count"))
+            out.append(
+                finding(
+                    "count_product",
+                    pd.concat(recs),
+                    f"{count_m} {where(n)} x {per_m} {where(per)} = {fmt(n['value'] * per['value'])} "
+                    f"{total_m}, but the document states {total_m}: {stated}.",
+                    stated=totals[0][0],
+                    recomputed=n["value"] * per["value"],
+                    unit="count",
+                )
+            )
     return out

@@ -7,12 +7,19 @@ import pandas as pd
 from ..common import TEST_FREE, finding, fmt, overlap, what, where
 from ..registry import rule
 
-PER_DESKTOP = {"iops_per_desktop": "iops", "used_capacity_per_desktop": "used_capacity",
-               "capacity_per_desktop": "used_capacity"}
+PER_DESKTOP = {
+    "iops_per_desktop": "iops",
+    "used_capacity_per_desktop": "used_capacity",
+    "capacity_per_desktop": "used_capacity",
+}
 
 
-@rule(30, "per_desktop", "Per-desktop ≠ total ÷ desktops",
-      "a stated per-desktop figure is not total / desktops of the test")
+@rule(
+    30,
+    "per_desktop",
+    "Per-desktop ≠ total ÷ desktops",
+    "a stated per-desktop figure is not total / desktops of the test",
+)
 def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
     """A stated per-desktop figure against every stated total of the same test and statistic
     divided by the test's desktops (vantage must agree when both state one). A finding when no
@@ -38,10 +45,18 @@ def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
             if not bad:
                 continue
             recs = pd.concat([s.to_frame().T, cand[cand["value"].isin([t["value"] for t in bad + good])]])
-            msg = (f"{what(s)} of test {s['test_id']} stated as {where(s)}; " +
-                   "; ".join(f"{where(t)} / {n:,.0f} desktops = {fmt(t['value'] / n)}" for t in bad) +
-                   (". Reproduced by " + ", ".join(where(t) for t in good) + "." if good else
-                    ". No stated total reproduces it."))
-            out.append(finding("per_desktop", recs.sort_values("record_id"), msg, stated=s["value"],
-                                recomputed=bad[0]["value"] / n))
+            msg = (
+                f"{what(s)} of test {s['test_id']} stated as {where(s)}; "
+                + "; ".join(f"{where(t)} / {n:,.0f} desktops = {fmt(t['value'] / n)}" for t in bad)
+                + (
+                    ". Reproduced by " + ", ".join(where(t) for t in good) + "."
+                    if good
+                    else ". No stated total reproduces it."
+                )
+            )
+            out.append(
+                finding(
+                    "per_desktop", recs.sort_values("record_id"), msg, stated=s["value"], recomputed=bad[0]["value"] / n
+                )
+            )
     return out

@@ -12,8 +12,7 @@ from ..registry import rule
 READ_WRITE = {"iops": ("read_iops", "write_iops"), "throughput": ("read_throughput", "write_throughput")}
 
 
-@rule(20, "read_write_total", "Read + write ≠ total",
-      "read + write does not give the stated total")
+@rule(20, "read_write_total", "Read + write ≠ total", "read + write does not give the stated total")
 def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
     """Read + write against the stated total of the same test, statistic and vantage.
 
@@ -38,10 +37,15 @@ def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
                 if ok:
                     continue
                 recs = pd.concat([r.to_frame().T, w.to_frame().T, t.to_frame().T])
-                out.append(finding(
-                    "read_write_total", recs,
-                    f"{what(t)} of test {t['test_id']}: read {where(r)} + write "
-                    f"{where(w)} = {fmt(r['value'] + w['value'])} {t['unit']}, but the total is stated as "
-                    f"{where(t)}" + (f" (a peak total must lie {expect})." if t["statistic"] == "peak" else "."),
-                    stated=t["value"], recomputed=r["value"] + w["value"]))
+                out.append(
+                    finding(
+                        "read_write_total",
+                        recs,
+                        f"{what(t)} of test {t['test_id']}: read {where(r)} + write "
+                        f"{where(w)} = {fmt(r['value'] + w['value'])} {t['unit']}, but the total is stated as "
+                        f"{where(t)}" + (f" (a peak total must lie {expect})." if t["statistic"] == "peak" else "."),
+                        stated=t["value"],
+                        recomputed=r["value"] + w["value"],
+                    )
+                )
     return out

@@ -12,9 +12,18 @@ from ..registry import rule
 
 # Metrics that a table or figure lists once per row of a profile (one value per I/O size, per
 # application): inside one locator their records are parallel rows, never restatements.
-PROFILE_METRICS = ("io_size", "workload_percent", "read_percent", "write_percent", "seek_percent",
-                   "sequential_percent", "random_read_percent", "random_write_percent",
-                   "sequential_read_percent", "sequential_write_percent")
+PROFILE_METRICS = (
+    "io_size",
+    "workload_percent",
+    "read_percent",
+    "write_percent",
+    "seek_percent",
+    "sequential_percent",
+    "random_read_percent",
+    "random_write_percent",
+    "sequential_read_percent",
+    "sequential_write_percent",
+)
 
 
 def _restated_inside(g: pd.DataFrame) -> set[str]:
@@ -29,8 +38,12 @@ def _restated_inside(g: pd.DataFrame) -> set[str]:
     return {loc for loc, h in per if len(h) == 2 and h["line"].nunique() == 2}
 
 
-@rule(10, "same_quantity", "Same quantity, different values",
-      "the same quantity stated with different values at two places (or twice in one table or figure)")
+@rule(
+    10,
+    "same_quantity",
+    "Same quantity, different values",
+    "the same quantity stated with different values at two places (or twice in one table or figure)",
+)
 def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
     """The same quantity stated twice with values whose intervals cannot overlap.
 
@@ -47,9 +60,12 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
         if len(g) < 2:
             continue
         inside = _restated_inside(g)
-        clash = [(a, b) for (_, a), (_, b) in itertools.combinations(g.iterrows(), 2)
-                 if (a["locator"] != b["locator"] or (a["locator"] in inside and a["line"] != b["line"]))
-                 and not overlap((a["lo"], a["hi"]), (b["lo"], b["hi"]))]
+        clash = [
+            (a, b)
+            for (_, a), (_, b) in itertools.combinations(g.iterrows(), 2)
+            if (a["locator"] != b["locator"] or (a["locator"] in inside and a["line"] != b["line"]))
+            and not overlap((a["lo"], a["hi"]), (b["lo"], b["hi"]))
+        ]
         if not clash:
             continue
         a, b = clash[0]
@@ -57,8 +73,13 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
         for v, loc, ln in zip(g["value_text"], g["locator"], g["line"]):
             places.setdefault(v, []).append(f"{loc} (line {int(ln)})" if loc in inside else loc)
         said = "; ".join(f"{v} in {', '.join(dict.fromkeys(locs))}" for v, locs in places.items())
-        out.append(finding(
-            "same_quantity", g.sort_values("record_id"),
-            f"{what(a)} of test {a['test_id']} is stated as {said}.",
-            stated=a["value"], recomputed=b["value"]))
+        out.append(
+            finding(
+                "same_quantity",
+                g.sort_values("record_id"),
+                f"{what(a)} of test {a['test_id']} is stated as {said}.",
+                stated=a["value"],
+                recomputed=b["value"],
+            )
+        )
     return out

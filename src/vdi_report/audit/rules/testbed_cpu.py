@@ -19,9 +19,13 @@ def _testbed(df: pd.DataFrame) -> pd.DataFrame:
     return df[(df["phase"] == "testbed") | (df["test_id"] == "testbed")]
 
 
-@rule(80, "testbed_cpu", "Cores × clock ≠ CPU capacity",
-      "test-bed CPU facts disagree: logical processors x clock is not the stated CPU capacity, "
-      "or threads are neither the cores nor twice the cores")
+@rule(
+    80,
+    "testbed_cpu",
+    "Cores × clock ≠ CPU capacity",
+    "test-bed CPU facts disagree: logical processors x clock is not the stated CPU capacity, "
+    "or threads are neither the cores nor twice the cores",
+)
 def rule_testbed_cpu(df: pd.DataFrame) -> list[dict]:
     """Test-bed CPU arithmetic within one host description (same source, locator, configuration
     and worker class: one table or paragraph describes one host type).
@@ -41,19 +45,33 @@ def rule_testbed_cpu(df: pd.DataFrame) -> list[dict]:
             cands = [(t, n["lo"] / t * k["lo"], n["hi"] / t * k["hi"]) for t in THREADS_PER_CORE]
             if any(overlap((lo, hi), (c["lo"], c["hi"])) for _, lo, hi in cands):
                 continue
-            txt = " or ".join(f"{fmt(n['value'] / t)} cores x {fmt(k['value'])} GHz = {fmt(n['value'] / t * k['value'])} GHz"
-                              for t in THREADS_PER_CORE)
-            out.append(finding(
-                "testbed_cpu", pd.concat([c.to_frame().T, k.to_frame().T, n.to_frame().T]),
-                f"CPU capacity stated as {where(c)}, but {where(n)} logical processors at {where(k)} give {txt}.",
-                stated=c["value"], recomputed=n["value"] / 2 * k["value"], unit="GHz"))
+            txt = " or ".join(
+                f"{fmt(n['value'] / t)} cores x {fmt(k['value'])} GHz = {fmt(n['value'] / t * k['value'])} GHz"
+                for t in THREADS_PER_CORE
+            )
+            out.append(
+                finding(
+                    "testbed_cpu",
+                    pd.concat([c.to_frame().T, k.to_frame().T, n.to_frame().T]),
+                    f"CPU capacity stated as {where(c)}, but {where(n)} logical processors at {where(k)} give {txt}.",
+                    stated=c["value"],
+                    recomputed=n["value"] / 2 * k["value"],
+                    unit="GHz",
+                )
+            )
         for _, line in g.groupby("line", sort=True):
             cores, threads = line[line["metric"] == "host_cores"], line[line["metric"] == "host_threads"]
             for (_, co), (_, th) in itertools.product(cores.iterrows(), threads.iterrows()):
                 if any(overlap((co["lo"] * t, co["hi"] * t), (th["lo"], th["hi"])) for t in THREADS_PER_CORE):
                     continue
-                out.append(finding(
-                    "testbed_cpu", pd.concat([co.to_frame().T, th.to_frame().T]),
-                    f"{where(th)} threads are neither the {where(co)} cores nor twice them.",
-                    stated=th["value"], recomputed=co["value"] * 2, unit="count"))
+                out.append(
+                    finding(
+                        "testbed_cpu",
+                        pd.concat([co.to_frame().T, th.to_frame().T]),
+                        f"{where(th)} threads are neither the {where(co)} cores nor twice them.",
+                        stated=th["value"],
+                        recomputed=co["value"] * 2,
+                        unit="count",
+                    )
+                )
     return out

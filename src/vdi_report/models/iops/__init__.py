@@ -29,10 +29,46 @@ Modules: ``observations`` (cells, candidate records, observations), ``fit`` (OLS
 planning table). Charts and words for the report live in ``vdi_report.report``.
 """
 
-from .observations import CELLS, CELL_ORDER, PHASES, VANTAGE_LEVELS, STATISTICS, WORKER_CLASSES, ANY_CLASS, REFERENCE_CLASS, SPECS, WORKLOAD_SPECS, OFFSET_SPECS, DEFAULT_SPEC, PI_ALPHA, CI_ALPHA, login_vsi_weights, workload_score, cell_of, _reason, candidate_records, exclusions, observations, derived_totals
-from .fit import IopsModel, _design, _fit_arrays, fit, coefficients, grid, predict_grid
-from .validation import leave_one_vendor_out, cv_summary, VACUOUS_SHARPNESS, cv_by_vendor, compare_specs, choose_spec, bounds_sensitivity, EXTERNAL_COLUMNS, external_check, BOUND_VERDICTS, bound_verdict, document_labels
-from .planning import rules_of_thumb, io_profile, class_vendors, PLANNING_COLUMNS, planning_table, observation_context
+from .fit import IopsModel, _design, _fit_arrays, coefficients, fit, grid, predict_grid
+from .observations import (
+    ANY_CLASS,
+    CELL_ORDER,
+    CELLS,
+    CI_ALPHA,
+    DEFAULT_SPEC,
+    OFFSET_SPECS,
+    PHASES,
+    PI_ALPHA,
+    REFERENCE_CLASS,
+    SPECS,
+    STATISTICS,
+    VANTAGE_LEVELS,
+    WORKER_CLASSES,
+    WORKLOAD_SPECS,
+    _reason,
+    candidate_records,
+    cell_of,
+    derived_totals,
+    exclusions,
+    login_vsi_weights,
+    observations,
+    workload_score,
+)
+from .planning import PLANNING_COLUMNS, class_vendors, io_profile, observation_context, planning_table, rules_of_thumb
+from .validation import (
+    BOUND_VERDICTS,
+    EXTERNAL_COLUMNS,
+    VACUOUS_SHARPNESS,
+    bound_verdict,
+    bounds_sensitivity,
+    choose_spec,
+    compare_specs,
+    cv_by_vendor,
+    cv_summary,
+    document_labels,
+    external_check,
+    leave_one_vendor_out,
+)
 
 __all__ = [
     "CELLS",

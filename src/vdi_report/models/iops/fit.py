@@ -1,13 +1,26 @@
 """Fitting the per-desktop IOPS model (statsmodels OLS/WLS on log IOPS per desktop) and predicting
 the planning grid."""
 
-
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .observations import ANY_CLASS, CELLS, CELL_ORDER, CI_ALPHA, DEFAULT_SPEC, OFFSET_SPECS, PI_ALPHA, SPECS, VANTAGE_LEVELS, WORKER_CLASSES, WORKLOAD_SPECS, login_vsi_weights, workload_score
+from .observations import (
+    ANY_CLASS,
+    CELL_ORDER,
+    CELLS,
+    CI_ALPHA,
+    DEFAULT_SPEC,
+    OFFSET_SPECS,
+    PI_ALPHA,
+    SPECS,
+    VANTAGE_LEVELS,
+    WORKER_CLASSES,
+    WORKLOAD_SPECS,
+    login_vsi_weights,
+    workload_score,
+)
 
 
 @dataclass
@@ -31,12 +44,16 @@ class IopsModel:
         X = np.asarray(patsy.build_design_matrices([self.design_info], newdata, return_type="dataframe")[0])
         dropped = np.setdiff1d(np.arange(X.shape[1]), self.kept)
         ok = ~(np.abs(X[:, dropped]) > 0).any(axis=1) if len(dropped) else np.ones(len(X), bool)
-        out = pd.DataFrame(np.nan, index=newdata.index, columns=["estimate", "ci95_low", "ci95_high", "pi90_low", "pi90_high"])
+        out = pd.DataFrame(
+            np.nan, index=newdata.index, columns=["estimate", "ci95_low", "ci95_high", "pi90_low", "pi90_high"]
+        )
         if ok.any():
             Xk = X[ok][:, self.kept]
             pi = self.result.get_prediction(Xk).summary_frame(alpha=pi_alpha)
             ci = self.result.get_prediction(Xk).summary_frame(alpha=ci_alpha)
-            vals = np.column_stack([pi["mean"], ci["mean_ci_lower"], ci["mean_ci_upper"], pi["obs_ci_lower"], pi["obs_ci_upper"]])
+            vals = np.column_stack(
+                [pi["mean"], ci["mean_ci_lower"], ci["mean_ci_upper"], pi["obs_ci_lower"], pi["obs_ci_upper"]]
+            )
             if self.spec in OFFSET_SPECS:
                 vals = vals + newdata["workload"].to_numpy()[ok][:, None]
             out.loc[out.index[ok]] = np.exp(vals)
@@ -48,7 +65,9 @@ def _design(obs: pd.DataFrame, spec: str):
         raise ValueError(f"unknown model spec {spec!r}; known: {', '.join(SPECS)}")
     import patsy  # imported here: modules that only read the model's tables (the report) skip it
 
-    env = patsy.EvalEnvironment.capture().with_outer_namespace({"CELL_LEVELS": CELL_ORDER, "VANTAGE_LEVELS": VANTAGE_LEVELS})
+    env = patsy.EvalEnvironment.capture().with_outer_namespace(
+        {"CELL_LEVELS": CELL_ORDER, "VANTAGE_LEVELS": VANTAGE_LEVELS}
+    )
     y, X = patsy.dmatrices(SPECS[spec], obs, eval_env=env, return_type="dataframe", NA_action="raise")
     return y, X
 
@@ -86,16 +105,31 @@ def coefficients(model: IopsModel) -> pd.DataFrame:
     r = model.result
     ci = np.asarray(r.conf_int(alpha=CI_ALPHA))
     names = [model.design_info.column_names[i] for i in model.kept]
-    names = [n.replace("C(cell, levels=CELL_LEVELS)", "cell").replace("C(vantage, levels=VANTAGE_LEVELS)", "vantage") for n in names]
-    return pd.DataFrame({"term": names, "coef": r.params, "ci95_low": ci[:, 0], "ci95_high": ci[:, 1],
-                         "factor": np.exp(r.params), "factor_low": np.exp(ci[:, 0]), "factor_high": np.exp(ci[:, 1]),
-                         "p_value": r.pvalues})
+    names = [
+        n.replace("C(cell, levels=CELL_LEVELS)", "cell").replace("C(vantage, levels=VANTAGE_LEVELS)", "vantage")
+        for n in names
+    ]
+    return pd.DataFrame(
+        {
+            "term": names,
+            "coef": r.params,
+            "ci95_low": ci[:, 0],
+            "ci95_high": ci[:, 1],
+            "factor": np.exp(r.params),
+            "factor_low": np.exp(ci[:, 0]),
+            "factor_high": np.exp(ci[:, 1]),
+            "p_value": r.pvalues,
+        }
+    )
 
 
 def grid(results: pd.DataFrame, classes=WORKER_CLASSES) -> pd.DataFrame:
     """Cell x worker class rows (columns cell, phase, statistic, worker_class, workload, vantage)."""
-    rows = [{"cell": cell, "phase": ph, "statistic": st, "worker_class": c}
-            for (ph, st), cell in CELLS.items() for c in classes]
+    rows = [
+        {"cell": cell, "phase": ph, "statistic": st, "worker_class": c}
+        for (ph, st), cell in CELLS.items()
+        for c in classes
+    ]
     g = pd.DataFrame(rows)
     g["workload"] = workload_score(g["worker_class"], g["phase"], login_vsi_weights(results))
     g["vantage"] = "array_frontend"
@@ -114,5 +148,18 @@ def predict_grid(model: IopsModel, results: pd.DataFrame) -> pd.DataFrame:
     p = model.predict(g)
     out = pd.concat([g[["phase", "worker_class", "statistic", "cell"]], p], axis=1)
     out["spec"], out["n_obs"] = model.spec, int(model.result.nobs)
-    return out[["phase", "worker_class", "statistic", "cell", "estimate", "pi90_low", "pi90_high", "ci95_low", "ci95_high",
-                "spec", "n_obs"]]
+    return out[
+        [
+            "phase",
+            "worker_class",
+            "statistic",
+            "cell",
+            "estimate",
+            "pi90_low",
+            "pi90_high",
+            "ci95_low",
+            "ci95_high",
+            "spec",
+            "n_obs",
+        ]
+    ]

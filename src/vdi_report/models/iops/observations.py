@@ -2,16 +2,17 @@
 ``exclusions``), one row per vendor x cell x worker class (``observations``), and the model's
 constants (cells, specifications, interval levels)."""
 
-
 import numpy as np
 import pandas as pd
 
 from ...transform.normalize import VANTAGE_PREFERENCE
 from .. import semantics
 
-
-CELLS = {("login", "peak"): "login peak", ("steady_state", "average"): "steady_state average",
-         ("login_and_steady_state", "average"): "login_and_steady_state average"}
+CELLS = {
+    ("login", "peak"): "login peak",
+    ("steady_state", "average"): "steady_state average",
+    ("login_and_steady_state", "average"): "login_and_steady_state average",
+}
 
 
 CELL_ORDER = list(CELLS.values())
@@ -67,9 +68,13 @@ def login_vsi_weights(results: pd.DataFrame) -> dict[str, float]:
     from the first source (by source_id) that reprints the whole Login VSI workload table (all
     four classes). Raises ValueError when no source gives all four.
     """
-    r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")
-                & (results["statistic"] == "single") & results["worker_class"].isin(WORKER_CLASSES)
-                & results["used_in_analysis"]]
+    r = results[
+        (results["phase"] == "sizing")
+        & (results["metric"] == "iops_per_desktop")
+        & (results["statistic"] == "single")
+        & results["worker_class"].isin(WORKER_CLASSES)
+        & results["used_in_analysis"]
+    ]
     for _, g in r.sort_values("record_id").groupby("source_id", sort=True):
         w = g.groupby("worker_class")["value"].first().to_dict()
         if all(c in w for c in WORKER_CLASSES):
@@ -80,7 +85,9 @@ def login_vsi_weights(results: pd.DataFrame) -> dict[str, float]:
 def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str, float]) -> pd.Series:
     """log(weight[class] / weight[knowledge]); 0 for the pooled class ``any`` and for boot."""
     ref = weights[REFERENCE_CLASS]
-    score = worker_class.map(lambda c: np.log(weights[c] / ref) if c in weights else (0.0 if c == ANY_CLASS else np.nan))
+    score = worker_class.map(
+        lambda c: np.log(weights[c] / ref) if c in weights else (0.0 if c == ANY_CLASS else np.nan)
+    )
     return score.where(phase != "boot", 0.0)
 
 
@@ -130,8 +137,10 @@ def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = N
     sample, never fitted: ``observations`` filters on ``role``).
     """
     r = semantics.observation_semantics(results, sources_df)
-    r = r[(((r["metric"] == "iops") & r["per_desktop"].notna()) | (r["metric"] == "iops_per_desktop"))
-          & (r["phase"] != "sizing")].copy()
+    r = r[
+        (((r["metric"] == "iops") & r["per_desktop"].notna()) | (r["metric"] == "iops_per_desktop"))
+        & (r["phase"] != "sizing")
+    ].copy()
     direct = r["metric"] == "iops_per_desktop"
     r["iops_per_desktop"] = np.where(direct, r["value"], r["per_desktop"])
     r["iops_per_desktop_low"] = np.where(direct, r["value_low"], r["per_desktop_low"])
@@ -150,13 +159,32 @@ def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) ->
     """
     c = candidate_records(results, sources_df)
     c = c[c["reason"] != ""]
-    cols = ["source_id", "vendor", "role", "record_id", "test_id", "phase", "statistic", "vantage", "aggregation",
-            "window", "load", "worker_class", "iops_per_desktop", "reason"]
+    cols = [
+        "source_id",
+        "vendor",
+        "role",
+        "record_id",
+        "test_id",
+        "phase",
+        "statistic",
+        "vantage",
+        "aggregation",
+        "window",
+        "load",
+        "worker_class",
+        "iops_per_desktop",
+        "reason",
+    ]
     return c[cols].sort_values(["role", "source_id", "record_id"]).reset_index(drop=True)
 
 
-def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = "mid", role: str = "seed",
-                 sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def observations(
+    results: pd.DataFrame,
+    bounded: str = "exclude",
+    approx: str = "mid",
+    role: str = "seed",
+    sources_df: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Model observations: one row per vendor x cell x worker class, from sources of ``role``.
 
     ``bounded``: ``exclude`` drops lt/gt records, ``at_bound`` uses them at their printed value.
@@ -175,8 +203,25 @@ def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = 
     if bounded == "exclude":
         c = c[~c["bound"].isin(["lt", "gt"])]
     c = c.copy()
-    cols = ["vendor", "source_id", "cell", "phase", "statistic", "window", "aggregation", "worker_class", "vantage",
-            "iops_per_desktop", "low", "high", "n_tests", "record_ids", "workload", "log_iops", "log_iops_vsi"]
+    cols = [
+        "vendor",
+        "source_id",
+        "cell",
+        "phase",
+        "statistic",
+        "window",
+        "aggregation",
+        "worker_class",
+        "vantage",
+        "iops_per_desktop",
+        "low",
+        "high",
+        "n_tests",
+        "record_ids",
+        "workload",
+        "log_iops",
+        "log_iops_vsi",
+    ]
     if c.empty:
         return pd.DataFrame(columns=cols)
     lo, hi = c["iops_per_desktop_low"], c["iops_per_desktop_high"]
@@ -189,11 +234,18 @@ def observations(results: pd.DataFrame, bounded: str = "exclude", approx: str = 
     c = c[c["_vp"] == c.groupby(keys)["_vp"].transform("min")]
     c = c.assign(_y=c["y"].round(6)).drop_duplicates(keys + ["test_id", "_y"])
     g = c.groupby(keys, sort=True)
-    obs = g.agg(phase=("phase", "first"), statistic=("statistic", "first"), window=("window", "first"),
-                aggregation=("aggregation", "first"), vantage=("vantage", "first"),
-                iops_per_desktop=("y", lambda s: float(np.exp(np.log(s).mean()))),
-                low=("iops_per_desktop_low", "min"), high=("iops_per_desktop_high", "max"),
-                n_tests=("test_id", "nunique"), record_ids=("record_id", lambda s: " ".join(sorted(s)))).reset_index()
+    obs = g.agg(
+        phase=("phase", "first"),
+        statistic=("statistic", "first"),
+        window=("window", "first"),
+        aggregation=("aggregation", "first"),
+        vantage=("vantage", "first"),
+        iops_per_desktop=("y", lambda s: float(np.exp(np.log(s).mean()))),
+        low=("iops_per_desktop_low", "min"),
+        high=("iops_per_desktop_high", "max"),
+        n_tests=("test_id", "nunique"),
+        record_ids=("record_id", lambda s: " ".join(sorted(s))),
+    ).reset_index()
     obs["workload"] = workload_score(obs["worker_class"], obs["phase"], login_vsi_weights(results))
     obs["log_iops"] = np.log(obs["iops_per_desktop"])
     obs["log_iops_vsi"] = obs["log_iops"] - obs["workload"]
@@ -207,7 +259,17 @@ def derived_totals(results: pd.DataFrame) -> pd.DataFrame:
     An average of a sum is the sum of the averages (bound as reported); separate peaks need not
     coincide, so their sum bounds the total peak from above (bound ``lt``)."""
     rw = results[results["metric"].isin(["read_iops", "write_iops"]) & results["statistic"].isin(["peak", "average"])]
-    keys = ["source_id", "test_id", "phase", "statistic", "vantage", "condition", "variant", "configuration", "worker_class"]
+    keys = [
+        "source_id",
+        "test_id",
+        "phase",
+        "statistic",
+        "vantage",
+        "condition",
+        "variant",
+        "configuration",
+        "worker_class",
+    ]
     have = set(map(tuple, results.loc[results["metric"] == "iops", keys].to_numpy()))
     rows = []
     for k, g in rw.groupby(keys, sort=True):
@@ -217,7 +279,9 @@ def derived_totals(results: pd.DataFrame) -> pd.DataFrame:
         x = rd.copy()
         x["metric"], x["value"] = "iops", rd["value"] + wr["value"]
         x["record_id"] = f"{rd['record_id']}+{wr['record_id']}"
-        x["bound"] = "lt" if x["statistic"] == "peak" else ("approx" if "approx" in (rd["bound"], wr["bound"]) else rd["bound"])
+        x["bound"] = (
+            "lt" if x["statistic"] == "peak" else ("approx" if "approx" in (rd["bound"], wr["bound"]) else rd["bound"])
+        )
         x["per_desktop"] = x["value"] / x["desktops"]
         x["per_desktop_low"] = x["per_desktop_high"] = x["per_desktop"]
         x["used_in_analysis"] = bool(rd["used_in_analysis"] and wr["used_in_analysis"])

@@ -1,7 +1,6 @@
 """The planning table (``iops_per_desktop_model.csv``) from the fitted model, the boot model and
 the I/O profile; the documents' rules of thumb beside it."""
 
-
 import numpy as np
 import pandas as pd
 
@@ -19,7 +18,9 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     steady-state-average 90 % PI; ``not modelled`` for a class outside Login VSI), audit.
     """
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
-    r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(["vendor", "record_id"])
+    r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(
+        ["vendor", "record_id"]
+    )
     p = pred.set_index(["phase", "worker_class", "statistic"])
     # Boot rows are always pooled (boot storms are workload-independent): look at the other phases.
     pooled = ANY_CLASS in set(pred.loc[pred["phase"] != "boot", "worker_class"])
@@ -33,13 +34,27 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
         cls = x["worker_class"] if x["worker_class"] else REFERENCE_CLASS
         lo, hi = x["value_low"], x["value_high"]
         use = ANY_CLASS if pooled else cls
-        row = {"vendor": x["vendor"], "record_id": x["record_id"], "worker_class": x["worker_class"] or "not stated",
-               "compared_class": use if cls in WORKER_CLASSES else "", "rule_low": lo, "rule_high": hi,
-               "rule_value": x["value"], "bound": x["bound"], "audit": x["resolution"]}
+        row = {
+            "vendor": x["vendor"],
+            "record_id": x["record_id"],
+            "worker_class": x["worker_class"] or "not stated",
+            "compared_class": use if cls in WORKER_CLASSES else "",
+            "rule_low": lo,
+            "rule_high": hi,
+            "rule_value": x["value"],
+            "bound": x["bound"],
+            "audit": x["resolution"],
+        }
         if cls in WORKER_CLASSES:
             s, lp = cell("steady_state", use, "average"), cell("login", use, "peak")
-            row.update(steady_avg=s["estimate"], steady_pi90_low=s["pi90_low"], steady_pi90_high=s["pi90_high"],
-                       login_peak=lp["estimate"], login_pi90_low=lp["pi90_low"], login_pi90_high=lp["pi90_high"])
+            row.update(
+                steady_avg=s["estimate"],
+                steady_pi90_low=s["pi90_low"],
+                steady_pi90_high=s["pi90_high"],
+                login_peak=lp["estimate"],
+                login_pi90_low=lp["pi90_low"],
+                login_pi90_high=lp["pi90_high"],
+            )
             if pd.isna(s["pi90_high"]):
                 row["verdict"] = "model not estimable"
             elif lo > s["pi90_high"]:
@@ -66,8 +81,12 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     """
     from ..semantics import observation_semantics
 
-    r = results[results["used_in_analysis"] & (results["condition"] != "failover") & (results["test_id"] != "")
-                & results["statistic"].isin(["peak", "average"])]
+    r = results[
+        results["used_in_analysis"]
+        & (results["condition"] != "failover")
+        & (results["test_id"] != "")
+        & results["statistic"].isin(["peak", "average"])
+    ]
     r = r.assign(role=observation_semantics(r)["role"].to_numpy())
     # test ids are unique within a source only: the source is part of the key
     keys = ["source_id", "role", "vendor", "test_id", "phase", "statistic", "vantage"]
@@ -76,9 +95,18 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     w = pick.pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
     ids = pick.groupby(keys)["record_id"].agg(" ".join)
     w = w.reindex(columns=["iops", "read_iops", "write_iops", "throughput"])
-    out = pd.DataFrame({"read_share": w["read_iops"] / (w["read_iops"] + w["write_iops"]),
-                        "kb_per_io": w["throughput"] * 1e6 / w["iops"] / 1024, "records": ids}).reset_index()
-    return out.dropna(subset=["read_share", "kb_per_io"], how="all").sort_values(["vendor", "test_id", "statistic"]).reset_index(drop=True)
+    out = pd.DataFrame(
+        {
+            "read_share": w["read_iops"] / (w["read_iops"] + w["write_iops"]),
+            "kb_per_io": w["throughput"] * 1e6 / w["iops"] / 1024,
+            "records": ids,
+        }
+    ).reset_index()
+    return (
+        out.dropna(subset=["read_share", "kb_per_io"], how="all")
+        .sort_values(["vendor", "test_id", "statistic"])
+        .reset_index(drop=True)
+    )
 
 
 def class_vendors(obs: pd.DataFrame) -> str:
@@ -87,12 +115,34 @@ def class_vendors(obs: pd.DataFrame) -> str:
     return ", ".join(f"{c}: {k} vendor{'s' if k > 1 else ''}" for c, k in n.items())
 
 
-PLANNING_COLUMNS = ["phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high", "interval_kind", "unit",
-                    "n_obs", "n_vendors", "vendors", "spec", "boot_rate_per_min", "io_per_boot", "read_share", "io_size_kb",
-                    "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors", "identifiable"]
+PLANNING_COLUMNS = [
+    "phase",
+    "worker_class",
+    "statistic",
+    "estimate",
+    "pi90_low",
+    "pi90_high",
+    "interval_kind",
+    "unit",
+    "n_obs",
+    "n_vendors",
+    "vendors",
+    "spec",
+    "boot_rate_per_min",
+    "io_per_boot",
+    "read_share",
+    "io_size_kb",
+    "latency_ms",
+    "read_share_vendors",
+    "io_size_vendors",
+    "latency_vendors",
+    "identifiable",
+]
 
 
-def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame) -> pd.DataFrame:
+def planning_table(
+    pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame
+) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv``: columns ``PLANNING_COLUMNS``.
 
     Rows: the IOPS model's predictions (``predict_grid``: login peak, steady-state average,
@@ -112,22 +162,57 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     for _, p in pred.iterrows():
         o = obs[obs["cell"] == p["cell"]]
         vendors = sorted(set(o["vendor"]))
-        note = (f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
-                "cannot be separated from the vendor effect" if pooled else f"worker class {p['worker_class']}")
-        rows.append({"phase": p["phase"], "worker_class": p["worker_class"], "statistic": p["statistic"],
-                     "estimate": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
-                     "interval_kind": f"90 % prediction interval ({p['spec']} OLS on ln)", "unit": "IOPS per desktop",
-                     "n_obs": len(o), "n_vendors": len(vendors), "vendors": ", ".join(vendors), "spec": p["spec"],
-                     "identifiable": note})
+        note = (
+            f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
+            "cannot be separated from the vendor effect"
+            if pooled
+            else f"worker class {p['worker_class']}"
+        )
+        rows.append(
+            {
+                "phase": p["phase"],
+                "worker_class": p["worker_class"],
+                "statistic": p["statistic"],
+                "estimate": p["estimate"],
+                "pi90_low": p["pi90_low"],
+                "pi90_high": p["pi90_high"],
+                "interval_kind": f"90 % prediction interval ({p['spec']} OLS on ln)",
+                "unit": "IOPS per desktop",
+                "n_obs": len(o),
+                "n_vendors": len(vendors),
+                "vendors": ", ".join(vendors),
+                "spec": p["spec"],
+                "identifiable": note,
+            }
+        )
     for _, b in boot_model.iterrows():
-        rows.append({"phase": "boot", "worker_class": b["worker_class"], "statistic": b["statistic"], "estimate": b["estimate"],
-                     "pi90_low": b["pi90_low"], "pi90_high": b["pi90_high"], "interval_kind": b["interval_kind"],
-                     "unit": "IOPS per (desktop booted per minute)" if b["statistic"] == "peak_per_rate" else "I/O per desktop boot",
-                     "n_obs": b["n_vendors"], "n_vendors": b["n_vendors"], "vendors": b["vendors"], "spec": "boot rate",
-                     "boot_rate_per_min": b["boot_rate_per_min"], "io_per_boot": b["io_per_boot"],
-                     "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate"})
+        rows.append(
+            {
+                "phase": "boot",
+                "worker_class": b["worker_class"],
+                "statistic": b["statistic"],
+                "estimate": b["estimate"],
+                "pi90_low": b["pi90_low"],
+                "pi90_high": b["pi90_high"],
+                "interval_kind": b["interval_kind"],
+                "unit": "IOPS per (desktop booted per minute)"
+                if b["statistic"] == "peak_per_rate"
+                else "I/O per desktop boot",
+                "n_obs": b["n_vendors"],
+                "n_vendors": b["n_vendors"],
+                "vendors": b["vendors"],
+                "spec": "boot rate",
+                "boot_rate_per_min": b["boot_rate_per_min"],
+                "io_per_boot": b["io_per_boot"],
+                "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate",
+            }
+        )
     t = pd.DataFrame(rows)
-    key = t["phase"] if "login_and_steady_state" in ch.index else t["phase"].replace("login_and_steady_state", "steady_state")
+    key = (
+        t["phase"]
+        if "login_and_steady_state" in ch.index
+        else t["phase"].replace("login_and_steady_state", "steady_state")
+    )
     for c in ("read_share", "io_size_kb", "latency_ms"):
         t[c] = key.map(ch[c]) if c in ch else np.nan
     for c in ("read_share_vendors", "io_size_vendors", "latency_vendors"):
@@ -135,7 +220,9 @@ def planning_table(pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFra
     return t.reindex(columns=PLANNING_COLUMNS)
 
 
-def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def observation_context(
+    obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """What each observation behind the planning table was measured with: per observation of
     the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
     guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
@@ -144,15 +231,33 @@ def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.
     (a model observation's printed range, e.g. "between 3 and 4"), records,
     broker, load_tool, guest_os, clone_type, platform."""
     from ...raw import sources
+
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
-    a = pd.DataFrame({"source_id": obs["source_id"], "vendor": obs["vendor"], "what": obs["cell"], "worker_class": obs["worker_class"],
-                      "value": obs["iops_per_desktop"], "low": obs["low"], "high": obs["high"], "bound": "eq",
-                      "records": obs["record_ids"]})
+    a = pd.DataFrame(
+        {
+            "source_id": obs["source_id"],
+            "vendor": obs["vendor"],
+            "what": obs["cell"],
+            "worker_class": obs["worker_class"],
+            "value": obs["iops_per_desktop"],
+            "low": obs["low"],
+            "high": obs["high"],
+            "bound": "eq",
+            "records": obs["record_ids"],
+        }
+    )
     st = storms[storms["role"] == "seed"]
-    b = pd.DataFrame({"source_id": st["source_id"], "vendor": st["vendor"], "what": "boot storm (peak IOPS per desktop/min)",
-                      "worker_class": "any", "value": st["peak_iops_per_rate"],
-                      "bound": st["peak_per_rate_bound"].replace("", "eq"),
-                      "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip()})
+    b = pd.DataFrame(
+        {
+            "source_id": st["source_id"],
+            "vendor": st["vendor"],
+            "what": "boot storm (peak IOPS per desktop/min)",
+            "worker_class": "any",
+            "value": st["peak_iops_per_rate"],
+            "bound": st["peak_per_rate_bound"].replace("", "eq"),
+            "records": (st["peak_record"].fillna("") + " " + st["duration_record"]).str.strip(),
+        }
+    )
     out = pd.concat([a, b], ignore_index=True)
     for c in ("broker", "load_tool", "guest_os", "clone_type", "platform"):
         out[c] = out["source_id"].map(s[c])

@@ -1,13 +1,23 @@
 """Validating the per-desktop IOPS model: leave-one-vendor-out, specification choice, bounds
 sensitivity and the out-of-sample check against the external documents."""
 
-
 import numpy as np
 import pandas as pd
 
 from ...transform.normalize import VANTAGE_PREFERENCE
 from .fit import IopsModel, fit, grid, predict_grid
-from .observations import ANY_CLASS, CELL_ORDER, DEFAULT_SPEC, REFERENCE_CLASS, SPECS, WORKER_CLASSES, WORKLOAD_SPECS, candidate_records, derived_totals, observations
+from .observations import (
+    ANY_CLASS,
+    CELL_ORDER,
+    DEFAULT_SPEC,
+    REFERENCE_CLASS,
+    SPECS,
+    WORKER_CLASSES,
+    WORKLOAD_SPECS,
+    candidate_records,
+    derived_totals,
+    observations,
+)
 
 
 def leave_one_vendor_out(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: str | None = None) -> pd.DataFrame:
@@ -27,15 +37,31 @@ def leave_one_vendor_out(obs: pd.DataFrame, spec: str = DEFAULT_SPEC, weights: s
             p = fit(train, spec, weights).predict(test)
         except ValueError:
             p = pd.DataFrame(np.nan, index=test.index, columns=["estimate", "pi90_low", "pi90_high"])
-        rows.append(pd.DataFrame({
-            "held_out": v, "trained_on": ";".join(sorted(train["vendor"].unique())), "n_train": len(train),
-            "cell": test["cell"], "phase": test["phase"], "statistic": test["statistic"], "worker_class": test["worker_class"],
-            "vantage": test["vantage"], "record_ids": test["record_ids"], "observed": test["iops_per_desktop"],
-            "predicted": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"]}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "held_out": v,
+                    "trained_on": ";".join(sorted(train["vendor"].unique())),
+                    "n_train": len(train),
+                    "cell": test["cell"],
+                    "phase": test["phase"],
+                    "statistic": test["statistic"],
+                    "worker_class": test["worker_class"],
+                    "vantage": test["vantage"],
+                    "record_ids": test["record_ids"],
+                    "observed": test["iops_per_desktop"],
+                    "predicted": p["estimate"],
+                    "pi90_low": p["pi90_low"],
+                    "pi90_high": p["pi90_high"],
+                }
+            )
+        )
     cv = pd.concat(rows, ignore_index=True)
     cv["predicted"] = cv["predicted"].astype(float)
     cv["log_error"] = np.log(cv["predicted"]) - np.log(cv["observed"])
-    cv["covered"] = np.where(cv["predicted"].isna(), np.nan, (cv["observed"] >= cv["pi90_low"]) & (cv["observed"] <= cv["pi90_high"]))
+    cv["covered"] = np.where(
+        cv["predicted"].isna(), np.nan, (cv["observed"] >= cv["pi90_low"]) & (cv["observed"] <= cv["pi90_high"])
+    )
     cv["spec"] = spec
     return cv
 
@@ -47,11 +73,15 @@ def cv_summary(cv: pd.DataFrame) -> dict:
     report shows ``cv_by_vendor`` instead (a pooled figure can hide vacuous intervals)."""
     p = cv[cv["predicted"].notna()]
     e = p["log_error"]
-    return {"spec": cv["spec"].iloc[0], "n": len(cv), "n_predicted": len(p),
-            "rmse_log": float(np.sqrt((e ** 2).mean())) if len(p) else np.nan,
-            "median_factor": float(np.exp(e.abs().median())) if len(p) else np.nan,
-            "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
-            "median_sharpness": float((p["pi90_high"] / p["pi90_low"]).median()) if len(p) else np.nan}
+    return {
+        "spec": cv["spec"].iloc[0],
+        "n": len(cv),
+        "n_predicted": len(p),
+        "rmse_log": float(np.sqrt((e**2).mean())) if len(p) else np.nan,
+        "median_factor": float(np.exp(e.abs().median())) if len(p) else np.nan,
+        "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
+        "median_sharpness": float((p["pi90_high"] / p["pi90_low"]).median()) if len(p) else np.nan,
+    }
 
 
 VACUOUS_SHARPNESS = 10.0  # a 90 % interval whose ends differ by more than 10x does not guide a purchase
@@ -70,14 +100,21 @@ def cv_by_vendor(cv: pd.DataFrame) -> pd.DataFrame:
     for v, g in cv.groupby("held_out", sort=True):
         p = g[g["predicted"].notna()]
         sharp = p["pi90_high"] / p["pi90_low"]
-        rows.append({"held_out": v, "trained_on": g["trained_on"].iloc[0], "n_obs": len(g), "n_predicted": len(p),
-                     "median_error_factor": float(np.exp(p["log_error"].abs().median())) if len(p) else np.nan,
-                     "n_covered": int(p["covered"].astype(bool).sum()),
-                     "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
-                     "sharpness": float(sharp.median()) if len(p) else np.nan,
-                     "max_sharpness": float(sharp.max()) if len(p) else np.nan,
-                     "vacuous": bool(sharp.median() > VACUOUS_SHARPNESS) if len(p) else False,
-                     "cells": ", ".join(sorted(set(g["cell"])))})
+        rows.append(
+            {
+                "held_out": v,
+                "trained_on": g["trained_on"].iloc[0],
+                "n_obs": len(g),
+                "n_predicted": len(p),
+                "median_error_factor": float(np.exp(p["log_error"].abs().median())) if len(p) else np.nan,
+                "n_covered": int(p["covered"].astype(bool).sum()),
+                "coverage": float(p["covered"].astype(bool).mean()) if len(p) else np.nan,
+                "sharpness": float(sharp.median()) if len(p) else np.nan,
+                "max_sharpness": float(sharp.max()) if len(p) else np.nan,
+                "vacuous": bool(sharp.median() > VACUOUS_SHARPNESS) if len(p) else False,
+                "cells": ", ".join(sorted(set(g["cell"]))),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -92,10 +129,28 @@ def compare_specs(obs: pd.DataFrame, specs=tuple(SPECS)) -> pd.DataFrame:
         except ValueError:
             rows.append({"spec": s, "n": len(obs)})
             continue
-        rows.append({**cv_summary(leave_one_vendor_out(obs, s)), "n_params": len(m.kept), "aic": m.result.aic,
-                     "bic": m.result.bic, "adj_r2": m.result.rsquared_adj})
-    cols = ["spec", "n_params", "aic", "bic", "adj_r2", "n", "n_predicted", "rmse_log", "median_factor", "coverage",
-            "median_sharpness"]
+        rows.append(
+            {
+                **cv_summary(leave_one_vendor_out(obs, s)),
+                "n_params": len(m.kept),
+                "aic": m.result.aic,
+                "bic": m.result.bic,
+                "adj_r2": m.result.rsquared_adj,
+            }
+        )
+    cols = [
+        "spec",
+        "n_params",
+        "aic",
+        "bic",
+        "adj_r2",
+        "n",
+        "n_predicted",
+        "rmse_log",
+        "median_factor",
+        "coverage",
+        "median_sharpness",
+    ]
     return pd.DataFrame(rows).reindex(columns=cols)
 
 
@@ -115,8 +170,12 @@ def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.Da
     statistic, estimate, pi90_low, pi90_high (IOPS per desktop; the reference class, or the
     pooled row)."""
     out = []
-    for name, kw in {"exclude lt/gt, approx at midpoint (main)": {}, "approx at low end": {"approx": "low"},
-                     "approx at high end": {"approx": "high"}, "lt/gt at printed bound": {"bounded": "at_bound"}}.items():
+    for name, kw in {
+        "exclude lt/gt, approx at midpoint (main)": {},
+        "approx at low end": {"approx": "low"},
+        "approx at high end": {"approx": "high"},
+        "lt/gt at printed bound": {"bounded": "at_bound"},
+    }.items():
         o = observations(results, **kw)
         g = predict_grid(fit(o, spec), results)
         g = g[g["worker_class"].isin([REFERENCE_CLASS, ANY_CLASS])].assign(treatment=name, n_obs=len(o))
@@ -124,9 +183,27 @@ def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.Da
     return pd.concat(out, ignore_index=True)
 
 
-EXTERNAL_COLUMNS = ["source_id", "vendor", "broker", "load_tool", "guest_os", "platform", "test_id", "configuration", "variant",
-                    "cell", "worker_class", "observed", "bound", "predicted", "pi90_low", "pi90_high", "ratio", "covered",
-                    "record_ids"]
+EXTERNAL_COLUMNS = [
+    "source_id",
+    "vendor",
+    "broker",
+    "load_tool",
+    "guest_os",
+    "platform",
+    "test_id",
+    "configuration",
+    "variant",
+    "cell",
+    "worker_class",
+    "observed",
+    "bound",
+    "predicted",
+    "pi90_low",
+    "pi90_high",
+    "ratio",
+    "covered",
+    "record_ids",
+]
 
 
 def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -142,26 +219,51 @@ def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataF
     when no external source has a usable figure.
     """
     from ...raw import sources
+
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
     ext_ids = set(s.index[s["role"] == "external"])
     r = results[results["source_id"].isin(ext_ids)]
     if r.empty:
         return pd.DataFrame(columns=EXTERNAL_COLUMNS)
     c = candidate_records(pd.concat([results, derived_totals(r)], ignore_index=True), sources_df)
-    c = c[(c["role"] == "external") & (c["reason"] == "") & c["cell"].isin(CELL_ORDER) & c["bound"].isin(["eq", "approx", "lt"])]
+    c = c[
+        (c["role"] == "external")
+        & (c["reason"] == "")
+        & c["cell"].isin(CELL_ORDER)
+        & c["bound"].isin(["eq", "approx", "lt"])
+    ]
     if c.empty:
         return pd.DataFrame(columns=EXTERNAL_COLUMNS)
     c = c.assign(_vp=c["vantage"].map(VANTAGE_PREFERENCE.index)).sort_values(["_vp", "record_id"])
     c = c.drop_duplicates(["source_id", "test_id", "configuration", "variant", "cell"])
-    c = c.assign(_y=c["iops_per_desktop"].round(6)).drop_duplicates(["source_id", "configuration", "variant", "cell", "_y"])  # one figure in two tables
+    c = c.assign(_y=c["iops_per_desktop"].round(6)).drop_duplicates(
+        ["source_id", "configuration", "variant", "cell", "_y"]
+    )  # one figure in two tables
     g = grid(results, WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,))
-    cls = c["worker_class"].where(c["worker_class"].isin(g["worker_class"]), ANY_CLASS) if model.spec in WORKLOAD_SPECS else ANY_CLASS
+    cls = (
+        c["worker_class"].where(c["worker_class"].isin(g["worker_class"]), ANY_CLASS)
+        if model.spec in WORKLOAD_SPECS
+        else ANY_CLASS
+    )
     new = c.assign(worker_class=cls)[["cell", "worker_class"]].merge(g, on=["cell", "worker_class"], how="left")
     p = model.predict(new.set_index(c.index))
-    out = pd.DataFrame({"source_id": c["source_id"], "vendor": c["vendor"], "test_id": c["test_id"], "configuration": c["configuration"],
-                        "variant": c["variant"], "cell": c["cell"], "worker_class": c["worker_class"], "observed": c["iops_per_desktop"],
-                        "bound": c["bound"], "predicted": p["estimate"], "pi90_low": p["pi90_low"], "pi90_high": p["pi90_high"],
-                        "record_ids": c["record_id"]})
+    out = pd.DataFrame(
+        {
+            "source_id": c["source_id"],
+            "vendor": c["vendor"],
+            "test_id": c["test_id"],
+            "configuration": c["configuration"],
+            "variant": c["variant"],
+            "cell": c["cell"],
+            "worker_class": c["worker_class"],
+            "observed": c["iops_per_desktop"],
+            "bound": c["bound"],
+            "predicted": p["estimate"],
+            "pi90_low": p["pi90_low"],
+            "pi90_high": p["pi90_high"],
+            "record_ids": c["record_id"],
+        }
+    )
     for col in ("broker", "load_tool", "guest_os", "platform"):
         out[col] = out["source_id"].map(s[col])
     out["ratio"] = out["observed"] / out["predicted"]

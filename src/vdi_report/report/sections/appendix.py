@@ -3,29 +3,48 @@ digitized data and the colophon (commit, parameters, SHA-256 of the inputs, pack
 
 import pandas as pd
 
-from .. import audit_tables, tables
-from .. import colophon
+from .. import audit_tables, colophon, tables
 from ..show import heading, say, table
 
 
 def register_full(ctx) -> pd.DataFrame:
     """Every register entry: Entry (id, vendor, category), What is wrong, Resolution, Impact."""
     r = ctx.register.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
-    return pd.DataFrame({"Entry": r["id"] + " · " + r["vendor"] + " · " + r["category"],
-                         "What is wrong": r["explanation"], "Resolution: what the analysis uses": r["resolution"],
-                         "Impact on a comparison": r["impact"]})
+    return pd.DataFrame(
+        {
+            "Entry": r["id"] + " · " + r["vendor"] + " · " + r["category"],
+            "What is wrong": r["explanation"],
+            "Resolution: what the analysis uses": r["resolution"],
+            "Impact on a comparison": r["impact"],
+        }
+    )
 
 
 def render(ctx) -> None:
     heading(1, "Appendix", "appendix")
     heading(2, "Headline claims, evidence and verdicts", "appendix-claims")
-    table(audit_tables.claims_table(ctx.claims, ctx.sources), "Headline claims, evidence and verdicts", "claims-full",
-          {"Claim": "26%", "Verdict": "9%", "Evidence for": "28%", "Evidence against": "29%"})
+    table(
+        audit_tables.claims_table(ctx.claims, ctx.sources),
+        "Headline claims, evidence and verdicts",
+        "claims-full",
+        {"Claim": "26%", "Verdict": "9%", "Evidence for": "28%", "Evidence against": "29%"},
+    )
     heading(2, "The full discrepancy register", "appendix-register")
-    table(register_full(ctx), "Discrepancy register (all entries)", "register-full",
-          {"Entry": "14%", "What is wrong": "32%", "Resolution: what the analysis uses": "28%", "Impact on a comparison": "24%"})
-    say("## Coverage of the digitized data\n\nRecords per document and phase (test bed: facts about the test bed; "
-        "sizing: targets, rules of thumb and workload definitions).")
+    table(
+        register_full(ctx),
+        "Discrepancy register (all entries)",
+        "register-full",
+        {
+            "Entry": "14%",
+            "What is wrong": "32%",
+            "Resolution: what the analysis uses": "28%",
+            "Impact on a comparison": "24%",
+        },
+    )
+    say(
+        "## Coverage of the digitized data\n\nRecords per document and phase (test bed: facts about the test bed; "
+        "sizing: targets, rules of thumb and workload definitions)."
+    )
     table(tables.coverage_table(ctx.results), "Digitized records per phase and document", "coverage")
     heading(2, "Colophon", "colophon", new_page=True)
     colophon.render(ctx)

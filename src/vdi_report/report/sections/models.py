@@ -5,9 +5,9 @@ and (HTML) the sizing calculator."""
 import pandas as pd
 
 from ... import config
-from .. import model_tables as mtables
 from .. import calculator, charts
 from .. import formatting as fmt
+from .. import model_tables as mtables
 from ..show import figure, fill, heading, html_only, ref, say, table
 
 
@@ -25,20 +25,25 @@ def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
 def fmt_how(ctx) -> str:
     """The scenario's formulas in words, with the report parameters (for the prose)."""
     p, inputs = ctx.params, ctx.sizing_inputs
-    return (f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
-            f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
-            f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
-            f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
-            "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
-            "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
-            "front end × I/O size.")
+    return (
+        f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
+        f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
+        f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
+        f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
+        "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
+        "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
+        "front end × I/O size."
+    )
 
 
 def _count(n: int, singular: str, plural: str | None = None) -> str:
     """``1 document``, ``4 documents``, ``no document`` (a count from data with its noun)."""
     n = int(n)
-    return fill("no {noun}", noun=singular) if n == 0 else fill("{n} {noun}", n=fmt.num(n),
-                                                                noun=singular if n == 1 else (plural or singular + "s"))
+    return (
+        fill("no {noun}", noun=singular)
+        if n == 0
+        else fill("{n} {noun}", n=fmt.num(n), noun=singular if n == 1 else (plural or singular + "s"))
+    )
 
 
 BOOT_STATISTICS = {"io_per_boot": "I/O per desktop boot", "peak_per_rate": "peak IOPS per desktop booted per minute"}
@@ -57,53 +62,119 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
     from ...models import iops
 
     ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")})
-    verdicts = pd.Series([iops.bound_verdict(v, b, lo, hi)[0] for v, b, lo, hi in
-                          zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])], index=ext.index)
+    verdicts = pd.Series(
+        [
+            iops.bound_verdict(v, b, lo, hi)[0]
+            for v, b, lo, hi in zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])
+        ],
+        index=ext.index,
+    )
     exact = ext["bound"].isin(["eq", "approx"])
     labels = iops.document_labels(ctx.sources)
-    years = "–".join(dict.fromkeys([ctx.seeds["published"].astype(str).str[:4].min(),
-                                    ctx.seeds["published"].astype(str).str[:4].max()]))
+    years = "–".join(
+        dict.fromkeys(
+            [ctx.seeds["published"].astype(str).str[:4].min(), ctx.seeds["published"].astype(str).str[:4].max()]
+        )
+    )
     clauses = []
     if exact.any():
         r = ext.loc[exact, "ratio"]
-        ratios = (fill("observed ÷ predicted is {r}", r=f"{r.iloc[0]:.1f}×") if len(r) == 1 else
-                  fill("observed ÷ predicted runs from {lo} to {hi}", lo=f"{r.min():.1f}×", hi=f"{r.max():.1f}×"))
+        ratios = (
+            fill("observed ÷ predicted is {r}", r=f"{r.iloc[0]:.1f}×")
+            if len(r) == 1
+            else fill("observed ÷ predicted runs from {lo} to {hi}", lo=f"{r.min():.1f}×", hi=f"{r.max():.1f}×")
+        )
         k = int((verdicts[exact] == "yes").sum())
-        clauses.append(fill("Of the {n_exact} reported as values, {n_in} inside the seed model's {pi} interval; {ratios}.",
-                            n_exact=_count(exact.sum(), "figure"), pi=pi, ratios=ratios,
-                            n_in=(fmt.num(k) + (" falls" if k == 1 else " fall")) if k else "none falls"))
-    for kind, bound, what in (("upper bound", "lt", "a sum of separate read and write peaks"), ("lower bound", "gt", "")):
+        clauses.append(
+            fill(
+                "Of the {n_exact} reported as values, {n_in} inside the seed model's {pi} interval; {ratios}.",
+                n_exact=_count(exact.sum(), "figure"),
+                pi=pi,
+                ratios=ratios,
+                n_in=(fmt.num(k) + (" falls" if k == 1 else " fall")) if k else "none falls",
+            )
+        )
+    for kind, bound, what in (
+        ("upper bound", "lt", "a sum of separate read and write peaks"),
+        ("lower bound", "gt", ""),
+    ):
         b = ext["bound"] == bound
         if not b.any():
             continue
         v = verdicts[b]
         outside_ok, outside_bad = ("above", "below") if bound == "lt" else ("below", "above")
-        parts = [fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side) for k, t, side in (
-            ("consistent", "{n} inside the seed model's {pi} interval (not contradicted; a bound cannot confirm it)", ""),
-            ("uninformative", ("{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
-                               "(uninformative, not a confirmation)"), outside_ok),
-            ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad)) if (v == k).any()]
+        parts = [
+            fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side)
+            for k, t, side in (
+                (
+                    "consistent",
+                    "{n} inside the seed model's {pi} interval (not contradicted; a bound cannot confirm it)",
+                    "",
+                ),
+                (
+                    "uninformative",
+                    (
+                        "{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
+                        "(uninformative, not a confirmation)"
+                    ),
+                    outside_ok,
+                ),
+                ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad),
+            )
+            if (v == k).any()
+        ]
         r = ext.loc[b, "ratio"]
-        clauses.append(fill("{n} {are}{what}: {parts}; the bound is {ratios} the prediction.",
-                            n=_count(b.sum(), "figure"), are=f"is an {kind}" if b.sum() == 1 else f"are {kind}s",
-                            what=fill(" ({w})", w=what) if what else "", parts=fmt.words(parts),
-                            ratios=(f"{r.iloc[0]:.1f}×" if len(r) == 1 else f"{r.min():.1f}–{r.max():.1f}×")))
-    say("### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
+        clauses.append(
+            fill(
+                "{n} {are}{what}: {parts}; the bound is {ratios} the prediction.",
+                n=_count(b.sum(), "figure"),
+                are=f"is an {kind}" if b.sum() == 1 else f"are {kind}s",
+                what=fill(" ({w})", w=what) if what else "",
+                parts=fmt.words(parts),
+                ratios=(f"{r.iloc[0]:.1f}×" if len(r) == 1 else f"{r.min():.1f}–{r.max():.1f}×"),
+            )
+        )
+    say(
+        "### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
         "never fitted; the seed model predicts their figures, labelled by what differs. {n} from {docs}. {clauses} "
         "{era}",
-        era=fill("Documents with another load tool and guest OS sit far from the seeds: the planning table describes "
-                 "the seeds' era ({years}), not today's desktops.", years=years) if (verdicts == "no").any() else
-        fill("The planning table describes the seeds' era ({years}); whether it describes desktops measured with "
-             "another load tool and guest OS, these figures cannot tell.", years=years),
-        n=_count(len(ext), "external figure"), docs=fmt.words(
-            fill("{doc} ({setup})", doc=labels.get(sid, sid), setup="; ".join(
-                fill("{what}: {value}", what=what, value=g[col].iloc[0]) for col, what in
-                (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"), ("platform", "platform"))
-                if str(g[col].iloc[0]).strip()))
-            for sid, g in ext.groupby("source_id", sort=True)),
-        clauses=" ".join(clauses))
-    table(mtables.external_table(ext, labels), "External documents predicted by the seed model", "model-external",
-          mtables.EXTERNAL_WIDTHS)
+        era=fill(
+            "Documents with another load tool and guest OS sit far from the seeds: the planning table describes "
+            "the seeds' era ({years}), not today's desktops.",
+            years=years,
+        )
+        if (verdicts == "no").any()
+        else fill(
+            "The planning table describes the seeds' era ({years}); whether it describes desktops measured with "
+            "another load tool and guest OS, these figures cannot tell.",
+            years=years,
+        ),
+        n=_count(len(ext), "external figure"),
+        docs=fmt.words(
+            fill(
+                "{doc} ({setup})",
+                doc=labels.get(sid, sid),
+                setup="; ".join(
+                    fill("{what}: {value}", what=what, value=g[col].iloc[0])
+                    for col, what in (
+                        ("broker", "broker"),
+                        ("load_tool", "load tool"),
+                        ("guest_os", "guest OS"),
+                        ("platform", "platform"),
+                    )
+                    if str(g[col].iloc[0]).strip()
+                ),
+            )
+            for sid, g in ext.groupby("source_id", sort=True)
+        ),
+        clauses=" ".join(clauses),
+    )
+    table(
+        mtables.external_table(ext, labels),
+        "External documents predicted by the seed model",
+        "model-external",
+        mtables.EXTERNAL_WIDTHS,
+    )
     eb = ctx.boot_external
     if len(eb):
         m = ctx.pred[ctx.pred["phase"] == "boot"].set_index("statistic")
@@ -113,19 +184,29 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
             verdict, where = iops.bound_verdict(obs, r.bound, lo, hi)
             seeds = _seed_range(lo, hi, m.at[r.statistic, "n_vendors"] if r.statistic in m.index else 0)
             if r.bound in ("lt", "gt"):
-                said = {"consistent": "inside {seeds}: not contradicted (a bound cannot confirm them)",
-                        "no": "{where} {seeds}: it contradicts them",
-                        "uninformative": "{where} {seeds}: uninformative (it cannot contradict them)"}[verdict]
+                said = {
+                    "consistent": "inside {seeds}: not contradicted (a bound cannot confirm them)",
+                    "no": "{where} {seeds}: it contradicts them",
+                    "uninformative": "{where} {seeds}: uninformative (it cannot contradict them)",
+                }[verdict]
             else:
                 said = "inside {seeds}" if verdict == "yes" else "outside {seeds} ({where})"
-            items.setdefault(labels.get(r.source_id, r.source_id), []).append(fill(
-                "{obs} {what}, " + said, obs=BOUND_PREFIX.get(r.bound, "") + fmt.num(obs),
-                what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")), seeds=seeds,
-                **({"where": where} if "{where}" in said else {})))
-        say("Boot storms of the external documents against the seeds' boot-rate model (both derived as in "
+            items.setdefault(labels.get(r.source_id, r.source_id), []).append(
+                fill(
+                    "{obs} {what}, " + said,
+                    obs=BOUND_PREFIX.get(r.bound, "") + fmt.num(obs),
+                    what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
+                    seeds=seeds,
+                    **({"where": where} if "{where}" in said else {}),
+                )
+            )
+        say(
+            "Boot storms of the external documents against the seeds' boot-rate model (both derived as in "
             "{ref_boot}: I/O per desktop boot = average IOPS × boot duration ÷ desktops; peak per desktop booted per "
-            "minute = peak IOPS ÷ boot rate). {items}", ref_boot=ref("boot-storms"),
-            items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()))
+            "minute = peak IOPS ÷ boot rate). {items}",
+            ref_boot=ref("boot-storms"),
+            items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()),
+        )
 
 
 BOUND_PREFIX = {"lt": "≤ ", "gt": "≥ ", "approx": "≈ "}
@@ -139,7 +220,8 @@ def _iops_model(ctx) -> None:
     pred, obs, excl = ctx.pred, ctx.obs, ctx.exclusions
     model_rows = pred[pred["phase"] != "boot"]
     pooled = (model_rows["worker_class"] == iops.ANY_CLASS).all()
-    say("## IOPS per desktop: what the documents can tell a planner\n\nEach per-desktop figure says what it "
+    say(
+        "## IOPS per desktop: what the documents can tell a planner\n\nEach per-desktop figure says what it "
         "aggregates (an array or host total divided by the test's desktops, or a sample of single desktops), over what "
         "window (a phase, or a whole test spanning login and steady state), at what vantage and under what load (a "
         "standard Login VSI workload or a boosted one). The model (statsmodels OLS on the logarithm) uses like with "
@@ -147,89 +229,193 @@ def _iops_model(ctx) -> None:
         "storms are modelled by boot rate. The criteria computed in notebook `04_iops_model` (held-out predictions, "
         "leave-one-vendor-out error, AIC) choose the **{spec}** specification. {pooled} It rests on {n_obs} "
         "observations from {n_docs} documents; {n_excl} records are left out, each with its reason ({ref_excl}).",
-        spec=model_rows["spec"].iloc[0], n_obs=len(obs), n_docs=obs["vendor"].nunique(),
-        n_excl=excl["record_id"].nunique(), ref_excl=ref("model-exclusions"),
-        pooled=(f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the "
-                "vendor effect." if pooled else "It estimates a worker-class effect."))
-    table(mtables.prediction_table(pred), f"Planning table: IOPS per desktop (model, {pi} interval), boot-rate model, "
-          "read share, I/O size, latency", "model-prediction")
-    table(mtables.context_table(iops.observation_context(obs, ctx.boot_storms.assign(
-        peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])), ctx.sources)),
-        "What each observation was measured with: Login VSI version, guest OS, clone type, broker", "model-context")
-    figure(charts.prediction_chart(model_rows, obs), fill("IOPS per desktop: model estimate (black dot) with its {pi} prediction "
-                                                         "interval (grey bar) per cell, and the observations (crosses, colour = "
-                                                         "vendor)", pi=pi), "model-prediction-chart")
-    table(mtables.coefficient_table(ctx.coefs), f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
-          "model-coefficients")
+        spec=model_rows["spec"].iloc[0],
+        n_obs=len(obs),
+        n_docs=obs["vendor"].nunique(),
+        n_excl=excl["record_id"].nunique(),
+        ref_excl=ref("model-exclusions"),
+        pooled=(
+            f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the "
+            "vendor effect."
+            if pooled
+            else "It estimates a worker-class effect."
+        ),
+    )
+    table(
+        mtables.prediction_table(pred),
+        f"Planning table: IOPS per desktop (model, {pi} interval), boot-rate model, read share, I/O size, latency",
+        "model-prediction",
+    )
+    table(
+        mtables.context_table(
+            iops.observation_context(
+                obs,
+                ctx.boot_storms.assign(peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])),
+                ctx.sources,
+            )
+        ),
+        "What each observation was measured with: Login VSI version, guest OS, clone type, broker",
+        "model-context",
+    )
+    figure(
+        charts.prediction_chart(model_rows, obs),
+        fill(
+            "IOPS per desktop: model estimate (black dot) with its {pi} prediction "
+            "interval (grey bar) per cell, and the observations (crosses, colour = "
+            "vendor)",
+            pi=pi,
+        ),
+        "model-prediction-chart",
+    )
+    table(
+        mtables.coefficient_table(ctx.coefs),
+        f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
+        "model-coefficients",
+    )
     bv = ctx.cv_by_vendor
-    say("### Validation: leave one vendor out, per vendor\n\nEach vendor's figures are predicted by the model fitted "
+    say(
+        "### Validation: leave one vendor out, per vendor\n\nEach vendor's figures are predicted by the model fitted "
         "to the other vendors only. Per held-out vendor: the error factor, how many observations fell inside the {pi} "
         "interval, and the interval's sharpness (median ratio of its ends). There is no all-vendor figure: pooled, it "
-        "would hide intervals too wide to guide a purchase.\n\n{items}", pi=pi, items="\n".join(
-            f"- **{r.held_out}**: " + (f"{r.n_predicted} of {r.n_obs} observations predictable; typical error factor "
-                                     f"{r.median_error_factor:.2f}; {r.n_covered} of {r.n_predicted} inside the {pi} "
-                                     f"interval; interval ends {r.sharpness:.1f}× apart"
-                                     + (" (too wide to inform a purchase)" if r.vacuous else "")
-                                     if r.n_predicted else f"none of its {r.n_obs} observations can be predicted from the "
-                                     "other vendors (a cell only it reports, or too few observations left)")
-            for r in bv.itertuples()))
+        "would hide intervals too wide to guide a purchase.\n\n{items}",
+        pi=pi,
+        items="\n".join(
+            f"- **{r.held_out}**: "
+            + (
+                f"{r.n_predicted} of {r.n_obs} observations predictable; typical error factor "
+                f"{r.median_error_factor:.2f}; {r.n_covered} of {r.n_predicted} inside the {pi} "
+                f"interval; interval ends {r.sharpness:.1f}× apart"
+                + (" (too wide to inform a purchase)" if r.vacuous else "")
+                if r.n_predicted
+                else f"none of its {r.n_obs} observations can be predicted from the "
+                "other vendors (a cell only it reports, or too few observations left)"
+            )
+            for r in bv.itertuples()
+        ),
+    )
     table(mtables.cv_table(bv), "Leave-one-vendor-out validation, per held-out vendor", "model-cv")
     ext = ctx.external
     if len(ext):
         _external(ctx, ext, pi)
     else:
-        say("### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
-            "yet, so there is no out-of-sample check.")
+        say(
+            "### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
+            "yet, so there is no out-of-sample check."
+        )
     storms = ctx.boot_storms
-    say("## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
+    say(
+        "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
         "alone. Per document: the boot rate (desktops ÷ boot duration), the I/O one desktop boot costs (average IOPS × "
         "duration ÷ desktops; an upper bound where only a peak is given) and the peak IOPS per desktop booted per "
-        "minute. The sizing scenario multiplies the last by its boot rate.")
-    table(mtables.boot_table(storms), "Boot storms: rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
-          "boot-storms")
+        "minute. The sizing scenario multiplies the last by its boot rate."
+    )
+    table(
+        mtables.boot_table(storms),
+        "Boot storms: rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
+        "boot-storms",
+    )
     p = ctx.params
     boot_model = pred[pred["phase"] == "boot"]
-    num_storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
+    num_storms = storms.assign(
+        **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
+    )
     rate = p["desktops"] * p["concurrency"] / p["boot_window_min"]
     fitted = boot_mod.fitted_storms(boot_model, num_storms)
     limits = ctx.density_summary
-    limits = limits[limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")]
+    limits = limits[
+        limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")
+    ]
     if len(limits):
-        at_limit = [fill("{who}: {what}", who=" ".join(x for x in (r.vendor, ctx.label("configuration", r.configuration)
-                                                                   if isinstance(r.configuration, str) and r.configuration else "") if x),
-                         what=r.boot_limit) for r in limits.itertuples()]
+        at_limit = [
+            fill(
+                "{who}: {what}",
+                who=" ".join(
+                    x
+                    for x in (
+                        r.vendor,
+                        ctx.label("configuration", r.configuration)
+                        if isinstance(r.configuration, str) and r.configuration
+                        else "",
+                    )
+                    if x
+                ),
+                what=r.boot_limit,
+            )
+            for r in limits.itertuples()
+        ]
         n_at = limits["vendor"].nunique()
-        say("The boot-rate model rests on {n_fit}, and {which} at a limit during the boot storm ({ref_d}): {items}. "
+        say(
+            "The boot-rate model rests on {n_fit}, and {which} at a limit during the boot storm ({ref_d}): {items}. "
             "A peak measured at a limit is what the array delivered, not necessarily what the desktops asked for: "
             "the model's peak per desktop booted per minute may understate an unconstrained boot storm.",
-            n_fit=_count(fitted["vendor"].nunique(), "document"), ref_d=ref("density"),
-            which=("both were" if n_at == 2 == fitted["vendor"].nunique() else
-                   ("all were" if n_at == fitted["vendor"].nunique() else fill("{k} of them was", k=fmt.num(n_at)))),
-            items="; ".join(at_limit))
+            n_fit=_count(fitted["vendor"].nunique(), "document"),
+            ref_d=ref("density"),
+            which=(
+                "both were"
+                if n_at == 2 == fitted["vendor"].nunique()
+                else ("all were" if n_at == fitted["vendor"].nunique() else fill("{k} of them was", k=fmt.num(n_at)))
+            ),
+            items="; ".join(at_limit),
+        )
     end, ext_end = boot_mod.demand_line_extent(boot_model, num_storms, rate)
     peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
-    figure(charts.demand_chart(boot_model, num_storms, scenario_rate=rate), fill(
-        "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
-        "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
-        "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
-        "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
-        est=fmt.num(peak_row["estimate"]), kind=peak_row["interval_kind"], lo=fmt.num(peak_row["pi90_low"]),
-        hi=fmt.num(peak_row["pi90_high"]), end=fmt.num(end), factor=f"{boot_mod.EXTRAPOLATION_FACTOR:g}", rate=fmt.num(rate),
-        extra=(fill(", then dashed to the scenario's rate ({to}): {what}", to=fmt.num(ext_end), what=boot_mod.EXTRAPOLATED)
-               if ext_end > end else "")), "boot-demand")
-    say("### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
+    figure(
+        charts.demand_chart(boot_model, num_storms, scenario_rate=rate),
+        fill(
+            "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
+            "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
+            "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
+            "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
+            est=fmt.num(peak_row["estimate"]),
+            kind=peak_row["interval_kind"],
+            lo=fmt.num(peak_row["pi90_low"]),
+            hi=fmt.num(peak_row["pi90_high"]),
+            end=fmt.num(end),
+            factor=f"{boot_mod.EXTRAPOLATION_FACTOR:g}",
+            rate=fmt.num(rate),
+            extra=(
+                fill(
+                    ", then dashed to the scenario's rate ({to}): {what}",
+                    to=fmt.num(ext_end),
+                    what=boot_mod.EXTRAPOLATED,
+                )
+                if ext_end > end
+                else ""
+            ),
+        ),
+        "boot-demand",
+    )
+    say(
+        "### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
         "(pooled over classes where the model cannot separate them). Rules are reported values and never enter the "
-        "model as data.")
-    table(mtables.rules_table(iops.rules_of_thumb(ctx.results, pred)),
-          "Quoted IOPS-per-desktop rules against the model", "model-rules")
-    say("### Read/write mix and I/O size\n\nDerived from tests that report read and write IOPS, or throughput and "
+        "model as data."
+    )
+    table(
+        mtables.rules_table(iops.rules_of_thumb(ctx.results, pred)),
+        "Quoted IOPS-per-desktop rules against the model",
+        "model-rules",
+    )
+    say(
+        "### Read/write mix and I/O size\n\nDerived from tests that report read and write IOPS, or throughput and "
         "IOPS, at the same vantage. The implied I/O size is throughput ÷ IOPS in binary KB. Array back-end figures "
         "include the array's own I/O and are not the desktops' demand. Seed documents only: the external "
-        "documents' mix is not pooled with them.")
+        "documents' mix is not pooled with them."
+    )
     profile = iops.io_profile(ctx.results)
-    table(mtables.io_profile_table(profile[profile["role"] == "seed"]), "Read share and implied I/O size per test (derived)",
-          "io-profile", {"Vendor": "11%", "Test": "15%", "Phase": "13%", "Statistic, vantage": "17%",
-                         "Read share (derived)": "9%", "KB per I/O (derived)": "9%", "Sources": "22%"})
+    table(
+        mtables.io_profile_table(profile[profile["role"] == "seed"]),
+        "Read share and implied I/O size per test (derived)",
+        "io-profile",
+        {
+            "Vendor": "11%",
+            "Test": "15%",
+            "Phase": "13%",
+            "Statistic, vantage": "17%",
+            "Read share (derived)": "9%",
+            "KB per I/O (derived)": "9%",
+            "Sources": "22%",
+        },
+    )
     say("### Records the model leaves out")
     table(mtables.exclusions_table(excl), "Records the model leaves out, and why", "model-exclusions")
 
@@ -237,7 +423,8 @@ def _iops_model(ctx) -> None:
 def _density(ctx) -> None:
     from ...models import density
 
-    say("## Density: demonstrated before extrapolated\n\nFor each tested array and configuration: what it "
+    say(
+        "## Density: demonstrated before extrapolated\n\nFor each tested array and configuration: what it "
         "demonstrably carried (desktops, with both controllers and with one down), the busiest resource it reported, "
         "and only then what the figures allow beyond the test. Controller CPU (array CPU, MPU) is extrapolated under a "
         "stated scaling law (a resource at *u* % with *d* desktops saturates at *d* × {limit} ÷ *u*; an assumption: "
@@ -248,10 +435,15 @@ def _density(ctx) -> None:
         "phases cannot be extrapolated (its headroom is unknown), a maximum from a resource that scales is only an "
         "upper bound (≤), and nothing is determined when that maximum was itself only a lower bound. A boot storm at "
         "a limit limits the boot rate, not the number of desktops.",
-        limit=fmt.num(density.LIMIT_PCT), saturated=f"{fmt.num(density.SATURATED_PCT)} %")
+        limit=fmt.num(density.LIMIT_PCT),
+        saturated=f"{fmt.num(density.SATURATED_PCT)} %",
+    )
     summ = ctx.density_summary
-    table(mtables.density_table(summ), "Density per array: demonstrated, busiest resource, extrapolated only where "
-          "it scales", "density")
+    table(
+        mtables.density_table(summ),
+        "Density per array: demonstrated, busiest resource, extrapolated only where it scales",
+        "density",
+    )
     say("{items}", items="\n".join("- " + t for t in mtables.summary_sentences(summ)))
 
 
@@ -259,37 +451,57 @@ def _cost(ctx) -> None:
     from ...models import cost
 
     a = cost.load_assumptions(ctx.params.get("cost_file") or config.RAW_DIR / "cost_assumptions.csv")
-    say("## Cost per desktop\n\nNo document states an array price, and the audit register sets every vendor "
+    say(
+        "## Cost per desktop\n\nNo document states an array price, and the audit register sets every vendor "
         "$-per-desktop claim aside. Each claim is shown with every reading its document allows and what each reading "
         "implies; cost per desktop is computed only from array prices stated in the assumptions file "
-        "(`data/raw/cost_assumptions.csv`, or `COST_FILE`), each with its scope ({ref_a}).", ref_a=ref("cost-assumptions"))
+        "(`data/raw/cost_assumptions.csv`, or `COST_FILE`), each with its scope ({ref_a}).",
+        ref_a=ref("cost-assumptions"),
+    )
     table(mtables.assumptions_table(a), "Cost assumptions (all assumed, with their scope)", "cost-assumptions")
-    table(mtables.readings_table(ctx.cost_readings), "The vendors' $ per desktop claims: each reading and its "
-          "consequence", "cost-readings")
+    table(
+        mtables.readings_table(ctx.cost_readings),
+        "The vendors' $ per desktop claims: each reading and its consequence",
+        "cost-readings",
+    )
     per_desktop = ctx.cost
     if len(per_desktop):
         table(mtables.cost_table(per_desktop), "Cost per desktop from assumed array prices", "cost-per-desktop")
     else:
-        say("No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
-            "`{prefix}<source_id>` of the assumptions file, with its scope and rationale.", prefix=cost.ARRAY_PRICE_PREFIX)
+        say(
+            "No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
+            "`{prefix}<source_id>` of the assumptions file, with its scope and rationale.",
+            prefix=cost.ARRAY_PRICE_PREFIX,
+        )
     drives = cost.drive_mix(ctx.results)
     if len(drives):
         ratio = cost.values(a)["hdd_to_fmd_price_ratio"]
         tiered = cost.tiered_configuration(drives)
         sav = [cost.tiering_saving(drives, ratio, r, tiered) for r in drives["configuration"] if r != tiered]
         d = drives.set_index("configuration")
-        say("### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
+        say(
+            "### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
             "of configurations that replace flash modules (FMD) with HDDs saves flash modules, but the HDDs cost money "
             "too. Counting them at an assumed HDD/FMD price ratio (drives only): {drives} (reported). {savings} "
             "Shelves, power and the tiering licence are not counted.{limits}",
-            drives=", ".join(f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
-                             for c in d.index),
-            savings=" ".join(f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
-                             f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
-                             f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
-                             f"{s['break_even_ratio']:.2f} × an FMD or more." for s in sav),
-            limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]))
-        figure(charts.saving_curve(drives, a), "Drive-cost saving against the HDD/FMD price ratio (assumed)", "saving-curve")
+            drives=", ".join(
+                f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
+                for c in d.index
+            ),
+            savings=" ".join(
+                f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
+                f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
+                f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
+                f"{s['break_even_ratio']:.2f} × an FMD or more."
+                for s in sav
+            ),
+            limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]),
+        )
+        figure(
+            charts.saving_curve(drives, a),
+            "Drive-cost saving against the HDD/FMD price ratio (assumed)",
+            "saving-curve",
+        )
 
 
 def _limits_note(ctx, configurations: list[str]) -> str:
@@ -300,23 +512,32 @@ def _limits_note(ctx, configurations: list[str]) -> str:
     if at.empty:
         return ""
     names = fmt.words(ctx.label("configuration", c) for c in at["configuration"])
-    why = "; ".join(f"{ctx.label('configuration', r.configuration)}: {r.peak_basis.replace('limit reached: ', '')}"
-                    for r in at.itertuples())
+    why = "; ".join(
+        f"{ctx.label('configuration', r.configuration)}: {r.peak_basis.replace('limit reached: ', '')}"
+        for r in at.itertuples()
+    )
     verb = "ran at a limit in their tests" if len(at) > 1 else "ran at a limit in its test"
-    return (f" {names} {verb} ({why}): the drives compared carried the load with no headroom left, so the saving "
-            "is not one at equal headroom.")
+    return (
+        f" {names} {verb} ({why}): the drives compared carried the load with no headroom left, so the saving "
+        "is not one at equal headroom."
+    )
 
 
 def _scenario(ctx) -> None:
     rows, how = scenario_rows(ctx)
-    say("## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `WORKER`, `CONCURRENCY`, `HEADROOM`, "
-        "`BOOT_WINDOW`, `RAID`, `FAILOVER`; written to `reports/sizing_scenario.csv`.", how=how)
+    say(
+        "## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `WORKER`, `CONCURRENCY`, `HEADROOM`, "
+        "`BOOT_WINDOW`, `RAID`, `FAILOVER`; written to `reports/sizing_scenario.csv`.",
+        how=how,
+    )
     table(rows, "Sizing scenario per phase (model)", "scenario")
     say("### Sizing calculator")
-    html_only(calculator.calculator_html(ctx),
-              "The HTML report has a sizing calculator: change desktops, worker class, concurrency, headroom, boot "
-              "window, RAID level and failover and it recomputes this table in the page, with the same formulas as "
-              "the Python sizing function (a test checks that the two agree).")
+    html_only(
+        calculator.calculator_html(ctx),
+        "The HTML report has a sizing calculator: change desktops, worker class, concurrency, headroom, boot "
+        "window, RAID level and failover and it recomputes this table in the page, with the same formulas as "
+        "the Python sizing function (a test checks that the two agree).",
+    )
 
 
 def render(ctx) -> None:
