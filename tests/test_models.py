@@ -235,12 +235,14 @@ def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
     fo = s[s["peak_failover_max"].notna() & s["peak_max"].notna()]
     assert (fo["peak_failover_max"] <= fo["peak_max"]).all()  # one controller down never carries more
     x = s.set_index(["vendor", "configuration"])
-    # Hitachi config 3: flash modules ~99 % busy over the login and steady state (HDS-0288): at its limit, 580 demonstrated
+    # Hitachi config 3: flash modules ~99 % busy over the login and steady state (HDS-0288):
+    # at its limit, 580 demonstrated
     assert (
         x.at[("Hitachi Data Systems", "config3"), "peak_bound"] == "limit"
         and x.at[("Hitachi Data Systems", "config3"), "peak_max"] == 580
     )
-    # NetApp: Monday login peak CPU 87 % (NTAP-0099) binds at peak; one controller down it peaked at 99 % (NTAP-0107): limit
+    # NetApp: Monday login peak CPU 87 % (NTAP-0099) binds at peak;
+    # one controller down it peaked at 99 % (NTAP-0107): limit
     assert x.at[("NetApp", ""), "peak_max"] == pytest.approx(1500 * 100 / 87)
     assert (
         x.at[("NetApp", ""), "peak_failover_bound"] == "limit"
@@ -376,7 +378,8 @@ def test_headline_table_fixes(results):
     tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
     t = tables.headline_table(tests, results)
     hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")
-    # task-user ports shown beside the power-user ports: 5.6 ms at boot in config 1 (HDS-0241), 3.5 ms at login in config 2 (HDS-0300)
+    # task-user ports shown beside the power-user ports:
+    # 5.6 ms at boot in config 1 (HDS-0241), 3.5 ms at login in config 2 (HDS-0300)
     assert "task 5.6 ms" in hds.at["Boot storm (config 1)", "Peak latency"]
     assert "task 3.5 ms" in hds.at["Login + steady state (config 2)", "Peak latency"]
     # a duration stated for the phase, not a dash, and as printed: "3 minutes and 4-20 seconds" (HDS-0213)

@@ -81,7 +81,8 @@ def test_done_when_scenario_matches_hand_calculation(inputs):
     # by D-DELL-11 ("do not derive I/O size from it")
     io = 1469e6 / 57231 / 1024
     assert t.at["boot", "throughput_mbps"] == pytest.approx(t.at["boot", "fe_iops"] * io * 1024 / 1e6, rel=1e-6)
-    # login peak (pooled): AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189), NetApp 31,088 / 1,500 (NTAP-0014);
+    # login peak (pooled): AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189),
+    # NetApp 31,088 / 1,500 (NTAP-0014);
     # steady-state average: AccelStor 3,200 and 3,600 / 500 (ACCS-0202, ACCS-0256), Hitachi 3-4 per desktop (HDS-0259);
     # whole-test averages: 2,400 and 2,700 / 500 (ACCS-0181, ACCS-0190), 9,865 / 1,500 (NTAP-0096)
     cells = {

@@ -13,7 +13,8 @@ Runs, in the project directory, with the environment ready:
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
 system) of all processes make started, and, for the scenarios with a budget (issue 9: no-op
 <= 1 s, one parameter <= 10 s, clean <= 40 s), the budget. Also prints the machine's CPU count
-and load: other processes on a shared machine slow the wall clock, much less the CPU seconds. Uses only the standard library: run it with any Python 3.11.
+and load: other processes on a shared machine slow the wall clock, much less the CPU seconds. Uses only the standard
+library: run it with any Python 3.11.
 """
 
 from __future__ import annotations

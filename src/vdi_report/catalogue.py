@@ -620,7 +620,8 @@ def _describe(t: Table, where: Path, failures, df) -> str:
 
 def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd.DataFrame:
     """``df`` checked against table ``name``'s schema (all problems at once) and coerced to its
-    types, columns in catalogue order; missing text (NaN/None) becomes the empty string. Raises TableError naming the table, the file
+    types, columns in catalogue order; missing text (NaN/None) becomes the empty string. Raises TableError naming the
+    table, the file
     (``where``), the CSV line and the column of each failing value, or the missing and extra
     columns."""
     import pandera.pandas as pa

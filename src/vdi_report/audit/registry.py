@@ -1,7 +1,8 @@
 """The registry of consistency rules: one module per rule under ``audit/rules/``.
 
 A rule module defines a function ``(records) -> list[dict]`` and registers it with ``@rule``,
-giving its order (run and report order), its name (the ``rule`` column of ``audit_findings.csv``), a short label (table headers) and
+giving its order (run and report order), its name (the ``rule`` column of ``audit_findings.csv``), a short label (table
+headers) and
 a one-line description (the report's list of checks). The findings table, the counts table and
 the report's rule list are all built from ``RULES``, sorted by ``order``, so adding a rule is
 adding one module (and its import in ``rules/__init__.py``).
@@ -17,7 +18,8 @@ import pandas as pd
 
 @dataclass(frozen=True)
 class Rule:
-    """One registered rule: ``order`` (run and report order), ``name`` (snake_case id), ``label`` (a few words for table headers),
+    """One registered rule: ``order`` (run and report order), ``name`` (snake_case id), ``label`` (a few words for
+    table headers),
     ``description`` (one line for the report), ``check`` (records with intervals -> finding
     dicts, see ``common.finding``)."""
 

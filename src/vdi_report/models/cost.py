@@ -59,7 +59,8 @@ def validate_assumptions(df: pd.DataFrame, path="cost assumptions") -> pd.DataFr
     for i, r in df.iterrows():
         if not r["low"] <= r["value"] <= r["high"]:
             raise ValueError(
-                f"{path}: line {i + 2}: {r['name']}: need low <= value <= high, got {r['low']}, {r['value']}, {r['high']}"
+                f"{path}: line {i + 2}: {r['name']}: need low <= value <= high, got {r['low']}, {r['value']}, "
+                f"{r['high']}"
             )
         for col in ("scope", "source_or_rationale"):
             if not str(r[col]).strip():
@@ -101,7 +102,7 @@ def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_regis
     """
     tested = sources_df.set_index("source_id")["desktops"].astype(float)
     nt = claims_register[claims_register["verdict"].str.strip() == "not testable"]
-    nt = {(s, int(l)): c for s, l, c in zip(nt["source_id"], nt["line"], nt["claim_id"])}
+    nt = {(s, int(ln)): c for s, ln, c in zip(nt["source_id"], nt["line"], nt["claim_id"])}
     r = (
         results[results["metric"] == "cost_per_desktop"]
         .sort_values("record_id")
@@ -143,7 +144,8 @@ def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_regis
                 (
                     "full density by IOPS",
                     a["value"] / b["value"],
-                    f"{a['record_id']} {a['value']:,.0f} IOPS / {b['record_id']} {b['value']:g} IOPS per desktop (sizing rule)",
+                    f"{a['record_id']} {a['value']:,.0f} IOPS / {b['record_id']} {b['value']:g} IOPS per desktop "
+                    "(sizing rule)",
                 )
             )
         used = _first(s, metric="used_capacity", statistic="total")
@@ -156,8 +158,10 @@ def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_regis
                     "full density by capacity",
                     total / cap.iloc[0]["value"],
                     (
-                        f"{used['record_id']} {used['value']:,.0f} GB = {pct['record_id']} {pct['value']:g} % of capacity → "
-                        f"{total:,.0f} GB (derived) / {cap.iloc[0]['record_id']} {cap.iloc[0]['value']:g} GB per desktop"
+                        f"{used['record_id']} {used['value']:,.0f} GB = {pct['record_id']} {pct['value']:g} % of "
+                        "capacity → "
+                        f"{total:,.0f} GB (derived) / {cap.iloc[0]['record_id']} {cap.iloc[0]['value']:g} GB per "
+                        "desktop"
                     ),
                 )
             )

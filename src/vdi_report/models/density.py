@@ -152,7 +152,7 @@ def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None
     """
     d = util.copy()
     nt = not_testable(claims_register) if claims_register is not None else {}
-    d["claim_id"] = [nt.get((s, int(l)), "") if pd.notna(l) else "" for s, l in zip(d["source_id"], d["line"])]
+    d["claim_id"] = [nt.get((s, int(ln)), "") if pd.notna(ln) else "" for s, ln in zip(d["source_id"], d["line"])]
     u = d["utilization_pct"].clip(upper=LIMIT_PCT)
     reason = np.select(
         [d["claim_id"] != "", ~d["metric"].isin(list(SCALING_METRICS)), (u >= SATURATED_PCT) & (d["bound"] != "lt")],
@@ -310,7 +310,8 @@ def _case(g: pd.DataFrame, col: str, tested: float):
         return (
             tested,
             "limit",
-            f"limit reached: {x['resource']} at {x['utilization_pct']:g} %, {x['phase'].replace('_', ' ')} ({x['record_id']})",
+            f"limit reached: {x['resource']} at {x['utilization_pct']:g} %, {x['phase'].replace('_', ' ')} "
+            f"({x['record_id']})",
         )
     g = g[g[col].notna()]
     if g.empty:
@@ -458,7 +459,8 @@ def summary(
                 row["port_bound"] = "approx" if x["statistic"] == "peak" else "lt"
                 row["port_basis"] = (
                     f"{x['ports']:g} ports × {x['gbps']:g} Gb/s = {x['port_mbps']:,.0f} MB/s against "
-                    f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; {x['records']})"
+                    f"{x['tested_mbps']:,.0f} MB/s in the {x['phase'].replace('_', ' ')} ({x['statistic']}; "
+                    f"{x['records']})"
                 )
         if claims is not None:
             c = claims[claims["vendor"] == vendor]

@@ -99,7 +99,8 @@ def validate(
     c = _number("concurrency", concurrency, "a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once")
     if not 0 < c <= 1:
         raise ValueError(
-            f"concurrency must be a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once, got {concurrency!r}"
+            "concurrency must be a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once, got "
+            f"{concurrency!r}"
         )
     h = _number("headroom", headroom, "a fraction in [0, 1), e.g. 0.2 for 20 %")
     if not 0 <= h < 1:
@@ -251,15 +252,15 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
             out[name] = _median(per_vendor[col])
             out[f"{name.split('_kb')[0]}_vendors"] = ", ".join(per_vendor["vendor"])
             recs += list(per_vendor["records"])
-        l = lat[lat["phase"].isin(srcs)].sort_values(["vendor", "record_id"])
-        l = (
-            l.assign(_w=(l["phase"] != srcs[0]).astype(int))
+        lt = lat[lat["phase"].isin(srcs)].sort_values(["vendor", "record_id"])
+        lt = (
+            lt.assign(_w=(lt["phase"] != srcs[0]).astype(int))
             .sort_values(["vendor", "_w", "record_id"])
             .drop_duplicates("vendor")
         )
-        out["latency_ms"] = _median(l["value"])
-        out["latency_vendors"] = ", ".join(l["vendor"])
-        out["records"] = " ".join(recs + list(l["record_id"]))
+        out["latency_ms"] = _median(lt["value"])
+        out["latency_vendors"] = ", ".join(lt["vendor"])
+        out["records"] = " ".join(recs + list(lt["record_id"]))
         rows.append(out)
     return pd.DataFrame(rows).rename(columns={"io_size_vendors": "io_size_vendors"})
 

@@ -194,7 +194,7 @@ def _absolute(pieces: list[Piece]) -> dict[str, tuple[int, float, float]]:
     return out
 
 
-def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = None, log=None) -> bytes:
+def write_pdf(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = None, log=None) -> bytes:  # noqa: C901
     """The PDF of the report's print HTML ``doc`` (a string, or parsed: it is taken apart), laid
     out piece by piece (module docstring).
 

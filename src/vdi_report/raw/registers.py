@@ -101,7 +101,10 @@ def load_discrepancies(
         for f in sorted(config.RECORDS_DIR.glob("*.csv")):
             record_ids |= set(sources.read_csv_text(f)["record_id"])
     prefixes = sources.load_sources().set_index("source_id")["record_prefix"].to_dict()
-    prefix_of = lambda s: prefixes.get(s, "?")
+
+    def prefix_of(s):
+        return prefixes.get(s, "?")
+
     files = {k: v.split() for k, v in sources.load_sources().set_index("source_id")["text_files"].items()}
     _check_rows(
         df,

@@ -65,12 +65,18 @@ def calculator_html(ctx) -> str:
     p = ctx.params
     classes = [(w, ctx.label("worker_class", w)) for w in scenario.WORKER_CLASSES]
     fields = [
-        f'<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" value="{p["desktops"]}"></label>',
+        '<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" '
+        f'value="{p["desktops"]}"></label>',
         f"<label>Worker class{_select('worker_class', classes, p['worker_class'])}</label>",
-        f'<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" max="1" step="0.05" value="{p["concurrency"]}"></label>',
-        f'<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" max="0.95" step="0.05" value="{p["headroom"]}"></label>',
-        f'<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
-        f"<label>RAID{_select('raid', [(r, f'{r} (write penalty {w})') for r, w in scenario.WRITE_PENALTY.items()], p['raid'])}</label>",
+        '<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" '
+        f'max="1" step="0.05" value="{p["concurrency"]}"></label>',
+        '<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" '
+        f'max="0.95" step="0.05" value="{p["headroom"]}"></label>',
+        '<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" '
+        f'step="1" value="{p["boot_window_min"]}"></label>',
+        "<label>RAID"
+        + _select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])
+        + "</label>",
         f"<label>Failover{_select('failover', [(f, f) for f in scenario.FAILOVER], p['failover'])}</label>",
     ]
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
@@ -99,7 +105,8 @@ def calculator_html(ctx) -> str:
   }}
   function update() {{
     var f = new FormData(form), params = {{}};
-    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{ params[k] = Number(f.get(k)); }});
+    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{ params[k] = Number(f.get(k));
+    }});
     ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
     var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
     try {{

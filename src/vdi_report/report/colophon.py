@@ -32,9 +32,12 @@ def git_commit() -> str:
     changes`` when they differ from it, or a note when the project is not a git checkout. A
     commit that changes only tests or docs leaves the report's bytes unchanged."""
     try:
-        run = lambda *a: subprocess.run(
-            ["git", "-C", str(config.PROJ_ROOT), *a], capture_output=True, text=True, check=True
-        ).stdout.strip()
+
+        def run(*a):
+            return subprocess.run(
+                ["git", "-C", str(config.PROJ_ROOT), *a], capture_output=True, text=True, check=True
+            ).stdout.strip()
+
         sha = run("log", "-1", "--format=%H", "--", *INPUT_PATHS)
         dirty = run("status", "--porcelain", "--untracked-files=no", "--", *INPUT_PATHS)
         return sha + (" + local changes" if dirty else "")

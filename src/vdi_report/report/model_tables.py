@@ -198,7 +198,8 @@ EXTERNAL_WIDTHS = {
 def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> pd.DataFrame:
     """External documents' per-desktop figures (``iops.external_check``) against the seed
     model: document (``labels``: {source_id: name}, e.g. ``iops.document_labels``; its setup,
-    which differs from the seeds', is in the prose), test, cell, observed (``≤`` an upper bound), prediction with its 90 % PI,
+    which differs from the seeds', is in the prose), test, cell, observed (``≤`` an upper bound), prediction with its
+    90 % PI,
     ratio, the verdict in words (``iops.bound_verdict_words``: an upper bound above the
     interval is *uninformative*, not a confirmation) and the record ids. Column widths for
     ``show.table``: ``EXTERNAL_WIDTHS``."""
@@ -371,7 +372,10 @@ def assumptions_table(a: pd.DataFrame) -> pd.DataFrame:
 
 def readings_table(r: pd.DataFrame) -> pd.DataFrame:
     """Each reading of each $-per-desktop claim (reported claim, derived consequences)."""
-    money = lambda x: f"${fmt_number(x)}" if pd.notna(x) else "—"
+
+    def money(x):
+        return f"${fmt_number(x)}" if pd.notna(x) else "—"
+
     return pd.DataFrame(
         {
             "Vendor": r["vendor"],
@@ -460,13 +464,17 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
         if isinstance(s.get("busiest_resource"), str) and s["busiest_resource"]:
             at = {"lt": "", "gt": ""}.get(s["busiest_bound"], "at ")  # "at most 4 %", not "at at most"
             txt += (
-                f"; busiest resource {s['busiest_resource']} {at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
+                f"; busiest resource {s['busiest_resource']} "
+                f"{at}{word.get(s['busiest_bound'], '')}{s['busiest_pct']:g} % "
                 f"({s['busiest_phase'].replace('_', ' ')}, {s['busiest_record']})"
             )
         if s.get("peak_bound") == "limit":
             txt += f". At its limit in the test, so nothing is extrapolated ({s['peak_basis']})"
         elif pd.notna(s.get("peak_max")):
-            txt += f". Extrapolated from a resource that scales: {word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
+            txt += (
+                ". Extrapolated from a resource that scales: "
+                f"{word.get(s['peak_bound'], '')}{s['peak_max']:,.0f} desktops at peak ({s['peak_basis']})"
+            )
         elif isinstance(s.get("peak_basis"), str) and s["peak_basis"].startswith("not determined"):
             txt += f". Maximum at peak {s['peak_basis']}"
         elif pd.notna(s.get("port_max")):
@@ -479,7 +487,10 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
             if s.get("port_bound") == "lt":
                 txt += ", an upper bound: the throughput is an average, and the peak it hides would fit fewer desktops"
         if isinstance(s.get("boot_limit"), str) and s["boot_limit"]:
-            txt += f"; boot storm at a limit ({s['boot_limit']}): more desktops need a slower boot, not a bigger count limit"
+            txt += (
+                f"; boot storm at a limit ({s['boot_limit']}): "
+                "more desktops need a slower boot, not a bigger count limit"
+            )
         if isinstance(s.get("caveat"), str) and s["caveat"]:
             txt += f"; headroom unknown for {s['caveat']}"
         if isinstance(s.get("consistency"), str) and s["consistency"]:

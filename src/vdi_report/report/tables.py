@@ -118,7 +118,7 @@ def _phase_statements(results: pd.DataFrame, t: pd.Series, metric: str) -> pd.Da
     return r.assign(_own=(r["test_id"] != t["test_id"]).astype(int), _x=exact).sort_values(["_own", "_x", "record_id"])
 
 
-def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> pd.DataFrame:
+def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> pd.DataFrame:  # noqa: C901
     """Cross-vendor headline results from ``tests.csv``: one row per test run, normal operation.
 
     Columns: Vendor, Test, Desktops, Peak IOPS/desktop, Average IOPS/desktop (derived: the
@@ -150,7 +150,9 @@ def headline_table(tests: pd.DataFrame, results: pd.DataFrame | None = None) -> 
         }
     )
     t = t.sort_values(["_p", "vendor", "test_id"]).reset_index(drop=True)
-    num = lambda c: pd.to_numeric(t[c], errors="coerce")
+
+    def num(c):
+        return pd.to_numeric(t[c], errors="coerce")
 
     def cell(col, unit):
         return [

@@ -242,7 +242,10 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
     r = r.assign(_vp=r["vantage"].map(VANTAGE_PREFERENCE.index), _bound=~r["bound"].isin(["eq", "approx"]))
     r = r.sort_values(["source_id", "test_id", "_vp", "_bound", "record_id"])
     keys = ["source_id", "test_id"]
-    first = lambda s: s.iloc[0]
+
+    def first(s):
+        return s.iloc[0]
+
     base = (
         r.groupby(keys, sort=True)
         .agg(

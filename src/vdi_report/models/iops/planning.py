@@ -204,7 +204,8 @@ def planning_table(
                 "spec": "boot rate",
                 "boot_rate_per_min": b["boot_rate_per_min"],
                 "io_per_boot": b["io_per_boot"],
-                "identifiable": "no user session during boot: one row for every worker class; demand scales with the boot rate",
+                "identifiable": "no user session during boot: one row for every worker class; demand scales with the "
+                "boot rate",
             }
         )
     t = pd.DataFrame(rows)

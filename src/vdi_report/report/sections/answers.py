@@ -22,7 +22,8 @@ def title(ctx) -> None:
     """The title block and, in the PDF, the printed contents (filled in by render)."""
     seeds = ctx.seeds
     block(
-        '<header class="vdi-title" data-date="{date}"><div class="vdi-doc-title">VDI storage: what {n_docs} vendor reference '
+        '<header class="vdi-title" data-date="{date}"><div class="vdi-doc-title">VDI storage: what {n_docs} vendor '
+        "reference "
         'architectures show</div><div class="vdi-doc-subtitle">Report of {date} · {n_records} digitized numbers '
         "({n_seed} from these documents, {n_ext} from later ones kept apart) · every number traced to a line of "
         "a vendor document</div></header><!--vdi:toc-->",
@@ -52,7 +53,8 @@ def scope(ctx) -> None:
         ext_line=(
             ""
             if ext.empty
-            else f"{len(ext)} later documents ({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
+            else f"{len(ext)} later documents "
+            f"({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
             "out-of-sample check, never pooled with these."
         ),
     )
@@ -196,24 +198,28 @@ def carried_table(ctx) -> pd.DataFrame:
                 if len(exact)
                 else ", ".join(dict.fromkeys(fmt_value(v, "", b).strip() for v, b in zip(g["value"], g["bound"])))
             )
-            lat_cells.append(
-                f"{span} ms ({where(phase, '', vantage) if phase != 'steady_state' else VANTAGE_LABELS.get(vantage, vantage)})"
-            )
+            at = where(phase, "", vantage) if phase != "steady_state" else VANTAGE_LABELS.get(vantage, vantage)
+            lat_cells.append(f"{span} ms ({at})")
         rows.append(
             {
                 "Vendor": s["vendor"],
                 "Array": s["array"],
-                "Desktops tested (reported)": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
+                "Desktops tested (reported)": (
+                    f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}"
+                ),
                 "Highest peak IOPS (reported)": (
                     "–"
                     if best.empty
                     else f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
-                    f"({where(best['phase'].iloc[0], best['configuration'].iloc[0], best['peak_iops_vantage'].iloc[0])})"
+                    + "("
+                    + where(best["phase"].iloc[0], best["configuration"].iloc[0], best["peak_iops_vantage"].iloc[0])
+                    + ")"
                 ),
                 "Busiest resource at peak (reported)": (
                     "not reported"
                     if busiest.empty
-                    else f"{busiest['resource'].iloc[0]} {fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
+                    else f"{busiest['resource'].iloc[0]} "
+                    f"{fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
                     f"({where(busiest['phase'].iloc[0], busiest['configuration'].iloc[0])})"
                 ),
                 "Steady-state average latency (reported)": "; ".join(lat_cells) or "–",

@@ -29,7 +29,8 @@ def render(ctx) -> None:
     say(
         "## Normalization\n\nUnits become IOPS, ms, MB/s, minutes, seconds, %, GB and count (KB for I/O sizes, "
         "binary; throughput and capacity decimal, as the arrays print them). Bounds become intervals: *less than v* "
-        "runs from zero to v, *more than v* from v up, *about v* is v ± {tol}, a printed range keeps both ends. Per-desktop "
+        "runs from zero to v, *more than v* from v up, *about v* is v ± {tol}, a printed range keeps both ends. "
+        "Per-desktop "
         "figures are **derived** (reported total ÷ desktops of the test) and kept in their own columns; a reported "
         "per-desktop figure is never overwritten.",
         tol=fmt.pct(normalize.APPROX_TOLERANCE),

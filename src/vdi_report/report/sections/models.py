@@ -28,7 +28,8 @@ def fmt_how(ctx) -> str:
     return (
         f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
         f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
-        f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty {inputs['write_penalty'][p['raid']]}), "
+        f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty "
+        f"{inputs['write_penalty'][p['raid']]}), "
         f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
         "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
         "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
@@ -362,9 +363,12 @@ def _iops_model(ctx) -> None:
     figure(
         charts.demand_chart(boot_model, num_storms, scenario_rate=rate),
         fill(
-            "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its tested rate. "
-            "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same with "
-            "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute ({factor}× the highest rate the model was fitted on)"
+            "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its "
+            "tested rate. "
+            "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same "
+            "with "
+            "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute "
+            "({factor}× the highest rate the model was fitted on)"
             "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
             est=fmt.num(peak_row["estimate"]),
             kind=peak_row["interval_kind"],
