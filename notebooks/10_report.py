@@ -43,19 +43,5 @@ ctx = Context(
 )
 
 # %%
-sections.answers.render(ctx)
-
-# %%
-sections.evidence.render(ctx)
-
-# %%
-sections.method.render(ctx)
-
-# %%
-sections.models.render(ctx)
-
-# %%
-sections.audit.render(ctx)
-
-# %%
-sections.appendix.render(ctx)
+# every chapter in report order (sections.CHAPTERS: the modules of report/sections/, by their ORDER)
+sections.render_all(ctx)

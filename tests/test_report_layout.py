@@ -62,7 +62,7 @@ def test_no_page_is_less_than_a_third_full_except_before_a_chapter(layout):
 
 
 def test_every_chapter_starts_a_page(layout):
-    from vdi_report.report import SECTION_ORDER
+    from vdi_report.report.sections import SECTION_ORDER
 
     new_page = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
     n_new_page = sum(

@@ -54,7 +54,7 @@ SECTION_FILES = sorted(p for p in SECTIONS_DIR.glob("*.py") if p.name != "__init
 
 def test_every_chapter_has_a_section_module():
     names = {p.stem for p in SECTION_FILES}
-    from vdi_report.report import SECTION_ORDER
+    from vdi_report.report.sections import SECTION_ORDER
 
     assert set(SECTION_ORDER) <= names
 

@@ -66,7 +66,9 @@ class Stage:
     """One build step.
 
     ``notebook``: notebooks/<notebook>.py run by papermill (or ``module``: ``python -m`` with
-    ``args``); ``reads``/``writes``: catalogue table names; ``raw``: further input files
+    ``args``); ``reads``: catalogue table names, plus every table of the stages named in
+    ``reads_stages``; ``writes`` is derived: the catalogue tables whose ``stage`` is this
+    stage (a new table is declared once, in catalogue.py); ``raw``: further input files
     (relative to the project; Make variables allowed); ``params``: Make variables of
     ``PARAMETERS`` passed to the notebook; ``outputs``: files written besides tables.
     """
@@ -76,12 +78,23 @@ class Stage:
     notebook: str | None = None
     module: str | None = None
     args: str = ""
-    reads: tuple[str, ...] = ()
-    writes: tuple[str, ...] = ()
+    reads_tables: tuple[str, ...] = ()
+    reads_stages: tuple[str, ...] = ()
     raw: tuple[str, ...] = ()
     params: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
     inputs: tuple[str, ...] = ()
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """The catalogue tables this stage writes (catalogue order), from each table's ``stage``."""
+        return tuple(n for n, t in catalogue.TABLES.items() if t.stage == self.name)
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """``reads_tables``, then every table written by the stages in ``reads_stages``."""
+        extra = tuple(n for n, t in catalogue.TABLES.items() if t.stage in self.reads_stages)
+        return tuple(dict.fromkeys(self.reads_tables + extra))
 
     @property
     def code_root(self) -> Path:
@@ -94,54 +107,33 @@ class Stage:
         return self.code_root.is_file()
 
 
-# What the model stages write: every table the report reads (tables nobody reads are not written).
-IOPS_MODEL_TABLES = (
-    "iops_per_desktop_model",
-    "iops_model_observations",
-    "iops_model_exclusions",
-    "iops_model_coefficients",
-    "iops_model_cv",
-    "iops_model_cv_by_vendor",
-    "iops_model_external",
-    "boot_storms",
-    "boot_external",
-    "sizing_inputs",
-)
-DENSITY_COST_TABLES = ("density", "density_summary", "cost_readings", "cost")
-
 STAGES = (
-    Stage(
-        "normalize", "normalize every source", notebook="01_normalize_source", writes=("normalized",), raw=(RECORDS,)
-    ),
+    Stage("normalize", "normalize every source", notebook="01_normalize_source", raw=(RECORDS,)),
     Stage(
         "combine",
         "combine the sources",
         notebook="02_combine",
-        reads=("normalized",),
-        writes=("results", "tests", "testbeds"),
+        reads_tables=("normalized",),
         raw=("data/raw/discrepancies.csv", RECORDS),
     ),
     Stage(
         "audit",
         "audit: consistency rules over all sources",
         notebook="03_audit",
-        reads=("results",),
-        writes=("audit_findings",),
+        reads_tables=("results",),
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS),
     ),
     Stage(
         "iops_model",
         "model: IOPS per desktop with leave-one-vendor-out validation",
         notebook="04_iops_model",
-        reads=("results",),
-        writes=IOPS_MODEL_TABLES,
+        reads_tables=("results",),
     ),
     Stage(
         "density_cost",
         "model: headroom and density; cost per desktop",
         notebook="05_density_cost",
-        reads=("results",),
-        writes=DENSITY_COST_TABLES,
+        reads_tables=("results",),
         raw=("data/raw/claims.csv",),
         params=("COST_FILE",),
         inputs=("$(COST_STAMP)",),
@@ -150,7 +142,7 @@ STAGES = (
         "report",
         "report notebook",
         notebook="10_report",
-        reads=("results", "tests", "testbeds", "audit_findings", *IOPS_MODEL_TABLES, *DENSITY_COST_TABLES),
+        reads_stages=("combine", "audit", "iops_model", "density_cost"),  # every table the report may show
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
         params=tuple(p.var for p in PARAMETERS),
         inputs=("$(PARAMS_STAMP)",),

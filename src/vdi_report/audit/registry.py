@@ -1,11 +1,11 @@
 """The registry of consistency rules: one module per rule under ``audit/rules/``.
 
 A rule module defines a function ``(records) -> list[dict]`` and registers it with ``@rule``,
-giving its order (run and report order), its name (the ``rule`` column of ``audit_findings.csv``), a short label (table
-headers) and
-a one-line description (the report's list of checks). The findings table, the counts table and
-the report's rule list are all built from ``RULES``, sorted by ``order``, so adding a rule is
-adding one module (and its import in ``rules/__init__.py``).
+giving its order (run and report order), its name (the ``rule`` column of
+``audit_findings.csv``), a short label (table headers) and a one-line description (the report's
+list of checks). The findings table, the counts table and the report's rule list are all built
+from ``RULES``, sorted by ``order``. ``rules/__init__.py`` imports every module of the package, so
+adding a rule is adding one module (and its tests).
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import pandas as pd
 
 @dataclass(frozen=True)
 class Rule:
-    """One registered rule: ``order`` (run and report order), ``name`` (snake_case id), ``label`` (a few words for
-    table headers),
-    ``description`` (one line for the report), ``check`` (records with intervals -> finding
-    dicts, see ``common.finding``)."""
+    """One registered rule: ``order`` (run and report order), ``name`` (snake_case id), ``label``
+    (a few words for table headers), ``description`` (one line for the report), ``check``
+    (records with intervals -> finding dicts, see ``common.finding``)."""
 
     order: int
     name: str

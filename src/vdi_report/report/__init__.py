@@ -5,7 +5,6 @@ puts prose, tables and figures on the page: prose is a template whose numbers ar
 ``{placeholders}`` filled from data (``tests/test_report_prose.py`` fails on a typed number),
 tables and figures get their numbers (Table N, Figure N) when the report is rendered.
 
-Notebook ``10_report`` calls ``render_sections(ctx)`` section by section.
+Chapters are discovered (``sections.CHAPTERS``, ordered by each module's ``ORDER``); notebook
+``10_report`` renders them in order.
 """
-
-SECTION_ORDER = ("answers", "evidence", "method", "models", "audit", "appendix")

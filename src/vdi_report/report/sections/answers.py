@@ -10,6 +10,8 @@ import pandas as pd
 from .. import formatting as fmt
 from ..show import block, heading, ref, say, table
 
+ORDER = 10  # position in the report (sections/__init__.py)
+
 # The claims a sizing rests on (claims.csv ``topic``): how many desktops an array supports and
 # the load one desktop puts on it. Headroom, boot, cost, capacity and the other topics are in the
 # appendix's full claims table.

@@ -6,6 +6,8 @@ import pandas as pd
 from .. import audit_tables, colophon, tables
 from ..show import heading, say, table
 
+ORDER = 60  # position in the report (sections/__init__.py)
+
 
 def register_full(ctx) -> pd.DataFrame:
     """Every register entry: Entry (id, vendor, category), What is wrong, Resolution, Impact."""

@@ -7,6 +7,8 @@ from .. import audit_tables, charts
 from .. import formatting as fmt
 from ..show import figure, heading, ref, say, table
 
+ORDER = 50  # position in the report (sections/__init__.py)
+
 FINDING_WIDTHS = {
     "Document and check": "16%",
     "Finding (stated values as printed, with locator)": "52%",

@@ -7,6 +7,8 @@ from .. import charts, explorer, tables
 from .. import formatting as fmt
 from ..show import figure, fill, heading, html_only, ref, say, table
 
+ORDER = 20  # position in the report (sections/__init__.py)
+
 
 def render(ctx) -> None:
     heading(1, "Evidence", "evidence")

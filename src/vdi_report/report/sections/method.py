@@ -4,6 +4,8 @@ from ...transform import normalize
 from .. import formatting as fmt
 from ..show import heading, say
 
+ORDER = 30  # position in the report (sections/__init__.py)
+
 
 def render(ctx) -> None:
     heading(1, "Method", "method")

@@ -10,6 +10,8 @@ from .. import formatting as fmt
 from .. import model_tables as mtables
 from ..show import figure, fill, heading, html_only, ref, say, table
 
+ORDER = 40  # position in the report (sections/__init__.py)
+
 
 def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
     """The report scenario sized by ``scenario.size`` (the contract of issue 12): (display
