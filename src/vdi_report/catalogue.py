@@ -15,17 +15,23 @@ Tables with one file per source (``normalized``) take the key as a keyword:
 Importing this module is cheap (no pandas, pandera or pint until a table is read or written),
 so ``python -m vdi_report.stages`` can list the tables for the Makefile without them.
 
-Command line: ``python -m vdi_report.catalogue`` prints the README's data contract (Markdown);
+Every column's unit and meaning live in one file beside this module, ``catalogue_columns.csv``
+(``column_doc(table, column)``; ``COLUMN_UNITS`` lists the units a column may carry).
+
+Command line: ``python -m vdi_report.catalogue`` prints the README's data contract (Markdown, with
+each column's unit and meaning);
 ``python -m vdi_report.catalogue --draft NAME path/to/table.csv STAGE`` prints a declaration
 guessed from an existing file, to review and add to ``_TABLES``.
 """
 
 from __future__ import annotations
 
+import csv
 import math
+import re
 import string
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,7 +72,9 @@ class Col:
     """One column. ``dtype``: ``str`` (empty string = not stated), ``float`` (empty = NaN),
     ``int`` or ``bool`` (never empty). ``vocab``: a field of data/raw/vocabulary.csv whose
     values (or empty) the column takes; ``isin``: an explicit list; ``required``: text must
-    not be empty; ``nullable``: a float may be NaN."""
+    not be empty; ``nullable``: a float may be NaN. ``doc``: unused, kept so older declarations
+    still import; a column's unit and meaning live in ``catalogue_columns.csv`` (``column_doc``),
+    and a test rejects an inline ``doc``."""
 
     name: str
     dtype: type = str
@@ -150,16 +158,16 @@ class Table:
 _LOW_HIGH = (lambda d: d["value_low"] <= d["value_high"], "value_low <= value_high")
 
 RESULT_COLUMNS_SPEC = (
-    Col("source_id", required=True, doc="document (data/raw/sources.csv)"),
+    Col("source_id", required=True),
     Col("vendor", required=True),
-    Col("record_id", required=True, unique=True, doc="raw record id (<record_prefix>-NNNN)"),
-    Col("test_id", doc="test run within the document; empty for document-level facts"),
+    Col("record_id", required=True, unique=True),
+    Col("test_id"),
     Col("phase", vocab="phase", required=True),
-    Col("metric", required=True, doc="data/raw/metrics.csv"),
+    Col("metric", required=True),
     Col("statistic", vocab="statistic", required=True),
-    Col("value", float, nullable=False, doc="reported number in the normalized unit"),
+    Col("value", float, nullable=False),
     Col("unit", isin=RESULT_UNITS, required=True),
-    Col("value_low", float, nullable=False, doc="interval the printed value stands for"),
+    Col("value_low", float, nullable=False),
     Col("value_high", float, nullable=False),
     Col("bound", vocab="bound", required=True),
     Col("vantage", vocab="vantage"),
@@ -167,17 +175,17 @@ RESULT_COLUMNS_SPEC = (
     Col("variant", vocab="variant"),
     Col("configuration", vocab="configuration"),
     Col("worker_class", vocab="worker_class"),
-    Col("desktops", float, nullable=False, doc="desktops of the test (record, else the document's)"),
+    Col("desktops", float, nullable=False),
     Col("population"),
-    *_cols("per_desktop per_desktop_low per_desktop_high", float, doc="derived: value / desktops"),
+    *_cols("per_desktop per_desktop_low per_desktop_high", float),
     Col("per_desktop_unit"),
     Col("kind", isin=("reported",), required=True),
-    Col("comparison_group", doc="phase|metric|statistic|vantage"),
+    Col("comparison_group"),
     Col("comparable", bool),
     Col("used_in_analysis", bool),
-    Col("resolution", doc="audit register entry that sets the record aside"),
+    Col("resolution"),
     Col("locator", required=True),
-    Col("text_file", doc="the source's text file holding the quote"),
+    Col("text_file"),
     Col("line", int),
     Col("value_text", required=True),
     Col("quote", required=True),
@@ -185,9 +193,9 @@ RESULT_COLUMNS_SPEC = (
     Col("reported_unit", required=True),
     Col("vantage_note"),
     Col("note"),
-    Col("aggregation", vocab="aggregation", doc="what a rate aggregates (array_total, single_desktop ...)"),
-    Col("window", vocab="window", doc="over what it is measured (phase, test, interval ...)"),
-    Col("load", vocab="load", doc="standard Login VSI/Login Enterprise workload or boosted I/O"),
+    Col("aggregation", vocab="aggregation"),
+    Col("window", vocab="window"),
+    Col("load", vocab="load"),
 )
 
 # Headline columns of tests.csv: (metric, statistic) -> column (see normalize.build_tests).
@@ -287,24 +295,21 @@ _TABLES = [
         "statistic (boot rows: `peak_per_rate`, `io_per_boot`), with its interval and the I/O profile beside it",
         (
             Col("phase", vocab="phase", required=True),
-            Col("worker_class", required=True, doc="Login VSI class or `any`"),
+            Col("worker_class", required=True),
             Col("statistic", isin=("peak", "average", "peak_per_rate", "io_per_boot"), required=True),
-            Col("estimate", float, doc="model estimate in `unit`"),
-            *_cols("pi90_low pi90_high", float, doc="90 % prediction interval (or range, see interval_kind)"),
+            Col("estimate", float),
+            *_cols("pi90_low pi90_high", float),
             Col("interval_kind", required=True),
             Col("unit", required=True),
             *_cols("n_obs n_vendors", int),
             Col("vendors"),
             Col("spec", required=True),
-            Col("boot_rate_per_min", float, doc="desktops per minute (boot rows)"),
-            Col("io_per_boot", float, doc="I/Os per desktop boot (boot rows)"),
-            Col("read_share", float, doc="derived: fraction of I/Os that are reads"),
-            Col("io_size_kb", float, doc="derived: KB (binary) per I/O"),
-            Col("latency_ms", float, doc="reported median, ms"),
-            *_cols(
-                "read_share_vendors io_size_vendors latency_vendors",
-                doc="the vendors behind read_share, io_size_kb, latency_ms (comma-separated)",
-            ),
+            Col("boot_rate_per_min", float),
+            Col("io_per_boot", float),
+            Col("read_share", float),
+            Col("io_size_kb", float),
+            Col("latency_ms", float),
+            *_cols("read_share_vendors io_size_vendors latency_vendors"),
             Col("identifiable"),
         ),
         key=("phase", "worker_class", "statistic"),
@@ -322,11 +327,11 @@ _TABLES = [
             Col("aggregation", vocab="aggregation"),
             Col("worker_class", vocab="worker_class"),
             Col("vantage", vocab="vantage"),
-            Col("iops_per_desktop", float, nullable=False, doc="derived: IOPS / desktops"),
+            Col("iops_per_desktop", float, nullable=False),
             *_cols("low high", float),
             Col("n_tests", int),
             Col("record_ids", required=True),
-            Col("workload", float, doc="Login VSI relative I/O intensity of the worker class"),
+            Col("workload", float),
             *_cols("log_iops log_iops_vsi", float),
         ),
     ),
@@ -376,7 +381,7 @@ _TABLES = [
             Col("vantage", vocab="vantage"),
             Col("record_ids", required=True),
             *_cols("observed predicted pi90_low pi90_high log_error", float),
-            Col("covered", float, doc="1 inside the 90 % PI, 0 outside, empty when not predicted"),
+            Col("covered", float),
             Col("spec"),
         ),
     ),
@@ -463,16 +468,13 @@ _TABLES = [
         "iops_model",
         "everything `scenario.size` and static/sizing.js need (`scenario.build_inputs`)",
         (
-            Col(
-                "per_desktop",
-                doc="{phase: {worker_class: {statistic, estimate, pi90_low, pi90_high}}}, IOPS per desktop",
-            ),
-            Col("boot", doc="{peak_per_rate, pi90_low, pi90_high, io_per_boot}: the boot-rate model"),
-            Col("read_share", doc="{phase: fraction}"),
-            Col("io_size_kb", doc="{phase: KB per I/O}"),
-            Col("write_penalty", doc="{raid: back-end I/Os per front-end write}"),
-            Col("capacity_gb_per_desktop", doc="{low, high (GB), records}"),
-            Col("demonstrated", doc="[rows of scenario.demonstrated]"),
+            Col("per_desktop"),
+            Col("boot"),
+            Col("read_share"),
+            Col("io_size_kb"),
+            Col("write_penalty"),
+            Col("capacity_gb_per_desktop"),
+            Col("demonstrated"),
         ),
         format="json",
     ),
@@ -490,13 +492,13 @@ _TABLES = [
             Col("variant", vocab="variant"),
             *_cols("resource metric", required=True),
             Col("statistic", vocab="statistic", required=True),
-            *_cols("utilization_pct utilization_low utilization_high", float, doc="reported %, capped at 100"),
+            *_cols("utilization_pct utilization_low utilization_high", float),
             Col("bound", vocab="bound", required=True),
             Col("desktops", float),
             Col("population"),
             Col("extrapolation", isin=("scales", "not extrapolated"), required=True),
             Col("reason"),
-            Col("max_desktops", float, doc="model: desktops at 100 % of a resource that scales"),
+            Col("max_desktops", float),
             Col("max_bound", vocab="bound"),
             Col("max_desktops_failover", float),
             Col("failover_basis"),
@@ -530,7 +532,7 @@ _TABLES = [
             Col("peak_failover_basis"),
             Col("boot_limit"),
             Col("port_max", float),
-            Col("port_bound", isin=("approx", "lt"), doc="lt: from an average throughput, an upper bound"),
+            Col("port_bound", isin=("approx", "lt")),
             *_cols("port_basis caveat consistency claims"),
         ),
         key=("vendor", "configuration"),
@@ -542,7 +544,7 @@ _TABLES = [
         "reading of a $-per-desktop claim (reported) with its consequence (derived)",
         (
             *_cols("vendor source_id record_id", required=True),
-            Col("claim_usd", float, doc="reported USD per desktop"),
+            Col("claim_usd", float),
             Col("reading", required=True),
             Col("density", float),
             Col("derivation"),
@@ -558,7 +560,7 @@ _TABLES = [
         "cost per desktop from an array price the cost assumptions state (empty when none is stated)",
         (
             *_cols("vendor source_id", required=True),
-            *_cols("price_usd price_low price_high", float, doc="assumed USD"),
+            *_cols("price_usd price_low price_high", float),
             Col("scope"),
             Col("density_case", isin=("demonstrated", "extrapolated peak maximum"), required=True),
             Col("desktops", float),
@@ -587,8 +589,6 @@ def path(name: str, **keys) -> Path:
 
 def locate(file) -> tuple[str, dict]:
     """(table name, keys) of a path under data/processed; raises TableError for any other path."""
-    import re
-
     p = Path(file).resolve()
     for t in _TABLES:
         pattern = re.escape(str(config.PROCESSED_DIR.resolve() / t.path))
@@ -598,6 +598,168 @@ def locate(file) -> tuple[str, dict]:
         if m:
             return t.name, m.groupdict()
     raise TableError(f"{file}: not a table of the catalogue (data/processed)")
+
+
+# --------------------------------------------------------------------------------------------
+# Column documentation: unit and meaning of every column (catalogue_columns.csv)
+# --------------------------------------------------------------------------------------------
+
+COLUMN_DOCS_FILE = Path(__file__).with_name("catalogue_columns.csv")
+COLUMN_DOCS_HEADER = ["table", "column", "unit", "meaning"]
+ALL_TABLES = "*"  # a ``table`` of ``*``: the meaning of a column name in every table that has no row of its own
+# Units a documented column may carry (``unit`` of catalogue_columns.csv). Empty: text, flags and
+# identifiers. ``fraction``: a share between 0 and 1; ``ratio``: one quantity over another of the
+# same kind; ``ln(...)``: a natural logarithm; ``varies``: the meaning says what sets the unit (e.g.
+# the row's statistic). Besides these, ``{column}`` (or ``{column} per desktop``) is the unit the
+# row's ``column`` names (results' ``value`` is in its row's ``unit``).
+COLUMN_UNITS = (
+    "",
+    "IOPS",
+    "IOPS per desktop",
+    "IOPS per (desktop booted per minute)",
+    "I/O per desktop boot",
+    "ms",
+    "MB/s",
+    "KB",
+    "GB",
+    "GB per desktop",
+    "%",
+    "min",
+    "desktops",
+    "desktops per minute",
+    "desktops per drive",
+    "desktops per TB",
+    "drives",
+    "USD",
+    "USD per desktop",
+    "count",
+    "fraction",
+    "ratio",
+    "probability",
+    "ln(ratio)",
+    "ln(IOPS per desktop)",
+    "varies",
+)
+_UNIT_OF_COLUMN = re.compile(r"\{(\w+)\}(?: per desktop)?")
+
+
+@dataclass(frozen=True)
+class ColumnDoc:
+    """A row of catalogue_columns.csv: ``table`` (a table name, or ``*``), ``column``, ``unit``
+    (one of ``COLUMN_UNITS`` or ``{column}``), ``meaning`` (one line) and the CSV ``line``."""
+
+    table: str
+    column: str
+    unit: str
+    meaning: str
+    line: int
+
+    @property
+    def unit_column(self) -> str | None:
+        """The column whose value is the unit (``{unit}`` -> ``unit``), else None."""
+        m = _UNIT_OF_COLUMN.fullmatch(self.unit)
+        return m.group(1) if m else None
+
+
+def read_column_docs(path: Path | str = COLUMN_DOCS_FILE) -> dict[tuple[str, str], ColumnDoc]:
+    """catalogue_columns.csv as {(table, column): ColumnDoc}, read strictly with the standard
+    library (cheap to import). Raises ValueError naming the file, the line (header = line 1) and
+    the column for: a header other than ``table,column,unit,meaning``, a row with another number
+    of fields, an empty table, column or meaning, a cell with surrounding spaces, a unit not in
+    ``COLUMN_UNITS`` (nor ``{column}``), or a (table, column) given twice. Whether the rows match
+    the catalogue is ``column_doc_problems``'s business."""
+    path = Path(path)
+    docs: dict[tuple[str, str], ColumnDoc] = {}
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = csv.reader(fh, strict=True)
+        header = next(rows, None)
+        if header != COLUMN_DOCS_HEADER:
+            raise ValueError(f"{path}: line 1: header {header!r}: expected {','.join(COLUMN_DOCS_HEADER)}")
+        for row in rows:
+            line = rows.line_num
+            if len(row) != len(COLUMN_DOCS_HEADER):
+                raise ValueError(f"{path}: line {line}: {len(row)} fields, expected {len(COLUMN_DOCS_HEADER)}")
+            rec = dict(zip(COLUMN_DOCS_HEADER, row))
+            for name, value in rec.items():
+                if value != value.strip():
+                    raise ValueError(f"{path}: line {line}: column {name!r} = {value!r}: spaces around the value")
+                if not value and name != "unit":
+                    raise ValueError(f"{path}: line {line}: column {name!r} is empty")
+            if rec["unit"] not in COLUMN_UNITS and not _UNIT_OF_COLUMN.fullmatch(rec["unit"]):
+                raise ValueError(
+                    f"{path}: line {line}: column 'unit' = {rec['unit']!r}: not a unit of the catalogue "
+                    f"(COLUMN_UNITS: {', '.join(repr(u) for u in COLUMN_UNITS)}, or {{column}})"
+                )
+            key = (rec["table"], rec["column"])
+            if key in docs:
+                raise ValueError(
+                    f"{path}: line {line}: column 'column' = {rec['column']!r}: table {rec['table']!r} "
+                    f"documents it already on line {docs[key].line}"
+                )
+            docs[key] = ColumnDoc(rec["table"], rec["column"], rec["unit"], rec["meaning"], line)
+    return docs
+
+
+@cache
+def column_docs() -> dict[tuple[str, str], ColumnDoc]:
+    """The shipped catalogue_columns.csv (``read_column_docs``), read once per process."""
+    return read_column_docs()
+
+
+def column_doc(table_name: str, column: str, docs: dict | None = None) -> ColumnDoc:
+    """Unit and meaning of ``column`` of table ``table_name``: the table's own row of
+    catalogue_columns.csv, else the ``*`` row of that column name. ``docs``: another reading
+    (default ``column_docs()``). Raises KeyError for an unknown table or column, or a column
+    that has no row (naming the file to add it to)."""
+    t = table(table_name)
+    if column not in t.column_names:
+        raise KeyError(f"table {table_name!r} has no column {column!r}")
+    docs = column_docs() if docs is None else docs
+    doc = docs.get((table_name, column)) or docs.get((ALL_TABLES, column))
+    if doc is None:
+        raise KeyError(
+            f"column {column!r} of table {table_name!r} is not documented: add a row "
+            f"{table_name},{column},<unit>,<meaning> to {COLUMN_DOCS_FILE.name}"
+        )
+    return doc
+
+
+def column_doc_problems(docs: dict | None = None) -> list[str]:
+    """What keeps catalogue_columns.csv from documenting exactly the catalogue: a column of a
+    table with no row (nor a ``*`` row of its name), a row naming a table or a column that does
+    not exist, a ``*`` row no table uses (every table that has the column has its own row), and
+    a ``{column}`` unit naming a column the table lacks. Empty when all is well."""
+    docs = column_docs() if docs is None else docs
+    where = COLUMN_DOCS_FILE.name
+    problems, used = [], set()
+    for t in _TABLES:
+        for c in t.column_names:
+            doc = docs.get((t.name, c)) or docs.get((ALL_TABLES, c))
+            if doc is None:
+                problems.append(f"{where}: no row documents column {c!r} of table {t.name!r}")
+                continue
+            used.add((doc.table, doc.column))
+            ref = doc.unit_column
+            if ref and ref not in t.column_names:
+                problems.append(
+                    f"{where}: line {doc.line}: unit {doc.unit!r} of {c!r} names a column table {t.name!r} lacks"
+                )
+    for (tname, c), doc in docs.items():
+        if tname != ALL_TABLES and tname not in TABLES:
+            problems.append(f"{where}: line {doc.line}: no table {tname!r} in the catalogue")
+        elif tname != ALL_TABLES and c not in TABLES[tname].column_names:
+            problems.append(f"{where}: line {doc.line}: table {tname!r} has no column {c!r}")
+        elif tname == ALL_TABLES and (tname, c) not in used:
+            problems.append(f"{where}: line {doc.line}: no table uses the shared row of {c!r}")
+    return problems
+
+
+def _unit_words(unit: str) -> str:
+    """A unit as the data contract prints it (``{unit}`` -> the row's `unit`)."""
+    ref = _UNIT_OF_COLUMN.fullmatch(unit)
+    if ref:
+        return f"the row's `{ref.group(1)}`" + unit[ref.end(1) + 1 :]
+    return "unit varies" if unit == "varies" else unit
 
 
 # --------------------------------------------------------------------------------------------
@@ -748,20 +910,24 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
 
 
 def contract_markdown() -> str:
-    """The data contract as Markdown: one bullet per table (path, writing stage, what a row is,
-    columns with their types). The README holds this text verbatim (a test checks it)."""
-    abbrev = {str: "", float: " (float)", int: " (int)", bool: " (bool)"}
+    """The data contract as Markdown: one bullet per table (path, writing stage, what a row is)
+    and under it one bullet per column with its type, unit and meaning (``column_doc``). The
+    README holds this text verbatim (a test checks it). Raises KeyError for an undocumented
+    column."""
+    abbrev = {str: [], float: ["float"], int: ["int"], bool: ["bool"]}
     out = []
     for t in _TABLES:
         if t.format == "json":
-            keys = ", ".join(f"`{c.name}`" for c in t.columns)
             out.append(
                 f"- `data/processed/{t.path}` (stage `{t.stage}`): a JSON document: {t.row}."
-                + (f" Keys: {keys}." if keys else "")
+                + (" Keys:" if t.columns else "")
             )
-            continue
-        cols = ", ".join(f"`{c.name}`{abbrev[c.dtype]}" for c in t.columns)
-        out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): one row per {t.row}. Columns: {cols}.")
+        else:
+            out.append(f"- `data/processed/{t.path}` (stage `{t.stage}`): one row per {t.row}. Columns:")
+        for c in t.columns:
+            doc = column_doc(t.name, c.name)
+            what = ", ".join(abbrev[c.dtype] + ([_unit_words(doc.unit)] if doc.unit else []))
+            out.append(f"  - `{c.name}`" + (f" ({what})" if what else "") + f": {doc.meaning}")
     return "\n".join(out)
 
 
