@@ -28,8 +28,9 @@
 # %%
 import pandas as pd
 
-from vdi_report import catalogue
-from vdi_report.models import boot, iops, scenario
+from vdi_report import catalogue, config
+from vdi_report.models import boot, iops, scenario, verdicts
+from vdi_report.raw import sources
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = catalogue.read("results")
@@ -134,6 +135,11 @@ plan
 
 # %%
 inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
+# what each tested configuration demonstrably carried, and its ports and controllers (verdicts.py)
+sources_df = sources.load_sources()
+capability = verdicts.capability(results, sources_df, sources.read_csv_text(config.RAW_DIR / "claims.csv"))
+arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"))
+inputs.update(verdicts.to_inputs(capability, arrays))
 catalogue.write("sizing_inputs", inputs)
 scenario.size(scenario.validate(2000, "knowledge"), inputs)
 

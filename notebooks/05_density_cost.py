@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Density (demonstrated before extrapolated) and cost (explicit assumptions only)
 #
-# Reads `data/processed/results.csv`, `data/raw/sources.csv`, `data/raw/claims.csv` (via
+# Reads `data/processed/results.csv`, `data/raw/sources.csv`, `data/raw/claims.csv`, `discrepancies.csv` (via
 # `vdi_report.raw.sources`) and the cost assumptions (`cost_file`, papermill parameter; default
 # `data/raw/cost_assumptions.csv`). Writes, through the table catalogue (`vdi_report.catalogue`),
 # `data/processed/density.csv` (every utilization figure, whether and how it may be
@@ -39,7 +39,10 @@ pd.set_option("display.width", 200, "display.max_columns", 30, "display.precisio
 results = catalogue.read("results")
 sources_df = sources.load_sources()
 claims_register = sources.read_csv_text(config.RAW_DIR / "claims.csv")
-assumptions = cost.load_assumptions(cost_file or config.RAW_DIR / "cost_assumptions.csv")
+cost_path = cost_file or config.RAW_DIR / "cost_assumptions.csv"
+assumptions = cost.load_assumptions(cost_path)
+prices = cost.array_prices(assumptions, sources_df, cost_path)  # the buyer's quotes, validated (file, line)
+register = sources.read_csv_text(config.RAW_DIR / "discrepancies.csv")
 assumptions
 
 # %% [markdown]
@@ -50,7 +53,7 @@ assumptions
 # claims table rates *not testable* is never a basis (AccelStor's "CPU always under 4 %").
 
 # %%
-dens = density.max_desktops(density.utilization(results), claims_register)
+dens = density.max_desktops(density.utilization(results), claims_register, register)
 catalogue.write("density", dens)
 dens[
     [

@@ -170,3 +170,66 @@ def test_calculator_rejects_a_bad_value_with_a_message(page):
 def test_no_console_errors_and_no_network(page):
     assert page.errors == []
     assert page.requests == []
+
+
+def test_verdict_calculator_gives_the_python_verdicts_and_costs(page):
+    """The calculator's per-array answers (static/verdicts.js) for 10,000 desktops, one controller
+    down and typed quotes equal ``verdicts.verdicts`` in Python: verdict, arrays needed, USD per desktop."""
+    import json
+    import math
+
+    from vdi_report.models import scenario, verdicts
+
+    if page.query_selector("#calc-verdicts") is None:
+        pytest.skip("verdict calculator not in this build")
+    inputs = json.loads((config.PROCESSED_DIR / "sizing_inputs.json").read_text(encoding="utf-8"))
+    values = {
+        "desktops": "10000",
+        "worker_class": "knowledge",
+        "concurrency": "1",
+        "headroom": "0.2",
+        "boot_window_min": "30",
+        "raid": "none",
+        "failover": "controller",
+    }
+    for k, v in values.items():
+        el = page.locator(f"#calc-{k}")
+        el.select_option(v) if el.evaluate("e => e.tagName") == "SELECT" else el.fill(v)
+    prices = {"netapp_tr4540": 400000.0, "hitachi_g600:config2": 250000.0}
+    for el in page.query_selector_all(".calc-price"):
+        el.fill(str(int(prices[el.get_attribute("data-key")])) if el.get_attribute("data-key") in prices else "")
+    params = scenario.validate(
+        *(
+            values[k]
+            for k in ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
+        )
+    )
+    size_rows = [
+        {k: (None if isinstance(x, float) and math.isnan(x) else x) for k, x in r.items()}
+        for r in scenario.size(params, inputs).to_dict("records")
+    ]
+    want = {
+        (r["source_id"] + (f":{r['configuration']}" if r["configuration"] else ""), r["phase"]): r
+        for r in verdicts.verdicts(size_rows, inputs, params, prices)
+        if r["condition"] == "failover"
+    }
+    page.wait_for_function("() => document.querySelectorAll('#calc-verdicts tbody tr').length > 0", timeout=10_000)
+    cells = page.eval_on_selector_all(
+        "#calc-verdicts td",
+        "tds => tds.map(td => [td.parentElement.dataset.key, td.parentElement.dataset.phase, td.dataset.col, "
+        "td.dataset.value])",
+    )
+    got = {}
+    for key, phase, col, v in cells:
+        got.setdefault((key, phase), {})[col] = v
+    assert set(got) == set(want)
+    for k, cols in got.items():
+        for col in ("verdict", "arrays_needed", "arrays_needed_binding", "usd_per_desktop", "proxy_arrays_needed"):
+            w = want[k][col]
+            if w is None:
+                assert cols[col] == "", (k, col)
+            elif isinstance(w, str):
+                assert cols[col] == w, (k, col)
+            else:
+                assert float(cols[col]) == pytest.approx(float(w), rel=1e-9), (k, col)
+    assert any(r["usd_per_desktop"] for r in want.values()), "a quote should give a cost (else this checks nothing)"

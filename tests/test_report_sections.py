@@ -54,24 +54,26 @@ def test_context_tables_come_typed_from_the_catalogue():
 
 
 @pytest.mark.report
-def test_what_each_array_carried_names_vantage_and_leaves_out_untestable_figures():
-    """Page 1's Table 2: a utilization whose statement the claims table rates not testable is not
-    the busiest resource; every latency cell names where it was measured."""
+def test_what_each_configuration_carried_from_records_with_untestable_figures_marked():
+    """Page 1's capability table: one row per tested configuration; every cell's IOPS is a record
+    it names; AccelStor's boot storm shows its host write peak (> 22,000, ACCS-0139), not the
+    5,500 of its login; a utilization the claims table rates not testable says so and is never
+    'at a limit'."""
     from vdi_report.report.sections import answers
-    from vdi_report.report.tables import VANTAGE_LABELS, fmt_value
 
     ctx = Context(dict(PARAMS))
-    t = answers.carried_table(ctx)
-    assert list(t["Vendor"]) == list(ctx.seeds["vendor"])
-    untestable = ctx.density[ctx.density["claim_id"] != ""]
-    assert len(untestable), "the data should hold a utilization rated not testable (else this test checks nothing)"
-    for _, u in untestable.iterrows():
-        shown = f"{u['resource']} {fmt_value(u['utilization_pct'], '%', u['bound'])}"
-        assert not t["Busiest resource at peak (reported)"].str.startswith(shown).any(), shown
-    for cell in t["Steady-state average latency (reported)"]:
-        assert cell == "–" or any(
-            f"{label})" in cell or f"{label}" in cell for label in VANTAGE_LABELS.values() if label
-        )
+    t = answers.capability_table(ctx)
+    cap = pd.DataFrame(ctx.sizing_inputs["capability"])
+    assert len(t) == len(cap[["source_id", "configuration"]].drop_duplicates())
+    acc = t[t["Array"].str.startswith("AccelStor")].iloc[0]
+    assert acc["Boot storm (apart)"].startswith("> 22,000 IOPS") and "(ACCS-0139)" in acc["Boot storm (apart)"]
+    assert "ACCS-0125" in acc["Provisioning; back end (apart)"]
+    for col in t.columns[2:]:
+        for cell in t[col]:
+            if "not testable" in cell:
+                assert "at a limit" not in cell, cell
+            if "IOPS" in cell:
+                assert any(f"({r})" in cell for r in " ".join(cap["record_ids"]).split()), cell
 
 
 @pytest.mark.report

@@ -466,7 +466,8 @@ _TABLES = [
         "sizing_inputs",
         "sizing_inputs.json",
         "iops_model",
-        "everything `scenario.size` and static/sizing.js need (`scenario.build_inputs`)",
+        "everything `scenario.size`, `verdicts.verdicts` and their JavaScript twins need "
+        "(`scenario.build_inputs`, `verdicts.to_inputs`)",
         (
             Col("per_desktop"),
             Col("boot"),
@@ -475,6 +476,8 @@ _TABLES = [
             Col("write_penalty"),
             Col("capacity_gb_per_desktop"),
             Col("demonstrated"),
+            Col("capability"),
+            Col("arrays"),
         ),
         format="json",
     ),

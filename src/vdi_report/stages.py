@@ -128,13 +128,14 @@ STAGES = (
         "model: IOPS per desktop with leave-one-vendor-out validation",
         notebook="04_iops_model",
         reads_tables=("results",),
+        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv"),
     ),
     Stage(
         "density_cost",
         "model: headroom and density; cost per desktop",
         notebook="05_density_cost",
         reads_tables=("results",),
-        raw=("data/raw/claims.csv",),
+        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv"),
         params=("COST_FILE",),
         inputs=("$(COST_STAMP)",),
     ),
@@ -146,7 +147,7 @@ STAGES = (
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
         params=tuple(p.var for p in PARAMETERS),
         inputs=("$(PARAMS_STAMP)",),
-        outputs=("$(EXECUTED)/10_report.ipynb",),
+        outputs=("$(EXECUTED)/10_report.ipynb", "reports/array_verdicts.csv"),
     ),
     # Two independent steps that make -j2 runs side by side: the PDF (WeasyPrint's layout, most
     # of the render's time) need not wait for the HTML export, nor the HTML for the PDF.

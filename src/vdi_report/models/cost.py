@@ -12,8 +12,9 @@ passed in) and the claims register (``data/raw/claims.csv``, passed in) are argu
   desktop; each reading with its consequence (the array price it would imply and that price per
   tested desktop). A claim the claims table rates ``not testable`` gets no reading.
 - Cost per desktop is computed only from array prices the assumptions table states
-  (``array_price_usd:<source_id>``, each with its scope); none are shipped, so by default there
-  is none, and the report says so.
+  (``array_price_usd:<source_id>`` or ``array_price_usd:<source_id>:<configuration>``, each with
+  its scope; ``array_prices`` validates them); none are shipped, so by default there is none, and
+  the report says so. The buyer's price per array at the sizing scenario is ``verdicts.verdicts``'s.
 - Drive-cost comparisons of tiered configurations (``drive_mix``, ``tiering_saving``) use the
   assumed HDD/flash-module price ratio (scope: drives only).
 """
@@ -210,7 +211,8 @@ def claim_readings(results: pd.DataFrame, sources_df: pd.DataFrame, claims_regis
 def cost_per_desktop(
     assumptions: pd.DataFrame, density_summary: pd.DataFrame, sources_df: pd.DataFrame
 ) -> pd.DataFrame:
-    """USD per desktop from array prices the assumptions table states (``array_price_usd:<source_id>``).
+    """USD per desktop from array prices the assumptions table states (``array_price_usd:<source_id>``,
+    or ``array_price_usd:<source_id>:<configuration>`` for one configuration).
 
     For each such price: at the desktops demonstrated, and at the extrapolated peak maximum
     where ``density_summary`` (``density.summary``) has one that is not a ``limit``. Columns:
@@ -235,10 +237,12 @@ def cost_per_desktop(
     vendor = sources_df.set_index("source_id")["vendor"]
     rows = []
     for _, p in a.iterrows():
-        sid = p["name"][len(ARRAY_PRICE_PREFIX) :]
+        sid, _, conf = p["name"][len(ARRAY_PRICE_PREFIX) :].partition(":")
         if sid not in vendor.index:
             raise ValueError(f"cost assumptions: {p['name']}: unknown source_id {sid!r}")
         s = density_summary[density_summary["vendor"] == vendor[sid]]
+        if conf:  # a price of one configuration (array_price_usd:<source_id>:<configuration>)
+            s = s[s["configuration"] == conf]
         cases = [("demonstrated", s["desktops_tested"].min())]
         ok = s[s["peak_max"].notna() & (s["peak_bound"] != "limit")]
         if len(ok):
@@ -308,3 +312,40 @@ def tiered_configuration(drives: pd.DataFrame) -> str:
     if t.empty:
         raise ValueError("no configuration with HDDs: nothing tiered")
     return str(t.iloc[0]["configuration"])
+
+
+def array_prices(assumptions: pd.DataFrame, sources_df: pd.DataFrame, path="cost assumptions") -> dict[str, float]:
+    """The buyer's array prices: ``{"<source_id>" or "<source_id>:<configuration>": USD}`` from
+    rows named ``array_price_usd:<source_id>`` (every configuration of that document) or
+    ``array_price_usd:<source_id>:<configuration>`` (one configuration, e.g. Hitachi's
+    ``config2``), the price of one array as tested, with its scope (hardware, software, support
+    years) in ``scope``. Empty when the file states none (the shipped default).
+
+    Raises ValueError naming the file and line: an unknown source_id, a configuration that is not
+    one of that document's (vocabulary.csv, field configuration), a unit other than USD, or a
+    price that is not positive."""
+    from .. import config
+
+    known = set(sources_df["source_id"])
+    confs = {r["value"]: r.get("source_id", "") for r in config.VOCABULARY.get("configuration", []) if r["value"]}
+    out = {}
+    for i, r in assumptions.reset_index(drop=True).iterrows():
+        if not str(r["name"]).startswith(ARRAY_PRICE_PREFIX):
+            continue
+        where = f"{path}: line {i + 2}: {r['name']}"
+        key = str(r["name"])[len(ARRAY_PRICE_PREFIX) :]
+        sid, _, conf = key.partition(":")
+        if sid not in known:
+            raise ValueError(f"{where}: unknown source_id {sid!r}; use one of {', '.join(sorted(known))}")
+        if conf and (conf not in confs or confs[conf] not in ("", sid)):
+            mine = sorted(c for c, s in confs.items() if s == sid)
+            raise ValueError(
+                f"{where}: unknown configuration {conf!r} of {sid}"
+                + (f"; use one of {', '.join(mine)}" if mine else f"; {sid} tested one configuration: omit it")
+            )
+        if str(r["unit"]).strip() != "USD":
+            raise ValueError(f"{where}: unit must be USD (the price of one array), got {r['unit']!r}")
+        if not r["value"] > 0:
+            raise ValueError(f"{where}: the price must be positive, got {r['value']!r}")
+        out[key] = float(r["value"])
+    return out

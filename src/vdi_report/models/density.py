@@ -140,7 +140,27 @@ def not_testable(claims_register: pd.DataFrame) -> dict[tuple[str, int], str]:
     return {(sid, int(line)): cid for sid, line, cid in zip(c["source_id"], c["line"], c["claim_id"])}
 
 
-def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None) -> pd.DataFrame:
+def set_aside(register: pd.DataFrame | None) -> dict[str, str]:
+    """record_id -> register id of the records an audit register entry (data/raw/discrepancies.csv,
+    passed in) names in its resolution while keeping them (not in its ``rejected_records``): kept
+    and shown, never a basis for extrapolation (D-NTAP-24: ONTAP's utilization is not absolute;
+    D-ACCS-22: AccelStor's "CPU under 4 %")."""
+    import re
+
+    out: dict[str, str] = {}
+    if register is None:
+        return out
+    for _, e in register.iterrows():
+        rejected = set(str(e.get("rejected_records", "")).split())
+        for rid in re.findall(r"[A-Z][A-Z0-9]*-\d{4}", str(e["resolution"])):
+            if rid not in rejected:
+                out.setdefault(rid, e["id"])
+    return out
+
+
+def max_desktops(
+    util: pd.DataFrame, claims_register: pd.DataFrame | None = None, register: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Add the extrapolation columns to ``utilization`` rows (``DENSITY_COLUMNS``).
 
     extrapolation: ``scales`` (controller CPU/MPU, below saturation, testable) or ``not
@@ -153,11 +173,19 @@ def max_desktops(util: pd.DataFrame, claims_register: pd.DataFrame | None = None
     d = util.copy()
     nt = not_testable(claims_register) if claims_register is not None else {}
     d["claim_id"] = [nt.get((s, int(ln)), "") if pd.notna(ln) else "" for s, ln in zip(d["source_id"], d["line"])]
+    named = set_aside(register)
+    aside = d["record_id"].map(lambda r: named.get(r, ""))
     u = d["utilization_pct"].clip(upper=LIMIT_PCT)
     reason = np.select(
-        [d["claim_id"] != "", ~d["metric"].isin(list(SCALING_METRICS)), (u >= SATURATED_PCT) & (d["bound"] != "lt")],
+        [
+            d["claim_id"] != "",
+            aside != "",
+            ~d["metric"].isin(list(SCALING_METRICS)),
+            (u >= SATURATED_PCT) & (d["bound"] != "lt"),
+        ],
         [
             "claims table rates the statement not testable (" + d["claim_id"] + ")",
+            "set aside from extrapolation by the register (" + aside + ")",
             d["metric"].map(NON_PROPORTIONAL).fillna("resource does not scale with desktops"),
             "saturated: the tested load already reaches the limit",
         ],
@@ -186,10 +214,12 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
     their speed on one line (metrics ``storage_ports`` and one of ``SPEED_METRICS``).
 
     port_mbps = ports x Gb/s x 125 (MB/s, decimal). The tested throughput is the highest host or
-    front-end throughput in a user phase (normal condition), or the sum of read and write
-    throughput of one test, phase and statistic when only those are reported. max_desktops =
-    desktops x port_mbps / tested_mbps, a limit at the tested per-desktop throughput (and, for a
-    boot storm, at the tested boot rate). Columns: source_id, vendor, ports, gbps, port_mbps,
+    front-end throughput in a phase whose throughput scales with the number of desktops
+    (``COUNT_PHASES``: login and steady state; a boot storm's throughput scales with the boot
+    rate, so a port limit from it would limit the rate, not the count: D-ACCS-24), normal
+    condition, or the sum of read and write throughput of one test, phase and statistic when only
+    those are reported. max_desktops = desktops x port_mbps / tested_mbps, a limit at the tested
+    per-desktop throughput. Columns: source_id, vendor, ports, gbps, port_mbps,
     phase, statistic, tested_mbps, desktops, max_desktops, records.
     """
     tb = results[results["phase"] == "testbed"]
@@ -206,7 +236,7 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
             (results["source_id"] == p["source_id"])
             & results["used_in_analysis"]
             & (results["condition"] == "normal")
-            & results["phase"].isin(USER_PHASES)
+            & results["phase"].isin(COUNT_PHASES)
             & results["vantage"].isin(["host", "array_frontend"])
         ]
         tot = r[r["metric"] == "throughput"][["phase", "statistic", "value", "desktops", "record_id"]]

@@ -25,7 +25,6 @@ RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF
     "be_iops_pi90_low": "Back-end IOPS, PI low",
     "be_iops_pi90_high": "Back-end IOPS, PI high",
     "throughput_mbps": "Throughput, MB/s (model)",
-    "carried_by": "Demonstrably carried by (reported)",
 }
 
 

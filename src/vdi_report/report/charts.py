@@ -522,3 +522,40 @@ def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
     return (band + claim + line + band_text + claim_text).properties(
         width=420, height=240, title="Flash modules saved, HDDs included"
     )
+
+
+def price_chart(verdicts: pd.DataFrame, desktops: int, condition: str, max_price: float = 1_000_000):
+    """Altair line chart: USD per desktop against the price of one array (the buyer's quote, no
+    price invented): ``arrays x price / desktops``, one line per number of arrays needed at the
+    scenario, naming the tested configurations that need it (configurations whose arrays are not
+    determined are left out). ``verdicts``: rows of ``verdicts.verdicts`` (columns source_id,
+    vendor, configuration, array, condition, arrays_needed_binding); ``condition``: ``normal`` or
+    ``failover``."""
+    r = verdicts[(verdicts["condition"] == condition) & verdicts["arrays_needed_binding"].notna()]
+    r = r.drop_duplicates(["source_id", "configuration"])
+    names = [
+        f"{v} {config.label('configuration', c)}" if c else a
+        for v, c, a in zip(r["vendor"], r["configuration"], r["array"])
+    ]
+    groups = pd.Series(names).groupby(r["arrays_needed_binding"].astype(int).to_numpy()).agg(", ".join)
+    prices = np.linspace(0, max_price, 21)
+    d = pd.DataFrame(
+        [
+            {"price": p, "usd": n * p / desktops, "line": f"{n} {'array' if n == 1 else 'arrays'}: {who}"}
+            for n, who in groups.items()
+            for p in prices
+        ],
+        columns=["price", "usd", "line"],
+    )
+    return (
+        alt.Chart(d)
+        .mark_line()
+        .encode(
+            x=alt.X("price:Q", title="price of one array, USD (your quote)", axis=alt.Axis(format="$,.0f")),
+            y=alt.Y("usd:Q", title="USD per desktop", axis=alt.Axis(format="$,.0f")),
+            color=alt.Color(
+                "line:N", title="Arrays needed", legend=alt.Legend(orient="bottom", labelLimit=0, columns=1)
+            ),
+        )
+        .properties(width=420, height=200)
+    )

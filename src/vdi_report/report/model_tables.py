@@ -383,7 +383,7 @@ def readings_table(r: pd.DataFrame) -> pd.DataFrame:
             "Reading": r["reading"],
             "Desktops": r["density"].map(lambda x: fmt_number(x) if pd.notna(x) else "—"),
             "How (records)": r["derivation"].replace("", "—"),
-            "Implied array price (derived)": r["implied_price_usd"].map(money),
+            "Array price if this reading held (derived; not a quote)": r["implied_price_usd"].map(money),
             "Per tested desktop (derived)": r["usd_per_tested_desktop"].map(money),
             "Status": [
                 ("claims table: not testable (" + str(c) + "); " if isinstance(v, str) and v else "")

@@ -7,8 +7,9 @@ each array demonstrably carried, how to size N desktops, and the caveats that ma
 
 import pandas as pd
 
+from ... import config
 from .. import formatting as fmt
-from ..show import block, heading, ref, say, table
+from ..show import block, figure, heading, ref, say, table
 
 ORDER = 10  # position in the report (sections/__init__.py)
 
@@ -17,7 +18,7 @@ ORDER = 10  # position in the report (sections/__init__.py)
 # appendix's full claims table.
 SIZING_TOPICS = ("density", "per_desktop_load")
 N_CAVEATS = 5  # the issue asks for the five caveats that matter most
-USER_PHASES = ("boot", "login", "steady_state")
+USER_PHASES = ("boot", "login", "steady_state")  # the scenario's phases; [1:] are the user phases
 
 
 def title(ctx) -> None:
@@ -128,12 +129,13 @@ def claims_table(ctx) -> pd.DataFrame:
     """One line per claim of a seed document whose topic is in ``SIZING_TOPICS``: Vendor, Claim
     (reported), Verdict, Why (the document's own data), Id.
 
-    Why: the first sentence of the evidence against (verdicts other than *supported*) or for.
+    Why: the whole evidence against (verdicts other than *supported*) or for, as the claims table
+    states it (no clause cut away).
     """
     c = ctx.claims.merge(ctx.sources[["source_id", "vendor"]], on="source_id", how="left")
     c = c[c["topic"].isin(SIZING_TOPICS) & c["source_id"].isin(ctx.seeds["source_id"])]
     why = [
-        fmt.first_sentence(f if v == "supported" else a or f, limit=120)
+        (f if v == "supported" else a or f).strip()
         for v, f, a in zip(c["verdict"], c["evidence_for"].fillna(""), c["evidence_against"].fillna(""))
     ]
     verdict = [f'<span class="vdi-verdict vdi-verdict-{v.replace(" ", "-")}">{v}</span>' for v in c["verdict"]]
@@ -146,88 +148,6 @@ def claims_table(ctx) -> pd.DataFrame:
             "Id": c["claim_id"],
         }
     ).reset_index(drop=True)
-
-
-def carried_table(ctx) -> pd.DataFrame:
-    """What each array demonstrably carried in its own test (normal operation), one row per seed
-    document: Vendor, Array, Desktops tested (reported), Highest peak IOPS (reported: the highest
-    peak not at the array back end, with phase, configuration and vantage), Busiest resource at
-    peak (reported: the highest peak utilization, with phase and configuration; a figure whose
-    statement the claims table rates not testable is left out), Steady-state average latency
-    (reported: steady-state averages, else the login + steady-state run's, with the sign of a
-    bound and the vantage of each value)."""
-    from ..tables import CLONE_LABELS, VANTAGE_LABELS, fmt_value
-
-    def where(phase, conf, vantage=""):
-        bits = [
-            ctx.label("phase", phase).lower(),
-            ctx.label("configuration", conf) if conf else "",
-            VANTAGE_LABELS.get(vantage, "") if vantage else "",
-        ]
-        return ", ".join(b for b in bits if b)
-
-    t = ctx.tests[(ctx.tests["condition"] == "normal")]
-    rows = []
-    for _, s in ctx.seeds.iterrows():
-        ts = t[t["source_id"] == s["source_id"]].copy()
-        ts["_pk"] = pd.to_numeric(ts["peak_iops"], errors="coerce")
-        fe = ts[ts["peak_iops_vantage"] != "array_backend"].dropna(subset=["_pk"])
-        best = fe.sort_values("_pk", ascending=False).head(1)
-        d = ctx.density[
-            (ctx.density["source_id"] == s["source_id"])
-            & (ctx.density["condition"] == "normal")
-            & (ctx.density["statistic"] == "peak")
-            & (ctx.density["claim_id"] == "")
-            & (ctx.density["phase_kind"] == "user")
-        ]
-        busiest = d.sort_values(["utilization_pct", "record_id"], ascending=[False, True]).head(1)
-        r = ctx.results
-        lat = r[
-            (r["source_id"] == s["source_id"])
-            & (r["metric"] == "latency")
-            & (r["statistic"] == "average")
-            & r["used_in_analysis"]
-            & (r["condition"] == "normal")
-            & (r["vantage"] != "array_backend")
-        ]
-        steady = lat[lat["phase"] == "steady_state"]
-        lat = steady if len(steady) else lat[lat["phase"] == "login_and_steady_state"]
-        lat_cells = []
-        for (phase, vantage), g in lat.groupby(["phase", "vantage"], sort=True):
-            exact = g[g["bound"].isin(["eq", "approx"])]  # a bound ("under 0.6 ms") only where no value is stated
-            span = (
-                fmt.span(exact["value"])
-                if len(exact)
-                else ", ".join(dict.fromkeys(fmt_value(v, "", b).strip() for v, b in zip(g["value"], g["bound"])))
-            )
-            at = where(phase, "", vantage) if phase != "steady_state" else VANTAGE_LABELS.get(vantage, vantage)
-            lat_cells.append(f"{span} ms ({at})")
-        rows.append(
-            {
-                "Vendor": s["vendor"],
-                "Array": s["array"],
-                "Desktops tested (reported)": (
-                    f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}"
-                ),
-                "Highest peak IOPS (reported)": (
-                    "–"
-                    if best.empty
-                    else f"{fmt_value(best['_pk'].iloc[0], 'IOPS', best['peak_iops_bound'].iloc[0])} "
-                    + "("
-                    + where(best["phase"].iloc[0], best["configuration"].iloc[0], best["peak_iops_vantage"].iloc[0])
-                    + ")"
-                ),
-                "Busiest resource at peak (reported)": (
-                    "not reported"
-                    if busiest.empty
-                    else f"{busiest['resource'].iloc[0]} "
-                    f"{fmt_value(busiest['utilization_pct'].iloc[0], '%', busiest['bound'].iloc[0])} "
-                    f"({where(busiest['phase'].iloc[0], busiest['configuration'].iloc[0])})"
-                ),
-                "Steady-state average latency (reported)": "; ".join(lat_cells) or "–",
-            }
-        )
-    return pd.DataFrame(rows)
 
 
 def caveats(ctx) -> list[str]:
@@ -259,40 +179,20 @@ def sizing(ctx) -> None:
         "Sizing scenario of the report parameters (model)",
         "answers-scenario",
         {
-            "Phase": "12%",
-            "Front-end IOPS (model, PI)": "22%",
-            "Read share": "9%",
-            "Back-end IOPS (model)": "13%",
-            "Throughput, MB/s (model)": "12%",
-            "Demonstrably carried by (reported)": "32%",
+            "Phase": "16%",
+            "Front-end IOPS (model, PI)": "30%",
+            "Read share": "14%",
+            "Back-end IOPS (model)": "20%",
+            "Throughput, MB/s (model)": "20%",
         },
     )
 
 
-def _carried_names(ctx, carried_by: str) -> str:
-    """``scenario.size``'s carried_by (``array (IOPS, record); ...``) as vendor and array names,
-    a document's configurations in one parenthesis: ``Hitachi Data Systems VSP G600 with active
-    flash (Config 1, Config 2), NetApp AFF8040``."""
-    demo = pd.DataFrame(ctx.sizing_inputs["demonstrated"])
-    if demo.empty:
-        return carried_by
-    d = demo[[f", {r})" in carried_by for r in demo["record_id"]]]
-    if d.empty:
-        return carried_by
-    arrays = dict(zip(ctx.seeds["vendor"], ctx.seeds["array"]))
-    names = []
-    for vendor, g in d.groupby("vendor", sort=False):
-        confs = [ctx.label("configuration", c) for c in dict.fromkeys(g["configuration"].fillna("")) if c]
-        names.append(f"{vendor} {arrays.get(vendor, '')}".strip() + (f" ({', '.join(confs)})" if confs else ""))
-    return ", ".join(names)
-
-
 def sizing_table(ctx) -> pd.DataFrame:
     """``scenario.size`` of the report parameters, compact: Phase, Front-end IOPS (model, PI),
-    Read share, Back-end IOPS (model), Throughput, and the arrays that demonstrably carried the
-    front-end estimate in their own test (names only; the Models chapter gives the records)."""
+    Read share, Back-end IOPS (model), Throughput. Which arrays carry it: the per-array answers
+    (``verdict_table``), held to what each demonstrably carried in any user phase."""
     s = ctx.sizing
-    carried = [_carried_names(ctx, c) for c in s["carried_by"]]
     return pd.DataFrame(
         {
             "Phase": [ctx.label("phase", p) for p in s["phase"]],
@@ -303,7 +203,6 @@ def sizing_table(ctx) -> pd.DataFrame:
             "Read share": s["read_share"].map(fmt.pct),
             "Back-end IOPS (model)": s["be_iops"].map(fmt.num),
             "Throughput, MB/s (model)": s["throughput_mbps"].map(fmt.num),
-            "Demonstrably carried by (reported)": carried,
         }
     )
 
@@ -313,6 +212,7 @@ def render(ctx) -> None:
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
+    per_array(ctx)
     from ...models import iops
     from ..tables import VANTAGE_LABELS
 
@@ -357,16 +257,17 @@ def render(ctx) -> None:
         },
     )
     table(
-        carried_table(ctx),
-        "What each array demonstrably carried in its own test",
+        capability_table(ctx),
+        "What each tested configuration demonstrably carried (reported; latency and busiest resource at that load)",
         "carried",
         {
-            "Vendor": "10%",
-            "Array": "12%",
-            "Desktops tested (reported)": "13%",
-            "Highest peak IOPS (reported)": "22%",
-            "Busiest resource at peak (reported)": "20%",
-            "Steady-state average latency (reported)": "23%",
+            "Array": "13%",
+            "Desktops tested": "9%",
+            "Login storm, peak": "16%",
+            "Steady state, average": "16%",
+            "One controller down": "16%",
+            "Boot storm (apart)": "15%",
+            "Provisioning; back end (apart)": "15%",
         },
     )
     sizing(ctx)
@@ -387,3 +288,256 @@ def render(ctx) -> None:
         ref_reg='<a href="#appendix-register">Appendix</a>',
         items="\n".join(f"- {c}" for c in caveats(ctx)),
     )
+
+
+# ---- per-array answers at the scenario (issue 17) ------------------------------------------
+
+
+def _prices(ctx) -> dict:
+    """The buyer's array prices from the cost file (``cost.array_prices``); {} when none."""
+    from ...models import cost
+
+    path = ctx.params.get("cost_file") or (config.RAW_DIR / "cost_assumptions.csv")
+    return cost.array_prices(cost.load_assumptions(path), ctx.sources, path)
+
+
+def verdict_rows(ctx) -> pd.DataFrame:
+    """``verdicts.verdicts`` for the report scenario and the cost file's prices: rows per
+    configuration, phase and condition, columns ``verdicts.VERDICT_COLUMNS``."""
+    import math
+
+    from ...models import verdicts
+
+    size_rows = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+        for r in ctx.sizing.to_dict("records")
+    ]
+    rows = verdicts.verdicts(size_rows, ctx.sizing_inputs, ctx.params, _prices(ctx))
+    return pd.DataFrame(rows, columns=verdicts.VERDICT_COLUMNS)
+
+
+def array_verdicts(ctx) -> pd.DataFrame:
+    """``verdict_rows``, also written to ``reports/array_verdicts.csv`` (declared as an output of
+    the report stage in stages.py)."""
+    from ... import files
+
+    rows = verdict_rows(ctx)
+    config.REPORTS_DIR.mkdir(parents=True, exist_ok=True)
+    files.write_csv(rows, config.REPORTS_DIR / "array_verdicts.csv")
+    return rows
+
+
+def _usd(x) -> str:
+    return "–" if x is None or pd.isna(x) else f"${x:,.0f}" if x >= 100 else f"${x:,.2f}"
+
+
+def _arrays(n) -> str:
+    return f"{int(n)} array" + ("" if int(n) == 1 else "s")
+
+
+PROXY_COLUMN = "One controller down, untested: proxy (not a test)"
+
+
+def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
+    """One line per tested configuration at the scenario's condition: what it demonstrably
+    carried in the user phases (``_cap_cell``: IOPS, latency, busiest resource), the verdict per
+    phase, the arrays N desktops need by the binding constraint (and for the interval's top) with
+    the margin, USD per desktop from the buyer's quote (with its arithmetic), and, one controller
+    down and untested, the labelled proxy (``PROXY_COLUMN``)."""
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    cap = pd.DataFrame(ctx.sizing_inputs.get("capability", []))
+    desktops = ctx.params["desktops"]
+    out = []
+    for (sid, conf), g in rows[rows["condition"] == cond].groupby(["source_id", "configuration"], sort=False):
+        g = g.set_index("phase")
+        mine = cap[(cap["source_id"] == sid) & (cap["configuration"] == conf)]
+        untested = bool((g["verdict"] == "not tested").all())
+        if untested and cond == "failover":
+            demo = "not tested with a controller down; normal: " + _cap_cell(ctx, mine, USER_PHASES[1:], "normal")
+            verdict_txt = "not tested"
+        else:
+            demo = _cap_cell(ctx, mine, USER_PHASES[1:], cond)
+            verdict_txt = "; ".join(
+                f"{ctx.label('phase', p).lower()}: {g.at[p, 'verdict']}"
+                + (" (at a limit)" if g.at[p, "at_limit"] else "")
+                for p in USER_PHASES
+            )
+        n, price = g["arrays_needed_binding"].iloc[0], g["price_usd"].iloc[0]
+        if pd.notna(n):
+            top = int(max(g["arrays_needed_top"].max(), g["arrays_needed_ports"].fillna(0).max()))
+            margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
+            arrays = (
+                f"{int(n)} ({g['binding_constraint'].iloc[0]}); {top} for the interval's top; "
+                f"margin {fmt.pct(margin)} over the estimate"
+            )
+        elif untested:
+            arrays = "not determined: no run with a controller down"
+        else:
+            arrays = "not determined: " + "; ".join(
+                f"{ctx.label('phase', p).lower()} {g.at[p, 'verdict']}"
+                for p in g.index
+                if pd.isna(g.at[p, "arrays_needed"])
+            )
+        if pd.isna(price):
+            usd = "no quote given"
+        elif pd.notna(n):
+            usd = f"{_usd(g['usd_per_desktop'].iloc[0])} ({int(n)} × {_usd(price)} ÷ {fmt.num(desktops)})"
+        else:
+            usd = "not determined"
+        row = {
+            "Array": g["array"].iloc[0],
+            "Demonstrated, user phases (reported)": demo,
+            "Verdict per phase (one array)": verdict_txt,
+            "Arrays needed (binding constraint)": arrays,
+            "USD per desktop (your quote)": usd,
+        }
+        if cond == "failover":
+            per = {
+                p: g.at[p, "proxy_arrays_needed"]
+                if pd.notna(g.at[p, "proxy_arrays_needed"])
+                else g.at[p, "arrays_needed"]
+                for p in g.index
+            }
+            if pd.notna(n):
+                row[PROXY_COLUMN] = "–"
+            elif all(pd.notna(x) for x in per.values()):
+                pn = int(max(max(per.values()), g["arrays_needed_ports"].fillna(0).max()))
+                row[PROXY_COLUMN] = f"{_arrays(pn)} at half the normal load" + (
+                    f"; {_usd(pn * price / desktops)} per desktop" if pd.notna(price) else ""
+                )
+            elif g["proxy_arrays_needed"].notna().any():
+                row[PROXY_COLUMN] = "; ".join(
+                    f"{ctx.label('phase', p).lower()}: "
+                    + (_arrays(x) if pd.notna(x) else "no proxy (" + str(g.at[p, "note"]).split("no proxy: ")[-1] + ")")
+                    for p, x in per.items()
+                )
+            else:
+                row[PROXY_COLUMN] = (
+                    "no proxy (" + str(g["note"].iloc[0]).split("; ")[-1].replace("no proxy: ", "") + ")"
+                )
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def per_array(ctx) -> None:
+    """Page 1: which array, how many, at what margin, at what cost for the buyer's quote."""
+    rows = array_verdicts(ctx)
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    prices = _prices(ctx)
+    say(
+        "**Which array, how many, at what margin, at what cost** for {desktops} desktops ({cond}). Each tested "
+        "configuration is held to what its own document shows it carried (the highest load of any user phase for "
+        "login and steady state, its boot storm for the boot storm; latency and busiest resource at that load), "
+        "against the scenario's front-end demand: the verdict says whether one array covers the estimate and the top "
+        "of the interval; the arrays needed split the desktops so that each array carries at most what one "
+        "demonstrably carried, the binding constraint being the phase (IOPS, or ports against the scenario's MB/s) "
+        "that needs the most. {failover_line} No document states an array price (the vendors' dollar-per-desktop "
+        "claims are "
+        "readings, not quotes: {ref_readings}); {price_line}",
+        desktops=fmt.num(ctx.params["desktops"]),
+        cond="one controller down: the vendor's failover run where there is one, otherwise not tested"
+        if cond == "failover"
+        else "both controllers",
+        failover_line=(
+            "With one controller down, only a failover run counts; where none was run, a proxy (half the normal load "
+            "of a two-controller array) is shown apart and labelled."
+            if cond == "failover"
+            else ""
+        ),
+        ref_readings=ref("cost-readings"),
+        price_line=(
+            f"the prices come from your cost file ({fmt.words(sorted(prices))}): USD per desktop = arrays "
+            "needed × price ÷ desktops."
+            if prices
+            else "give your quote as rows `array_price_usd:<source_id>` or "
+            "`array_price_usd:<source_id>:<configuration>` "
+            "of the cost file (`COST_FILE`, README), or in the HTML calculator; meanwhile the figure below gives "
+            "USD per desktop for any price."
+        ),
+    )
+    table(
+        verdict_table(ctx, rows),
+        "Per-array answers at the scenario (reported capability, model demand)",
+        "answers-verdicts",
+        None,
+    )
+    if not prices and rows["arrays_needed_binding"].notna().any():
+        from ..charts import price_chart
+
+        figure(
+            price_chart(rows, ctx.params["desktops"], cond),
+            "Cost per desktop against the price of one array, at the arrays each configuration needs for the "
+            "scenario (no document states a price: the x axis is your quote)",
+            "answers-price",
+        )
+
+
+VANTAGE = {
+    "array_frontend": "array front end",
+    "host": "ESXi host",
+    "storage_port": "storage port",
+    "array_backend": "array back end",
+}
+
+
+def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
+    """The highest load of ``g`` (capability rows of one configuration) in ``phases`` under
+    ``condition``, compact: IOPS (sign, vantage), latency, busiest resource, limit, records."""
+    x = g[g["phase"].isin(phases) & (g["condition"] == condition)]
+    if x.empty:
+        return "not tested"
+    sign = {"gt": "> ", "lt": "< ", "approx": "≈ "}
+    w = x[x["floor"].notna()].sort_values("floor", ascending=False)
+    r = (w if len(w) else x).iloc[0]
+    txt = f"{sign.get(r['bound'], '')}{fmt.num(r['iops'])} IOPS"
+    if len(phases) > 1:
+        txt += f" ({ctx.label('phase', r['phase']).lower()})"
+    if r["vantage"] != "array_frontend":
+        txt += f", {VANTAGE.get(r['vantage'], r['vantage'])}"
+    if r["bound"] == "lt":
+        txt += ", an upper bound only"
+    if pd.notna(r["latency_ms"]):
+        what = " write" if "write latency" in str(r["latency_text"]) else ""
+        txt += f"; {sign.get(r['latency_bound'], '')}{r['latency_ms']:g} ms{what}"
+    if r["busiest_resource"]:
+        txt += f"; {r['busiest_resource']} {sign.get(r['busiest_bound'], '')}{r['busiest_pct']:g} %"
+        txt += " (claims table: not testable)" if "not testable" in r["busiest_text"] else ""
+    if r["at_limit"]:
+        txt += ": at a limit"
+    ids = str(r["record_ids"]).split()
+    return txt + f" ({ids[0]})" if ids else txt
+
+
+def capability_table(ctx) -> pd.DataFrame:
+    """What each tested configuration demonstrably carried (``verdicts.capability`` rows in
+    ``sizing_inputs.json``), one row per configuration in sources.csv order: Array, Desktops tested,
+    Login (peak), Steady state (average), One controller down (user phases), Boot storm, and
+    Provisioning / back end (apart: never compared with a user-phase demand)."""
+    from ..tables import CLONE_LABELS
+
+    cap = pd.DataFrame(ctx.sizing_inputs.get("capability", []))
+    if cap.empty:
+        return pd.DataFrame()
+    order = {s: i for i, s in enumerate(ctx.seeds["source_id"])}
+    cap = cap.assign(_o=cap["source_id"].map(order)).sort_values(["_o", "configuration"], kind="stable")
+    seeds = ctx.seeds.set_index("source_id")
+    rows = []
+    for (sid, _conf), g in cap.groupby(["source_id", "configuration"], sort=False):
+        s = seeds.loc[sid]
+        rows.append(
+            {
+                "Array": g["array"].iloc[0],
+                "Desktops tested": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
+                "Login storm, peak": _cap_cell(ctx, g, ("login",), "normal"),
+                "Steady state, average": _cap_cell(ctx, g, ("steady_state",), "normal"),
+                "One controller down": _cap_cell(ctx, g, ("login", "steady_state"), "failover"),
+                "Boot storm (apart)": _cap_cell(ctx, g, ("boot",), "normal"),
+                "Provisioning; back end (apart)": "; ".join(
+                    c
+                    for c in (_cap_cell(ctx, g, ("maintenance",), "normal"), _cap_cell(ctx, g, ("backend",), "normal"))
+                    if c != "not tested"
+                )
+                or "not reported",
+            }
+        )
+    return pd.DataFrame(rows)

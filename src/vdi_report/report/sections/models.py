@@ -5,7 +5,7 @@ and (HTML) the sizing calculator."""
 import pandas as pd
 
 from ... import config
-from .. import calculator, charts
+from .. import calculator, charts, verdict_calculator
 from .. import formatting as fmt
 from .. import model_tables as mtables
 from ..show import figure, fill, heading, html_only, ref, say, table
@@ -467,7 +467,7 @@ def _cost(ctx) -> None:
     table(mtables.assumptions_table(a), "Cost assumptions (all assumed, with their scope)", "cost-assumptions")
     table(
         mtables.readings_table(ctx.cost_readings),
-        "The vendors' $ per desktop claims: each reading and its consequence",
+        "Readings of the vendors' dollar-per-desktop claims (not quotes: no document states an array price)",
         "cost-readings",
     )
     per_desktop = ctx.cost
@@ -543,6 +543,14 @@ def _scenario(ctx) -> None:
         "The HTML report has a sizing calculator: change desktops, worker class, concurrency, headroom, boot "
         "window, RAID level and failover and it recomputes this table in the page, with the same formulas as "
         "the Python sizing function (a test checks that the two agree).",
+    )
+    from .answers import _prices
+
+    html_only(
+        verdict_calculator.verdicts_html(ctx, _prices(ctx)),
+        "The HTML calculator also gives, for its scenario and a price per array you type, each tested "
+        "configuration's verdict per phase, the arrays needed and the cost per desktop (the same rules as the "
+        "per-array answers of the first chapter; a test checks that the two agree).",
     )
 
 

@@ -1,0 +1,651 @@
+"""Per-array answers at N desktops: what each tested configuration demonstrably carried (with the
+latency and the busiest resource at that load), and, for a sizing scenario, a verdict per phase,
+the arrays of that configuration N desktops need, the port check and the cost from a buyer's quote.
+
+Contract (shared with ``src/vdi_report/static/verdicts.js``, which implements ``verdicts`` with the
+same rules and the same keys; tests run both and compare):
+
+- ``capability(results, sources_df, claims_register, register)``: one row per tested configuration,
+  phase (``boot``, ``login``, ``steady_state``, ``maintenance``: provisioning, patching, refresh,
+  power-off; ``backend``: array back end, shown apart, never compared with a front-end demand) and
+  condition (``normal``, ``failover`` = one controller down): the highest load the documents
+  state it carried there (``CAPABILITY_COLUMNS``). Read from records only:
+
+  * a total IOPS figure (peak for boot, login and maintenance; average for steady state) at the
+    array front end, the ESXi host or the storage port; an ``approx`` figure counts at its low
+    end (``value_low``), a ``gt`` figure at its value, a ``lt`` figure guarantees nothing (kept,
+    with ``floor`` empty, so a verdict can say "no lower bound stated");
+  * where a test states only read and write peaks, the total peak is at least the larger of the
+    two (derived, bound ``gt``: AccelStor's boot write peak of 22,000 and provisioning read peak
+    of 34,200 at the hosts);
+  * a per-desktop figure the document states as a mean over the desktops (``aggregation =
+    desktop_mean``) times the test's desktops (derived: Dell's "over 40 IOPS per user" x 5,000).
+
+  A login + steady-state test's peak counts for login, its average for steady state. With the
+  load: the latency of the same test (average, else single, else the highest peak; total before
+  write latency) and its busiest reported resource (controller CPU, MPU, disk busy; a statement
+  the claims table rates ``not testable`` is marked so), ``at_limit`` when that resource is at
+  ``density.SATURATED_PCT`` % or more.
+
+- ``arrays(results, register)``: one row per tested configuration with its storage ports
+  (``ports x Gb/s x 125`` MB/s, decimal; ``lt`` when the audit register says the ports also
+  carried other traffic) and its controllers (for the one-controller-down proxy).
+
+- ``verdicts(size_rows, inputs, params, prices)``: one row per configuration x phase (boot, login,
+  steady state) x condition (``VERDICT_COLUMNS``). The capability compared with a demand is the
+  configuration's boot capability for the boot storm, and the highest load of any user phase
+  (login, steady state, login + steady state) for login and steady state: an array that carried
+  31,088 IOPS in a login storm carried a 13,608-IOPS steady state's worth of I/O. Verdicts:
+  ``covers the interval's top`` (floor >= the 90 % interval's top of the front-end demand),
+  ``covers the estimate only``, ``does not cover``, ``not tested`` (no figure for that phase and
+  condition), ``no lower bound stated`` (only an upper bound, e.g. "almost 125,000").
+  ``arrays_needed = ceil(demand / floor)`` (estimate) and ``arrays_needed_top`` (interval's top):
+  N desktops split over that many arrays, each carrying at most what one demonstrably carried.
+  Ports: ``arrays_needed_ports = ceil(throughput MB/s / port MB/s)``. One controller down: the
+  vendor's failover run where there is one; otherwise ``not tested``, and where the documents
+  state two controllers a labelled proxy (``PROXY_FACTOR`` x the normal load: each controller of
+  an active-active pair kept at half) in the ``proxy_*`` columns, never in the verdict.
+  Cost: ``usd_per_desktop = arrays x price / desktops``, the arrays by the binding constraint
+  (the most arrays any phase needs by IOPS or ports, ``binding_constraint`` says which), only
+  from a price the buyer gives (``prices``: ``{"<source_id>" or "<source_id>:<configuration>":
+  USD}``); empty without one, or when a phase is not determined.
+
+Nothing here reads files: the model stage passes the tables in and writes ``capability`` and
+``arrays`` into ``sizing_inputs.json``; the report and the calculator call ``verdicts``.
+"""
+
+from __future__ import annotations
+
+import math
+
+PHASES = ("boot", "login", "steady_state")
+PHASE_WORDS = {"boot": "boot storm", "login": "login storm", "steady_state": "steady state"}
+USER_PHASES = ("login", "steady_state")
+CAPABILITY_PHASES = {  # capability phase -> (record phases, statistic)
+    "boot": (("boot",), "peak"),
+    "login": (("login", "login_and_steady_state"), "peak"),
+    "steady_state": (("steady_state", "login_and_steady_state"), "average"),
+    "maintenance": (("provisioning", "patching", "refresh", "power_off"), "peak"),
+    "backend": (("boot", "provisioning", "login", "login_and_steady_state", "steady_state", "patching"), "peak"),
+}
+FRONT = ("array_frontend", "host", "storage_port")
+UTILIZATION = {"storage_cpu_utilization": "array controller CPU", "mpu_utilization": "MPU", "disk_busy": "disk busy"}
+SATURATED_PCT = 95.0  # density.SATURATED_PCT: at or above, the tested load is at a limit
+PROXY_FACTOR = 0.5  # one of two active-active controllers carries what both carried at half load
+MB_PER_GBIT = 125.0  # 1 Gb/s = 125 MB/s (decimal)
+VERDICTS = (
+    "covers the interval's top",
+    "covers the estimate only",
+    "does not cover",
+    "not tested",
+    "no lower bound stated",
+)
+CAPABILITY_COLUMNS = [
+    "source_id",
+    "vendor",
+    "array",
+    "configuration",
+    "phase",
+    "condition",
+    "test_id",
+    "statistic",
+    "vantage",
+    "iops",
+    "bound",
+    "floor",
+    "derivation",
+    "desktops",
+    "latency_ms",
+    "latency_bound",
+    "latency_text",
+    "busiest_resource",
+    "busiest_pct",
+    "busiest_bound",
+    "busiest_text",
+    "at_limit",
+    "record_ids",
+]
+VERDICT_COLUMNS = [
+    "source_id",
+    "vendor",
+    "array",
+    "configuration",
+    "phase",
+    "condition",
+    "desktops",
+    "demand_iops",
+    "demand_iops_top",
+    "throughput_mbps",
+    "demonstrated_iops",
+    "demonstrated_bound",
+    "demonstrated_phase",
+    "vantage",
+    "latency_ms",
+    "latency_text",
+    "busiest_resource",
+    "busiest_text",
+    "at_limit",
+    "verdict",
+    "arrays_needed",
+    "arrays_needed_top",
+    "port_mbps",
+    "port_bound",
+    "arrays_needed_ports",
+    "arrays_needed_binding",
+    "binding_constraint",
+    "price_usd",
+    "usd_per_desktop",
+    "proxy_iops",
+    "proxy_verdict",
+    "proxy_arrays_needed",
+    "proxy_usd_per_desktop",
+    "note",
+    "record_ids",
+]
+
+
+def _sign(bound: str) -> str:
+    return {"gt": "> ", "lt": "< ", "approx": "≈ "}.get(bound, "")
+
+
+def _fmt(x: float) -> str:
+    # half away from zero, as JavaScript's Math.round does for positive numbers (49,090.5 -> 49,091)
+    return f"{math.floor(x + 0.5):,}" if abs(x) >= 100 else f"{x:g}"
+
+
+def _vantage_label(v: str) -> str:
+    return {
+        "array_frontend": "array front end",
+        "host": "ESXi host",
+        "storage_port": "storage port",
+        "array_backend": "array back end",
+    }.get(v, v)
+
+
+def _latency(results, rec) -> dict:
+    """Latency of the record's test (same source, test, condition, configuration), as a dict:
+    latency_ms, latency_bound, latency_text ('' when none is stated)."""
+    r = results[
+        (results["source_id"] == rec["source_id"])
+        & (results["test_id"] == rec["test_id"])
+        & (results["condition"] == rec["condition"])
+        & (results["configuration"] == rec["configuration"])
+        & results["used_in_analysis"]
+        & results["metric"].isin(["latency", "write_latency", "read_latency"])
+        & (results["vantage"] != "guest")
+    ]
+    if r.empty:
+        return {"latency_ms": None, "latency_bound": "", "latency_text": ""}
+    stat_rank = {"average": 0, "single": 1, "peak": 2}
+    r = r.assign(
+        _m=r["metric"].map({"latency": 0, "write_latency": 1, "read_latency": 2}),
+        _s=r["statistic"].map(stat_rank).fillna(3),
+        _p=(r["phase"] != rec["phase"]).astype(int),
+        _b=~r["bound"].isin(["eq", "approx"]),
+        _v=-r["value"],
+    ).sort_values(["_p", "_m", "_s", "_b", "_v", "record_id"])
+    x = r.iloc[0]
+    what = {"latency": "", "write_latency": "write ", "read_latency": "read "}[x["metric"]]
+    stat = {"single": ""}.get(x["statistic"], x["statistic"] + " ")
+    if x["statistic"] == "peak" and len(r[r["_s"] == 2]) > 1:
+        stat = "highest peak "
+    return {
+        "latency_ms": float(x["value"]),
+        "latency_bound": x["bound"],
+        "latency_text": (
+            f"{_sign(x['bound'])}{x['value']:g} ms ({stat}{what}latency, {_vantage_label(x['vantage'])}, "
+            f"{x['record_id']})"
+        )
+        .replace("( ", "(")
+        .replace("  ", " "),
+    }
+
+
+def _busiest(results, rec, not_testable: dict) -> dict:
+    """Busiest reported resource of the record's test (else the source's statements about all
+    tests, phase ``overall``): the highest peak, else average, utilization."""
+    base = results[
+        (results["source_id"] == rec["source_id"])
+        & results["used_in_analysis"]
+        & results["metric"].isin(list(UTILIZATION))
+        & results["statistic"].isin(["peak", "average"])
+    ]
+    r = base[
+        (base["test_id"] == rec["test_id"])
+        & (base["condition"] == rec["condition"])
+        & (base["configuration"] == rec["configuration"])
+    ]
+    if r.empty:
+        r = base[base["phase"].isin(["overall", ""])]
+    if r.empty:
+        return {
+            "busiest_resource": "",
+            "busiest_pct": None,
+            "busiest_bound": "",
+            "busiest_text": "not reported",
+            "at_limit": False,
+        }
+    r = r.assign(_b=(r["bound"] == "lt").astype(int), _v=-r["value"]).sort_values(["_b", "_v", "record_id"])
+    x = r.iloc[0]
+    from .density import _pool
+
+    name = UTILIZATION[x["metric"]] + (_pool(x["quote"]) if x["metric"] == "disk_busy" else "")
+    claim = not_testable.get((x["source_id"], int(x["line"]))) if x["line"] == x["line"] else None
+    text = f"{name} {_sign(x['bound'])}{x['value']:g} % ({x['statistic']}, {x['record_id']}"
+    text += f"; claims table: not testable, {claim})" if claim else ")"
+    at_limit = bool(x["value"] >= SATURATED_PCT and x["bound"] != "lt" and not claim)
+    return {
+        "busiest_resource": name,
+        "busiest_pct": float(x["value"]),
+        "busiest_bound": x["bound"],
+        "busiest_text": text,
+        "at_limit": at_limit,
+    }
+
+
+def _candidates(results):
+    """Every IOPS figure that states a load carried: (phase, row dict) pairs before latency."""
+    import pandas as pd
+
+    ok = results[results["used_in_analysis"] & results["condition"].isin(["normal", "failover"])]
+    out = []
+    for cap, (phases, stat) in CAPABILITY_PHASES.items():
+        vant = ("array_backend",) if cap == "backend" else FRONT
+        x = ok[ok["phase"].isin(phases) & ok["vantage"].isin(vant)]
+        tot = x[(x["metric"] == "iops") & (x["statistic"] == stat)]
+        for _, t in tot.iterrows():
+            floor = (
+                None
+                if t["bound"] == "lt"
+                else float(t["value_low"] if pd.notna(t["value_low"]) and t["bound"] == "approx" else t["value"])
+            )
+            out.append((cap, t, float(t["value"]), t["bound"], floor, "", t["record_id"]))
+        if cap == "backend":
+            continue
+        # a test stating only read and write peaks carried at least the larger of the two
+        rw = x[
+            x["metric"].isin(["read_iops", "write_iops"])
+            & (x["statistic"] == stat)
+            & x["bound"].isin(["eq", "approx", "gt"])
+        ]
+        for (sid, _cond, _conf, tid, ph), g in rw.groupby(
+            ["source_id", "condition", "configuration", "test_id", "phase"]
+        ):
+            if stat != "peak" or len(tot[(tot["source_id"] == sid) & (tot["test_id"] == tid) & (tot["phase"] == ph)]):
+                continue
+            t = g.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
+            other = g[g["metric"] != t["metric"]]
+            how = (
+                f"a total peak is at least its larger part: {t['metric'].split('_')[0]} peak {t['value']:,.0f} "
+                f"({t['record_id']})"
+                + (
+                    f" > {other['metric'].iloc[0].split('_')[0]} peak {other['value'].iloc[0]:,.0f} "
+                    f"({other['record_id'].iloc[0]})"
+                    if len(other)
+                    else ""
+                )
+            )
+            out.append(
+                (
+                    cap,
+                    t,
+                    float(t["value"]),
+                    "gt",
+                    float(t["value_low"] if t["bound"] == "approx" else t["value"]),
+                    how,
+                    " ".join([t["record_id"], *other["record_id"]]),
+                )
+            )
+        # a per-desktop mean the document states, times the test's desktops
+        pd_ = x[
+            (x["metric"] == "iops_per_desktop")
+            & (x["aggregation"] == "desktop_mean")
+            & x["desktops"].notna()
+            & x["bound"].isin(["eq", "approx", "gt"])
+            & x["statistic"].isin(["single", stat])
+            & (x["phase"] == (cap if cap in USER_PHASES else "_"))
+        ]
+        for _, t in pd_.iterrows():
+            low = float(t["value_low"] if t["bound"] == "approx" else t["value"])
+            out.append(
+                (
+                    cap,
+                    t,
+                    float(t["value"]) * float(t["desktops"]),
+                    t["bound"],
+                    low * float(t["desktops"]),
+                    f"{_sign(t['bound'])}{t['value']:g} IOPS per desktop ({t['record_id']}) x "
+                    f"{t['desktops']:,.0f} desktops (derived)",
+                    t["record_id"],
+                )
+            )
+    return out
+
+
+def capability(results, sources_df, claims_register=None):
+    """Demonstrated capability per tested configuration, phase and condition (module docstring):
+    the candidate with the highest floor (ties: ``gt`` before ``eq`` before ``approx``, then the
+    lowest record id); a phase with only upper bounds keeps its best bound with ``floor`` None.
+    Columns ``CAPABILITY_COLUMNS``; iops and floor in IOPS, latency_ms in ms, busiest_pct in %."""
+    import pandas as pd
+
+    from .. import config
+
+    arrays = sources_df.set_index("source_id")["array"]
+    seeds = set(
+        sources_df.loc[sources_df.get("role", pd.Series("seed", index=sources_df.index)) == "seed", "source_id"]
+    )
+    nt = {}
+    if claims_register is not None:
+        c = claims_register[claims_register["verdict"].str.strip() == "not testable"]
+        nt = {(sid, int(line)): cid for sid, line, cid in zip(c["source_id"], c["line"], c["claim_id"])}
+    rank = {"gt": 0, "eq": 1, "approx": 2, "lt": 3}
+    cands = [c for c in _candidates(results) if c[1]["source_id"] in seeds]
+    rows = []
+
+    def keyf(c):
+        return c[1]["source_id"], c[1]["configuration"], c[0], c[1]["condition"]
+
+    order = {sid: i for i, sid in enumerate(sources_df["source_id"])}  # sources.csv order
+    for key in sorted({keyf(c) for c in cands}, key=lambda k: (order.get(k[0], len(order)), *k)):
+        group = [c for c in cands if keyf(c) == key]
+        group.sort(key=lambda c: (-(c[4] if c[4] is not None else -1.0), rank.get(c[3], 9), c[6]))
+        cap, t, iops, bound, floor, how, ids = group[0]
+        sid, conf, _, cond = key
+        label = config.label("configuration", conf) if conf else ""
+        rec = {"source_id": sid, "test_id": t["test_id"], "condition": cond, "configuration": conf, "phase": t["phase"]}
+        lat = (
+            _latency(results, rec)
+            if cap != "backend"
+            else {"latency_ms": None, "latency_bound": "", "latency_text": ""}
+        )
+        bz = _busiest(results, rec, nt)
+        rows.append(
+            {
+                "source_id": sid,
+                "vendor": t["vendor"],
+                "array": f"{t['vendor']} {arrays.get(sid, '')} {label}".replace("  ", " ").strip(),
+                "configuration": conf,
+                "phase": cap,
+                "condition": cond,
+                "test_id": t["test_id"],
+                "statistic": CAPABILITY_PHASES[cap][1],
+                "vantage": t["vantage"],
+                "iops": iops,
+                "bound": bound,
+                "floor": floor,
+                "derivation": how,
+                "desktops": float(t["desktops"]) if pd.notna(t["desktops"]) else None,
+                **lat,
+                **bz,
+                "record_ids": " ".join(
+                    dict.fromkeys(
+                        (
+                            ids + " " + lat["latency_text"].split(", ")[-1].rstrip(")") if lat["latency_text"] else ids
+                        ).split()
+                    )
+                ),
+            }
+        )
+    return pd.DataFrame(rows, columns=CAPABILITY_COLUMNS)
+
+
+def arrays(results, sources_df, register=None):
+    """Per tested configuration (source and configuration of its capability rows): storage
+    ports and controllers from test-bed records. Columns: source_id, configuration, ports,
+    gbps, port_mbps (ports x Gb/s x 125), port_bound (``eq``; ``lt`` when an audit register
+    entry names a port record: the ports also carried other traffic), port_text, controllers,
+    controllers_record.
+
+    Ports: a ``storage_ports`` record with a speed (``port_speed``, ``network_speed``,
+    ``fc_port_speed``) on the same line; else ``fc_ports_per_adapter`` x
+    ``fc_adapters_per_controller`` x controllers (derived). Controllers: ``controllers``,
+    ``storage_controllers`` or ``storage_nodes``."""
+    import pandas as pd
+
+    tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]]
+    speeds = ("port_speed", "network_speed", "fc_port_speed")
+    named = {}
+    if register is not None:
+        for _, e in register.iterrows():
+            for rid in str(e.get("resolution", "")).replace(",", " ").replace(")", " ").replace("(", " ").split():
+                named.setdefault(rid, e["id"])
+    rows = []
+    for sid in (
+        sources_df.loc[sources_df["role"] == "seed", "source_id"] if "role" in sources_df else sources_df["source_id"]
+    ):
+        s = tb[tb["source_id"] == sid].sort_values("record_id")
+        ctl = s[s["metric"].isin(["controllers", "storage_controllers", "storage_nodes"])]
+        controllers = float(ctl["value"].iloc[0]) if len(ctl) else None
+        ports = gbps = None
+        ids, text = [], ""
+        sp = s[s["metric"] == "storage_ports"]
+        for _, p in sp.iterrows():
+            sd = s[s["metric"].isin(speeds) & (s["line"] == p["line"])]
+            if len(sd):
+                ports, gbps = float(p["value"]), float(sd["value"].iloc[0])
+                ids = [p["record_id"], sd["record_id"].iloc[0]]
+                text = f"{ports:g} × {gbps:g} Gb/s ({' '.join(ids)})"
+                break
+        if ports is None:
+            per = s[s["metric"] == "fc_ports_per_adapter"]
+            ad = s[s["metric"] == "fc_adapters_per_controller"]
+            sd = s[s["metric"] == "fc_port_speed"]
+            if len(per) and len(ad) and len(sd) and controllers:
+                ports = float(per["value"].iloc[0] * ad["value"].iloc[0] * controllers)
+                gbps = float(sd["value"].iloc[0])
+                ids = [
+                    per["record_id"].iloc[0],
+                    ad["record_id"].iloc[0],
+                    ctl["record_id"].iloc[0],
+                    sd["record_id"].iloc[0],
+                ]
+                text = (
+                    f"{per['value'].iloc[0]:g} ports per adapter × {ad['value'].iloc[0]:g} adapters per controller × "
+                    f"{controllers:g} controllers = {ports:g} × {gbps:g} Gb/s (derived; {' '.join(ids)})"
+                )
+        reg = [named[i] for i in ids if i in named]
+        bound = "lt" if reg else "eq"
+        if reg:
+            text += f"; at most: the ports also carried other traffic ({reg[0]})"
+        confs = sorted(
+            set(results.loc[(results["source_id"] == sid) & (results["configuration"] != ""), "configuration"]) - set()
+        ) or [""]
+        confs = [c for c in confs if not c.startswith("_")]
+        for conf in confs:
+            rows.append(
+                {
+                    "source_id": sid,
+                    "configuration": conf,
+                    "ports": ports,
+                    "gbps": gbps,
+                    "port_mbps": ports * gbps * MB_PER_GBIT if ports else None,
+                    "port_bound": bound if ports else "",
+                    "port_text": text,
+                    "controllers": controllers,
+                    "controllers_record": ctl["record_id"].iloc[0] if len(ctl) else "",
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "source_id",
+            "configuration",
+            "ports",
+            "gbps",
+            "port_mbps",
+            "port_bound",
+            "port_text",
+            "controllers",
+            "controllers_record",
+        ],
+    )
+
+
+def to_inputs(cap, arr) -> dict:
+    """The JSON-able part of ``sizing_inputs.json`` the verdicts need: ``capability`` (rows of
+    ``capability``) and ``arrays`` (rows of ``arrays``), NaN as null."""
+
+    def clean(v):
+        if isinstance(v, float) and math.isnan(v):
+            return None
+        if hasattr(v, "item"):
+            v = v.item()
+        return v
+
+    return {
+        "capability": [{k: clean(v) for k, v in r.items()} for r in cap.to_dict("records")],
+        "arrays": [{k: clean(v) for k, v in r.items()} for r in arr.to_dict("records")],
+    }
+
+
+def _ceil(x: float) -> int:
+    # 2.0000000001 from floating point is 2 arrays, not 3
+    return int(math.ceil(round(x, 9)))
+
+
+def price_for(prices: dict, source_id: str, configuration: str):
+    """The buyer's price of one array: ``source_id:configuration`` before ``source_id``; None."""
+    if not prices:
+        return None
+    if configuration and f"{source_id}:{configuration}" in prices:
+        return prices[f"{source_id}:{configuration}"]
+    return prices.get(source_id)
+
+
+def _verdict(floor, demand, top) -> str:
+    if floor >= top:
+        return VERDICTS[0]
+    if floor >= demand:
+        return VERDICTS[1]
+    return VERDICTS[2]
+
+
+def _best(mine: list[dict], want: tuple, condition: str):
+    """(the capability row of ``want`` phases under ``condition`` with the highest floor or None,
+    every such row)."""
+    c = [x for x in mine if x["phase"] in want and x["condition"] == condition]
+    with_floor = sorted((x for x in c if x["floor"] is not None), key=lambda x: -x["floor"])
+    return (with_floor[0] if with_floor else None), c
+
+
+def _failover_proxy(row: dict, mine: list[dict], want: tuple, a: dict, fe: float, top: float) -> None:
+    """One controller down, not tested: the labelled proxy (``PROXY_FACTOR`` x the normal floor)
+    where the documents state two controllers; else why there is none (in ``note``)."""
+    nb, _ = _best(mine, want, "normal")
+    if nb is not None and a.get("controllers") == 2:
+        p = nb["floor"] * PROXY_FACTOR
+        row.update(proxy_iops=p, proxy_verdict=_verdict(p, fe, top), proxy_arrays_needed=_ceil(fe / p))
+        row["note"] = (
+            f"not tested with a controller down; proxy (not a test): half the normal {_fmt(nb['floor'])} IOPS "
+            f"({nb['record_ids']}), two controllers ({a.get('controllers_record')})"
+        )
+    else:
+        why = "no lower bound of the normal load" if nb is None else "the documents do not state two controllers"
+        row["note"] = "not tested with a controller down; no proxy: " + why
+
+
+def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: dict) -> dict:
+    """One verdict row: the demand ``d`` (a scenario.size row) against the configuration's
+    capability rows ``mine`` and array facts ``a``."""
+    fe, top, mbps = d["fe_iops"], d["fe_iops_pi90_high"], d["throughput_mbps"]
+    want = ("boot",) if phase == "boot" else USER_PHASES
+    row = {**head, "phase": phase, "condition": cond, "demand_iops": fe, "demand_iops_top": top}
+    row.update({k: None for k in VERDICT_COLUMNS if k not in row})
+    row.update(
+        throughput_mbps=mbps,
+        port_mbps=a.get("port_mbps"),
+        port_bound=a.get("port_bound") or "",
+        at_limit=False,
+        record_ids="",
+        note="",
+    )
+    if a.get("port_mbps"):
+        row["arrays_needed_ports"] = _ceil(mbps / a["port_mbps"])
+    b, seen = _best(mine, want, cond)
+    if b is not None:
+        row.update(
+            {
+                k: b[k]
+                for k in ("vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "record_ids")
+            }
+        )
+        row.update(
+            demonstrated_iops=b["floor"],
+            demonstrated_bound=b["bound"],
+            demonstrated_phase=b["phase"],
+            at_limit=bool(b["at_limit"]),
+            verdict=_verdict(b["floor"], fe, top),
+            arrays_needed=_ceil(fe / b["floor"]),
+            arrays_needed_top=_ceil(top / b["floor"]),
+            note=b["derivation"] or "",
+        )
+    elif seen:
+        x = seen[0]
+        row.update(
+            verdict=VERDICTS[4],
+            demonstrated_phase=x["phase"],
+            vantage=x["vantage"],
+            record_ids=x["record_ids"],
+            note=f"only an upper bound is stated: {_sign(x['bound'])}{_fmt(x['iops'])} IOPS ({x['record_ids']})",
+        )
+    else:
+        row["verdict"] = VERDICTS[3]
+        if cond == "failover":
+            _failover_proxy(row, mine, want, a, fe, top)
+    return row
+
+
+def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
+    """The binding constraint over the phases of one configuration and condition: the most
+    arrays any phase needs by IOPS or ports; USD per desktop from it (and, one controller down
+    and untested, from the proxy, kept apart)."""
+    if all(r["arrays_needed"] is not None for r in rows):
+        best_n, what = 0, ""
+        for r in rows:
+            for n, kind in ((r["arrays_needed"], "IOPS"), (r["arrays_needed_ports"], "ports")):
+                if n is not None and n > best_n:
+                    best_n, what = n, f"{kind}, {PHASE_WORDS[r['phase']]}"
+        for r in rows:
+            r["arrays_needed_binding"], r["binding_constraint"] = best_n, what
+            if price is not None:
+                r["usd_per_desktop"] = best_n * price / desktops
+    elif cond == "failover" and all(
+        r["arrays_needed"] is not None or r["proxy_arrays_needed"] is not None for r in rows
+    ):
+        pn = max(max(r["proxy_arrays_needed"] or r["arrays_needed"] or 0, r["arrays_needed_ports"] or 0) for r in rows)
+        for r in rows:
+            if price is not None:
+                r["proxy_usd_per_desktop"] = pn * price / desktops
+
+
+def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | None = None) -> list[dict]:
+    """Verdict rows (``VERDICT_COLUMNS``, as dicts) for the scenario: ``size_rows`` are
+    ``scenario.size`` rows as dicts (phase, fe_iops, fe_iops_pi90_high, io_size_kb,
+    throughput_mbps); ``inputs`` has ``capability`` and ``arrays`` (``to_inputs``);
+    ``params`` the validated scenario (desktops); ``prices`` USD per array by
+    ``source_id[:configuration]``. Sorted by source (inputs order), configuration, condition,
+    phase. The JavaScript twin (static/verdicts.js ``verdicts``) returns the same rows."""
+    cap = inputs.get("capability", [])
+    arr = {(a["source_id"], a["configuration"]): a for a in inputs.get("arrays", [])}
+    demand = {r["phase"]: r for r in size_rows}
+    configs = list(dict.fromkeys((c["source_id"], c["configuration"]) for c in cap if c["phase"] in PHASES))
+    out = []
+    desktops = params["desktops"]
+    for sid, conf in configs:
+        mine = [c for c in cap if c["source_id"] == sid and c["configuration"] == conf]
+        a = arr.get((sid, conf), arr.get((sid, ""), {}))
+        price = price_for(prices or {}, sid, conf)
+        head = {
+            "source_id": sid,
+            "vendor": mine[0]["vendor"],
+            "array": mine[0]["array"],
+            "configuration": conf,
+            "desktops": desktops,
+            "price_usd": price,
+        }
+        for cond in ("normal", "failover"):
+            rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in PHASES]
+            _bind(rows, cond, price, desktops)
+            out += rows
+    return [{k: r.get(k) for k in VERDICT_COLUMNS} for r in out]

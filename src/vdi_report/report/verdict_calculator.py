@@ -1,0 +1,94 @@
+"""The HTML calculator's per-array answers: for the calculator's scenario (its form, ``#calc-form``),
+the verdict per phase, arrays needed, binding constraint and $ per desktop of each tested
+configuration, computed in the page by ``VdiVerdicts.verdicts`` (``static/verdicts.js``, the
+JavaScript twin of ``vdi_report.models.verdicts.verdicts``) with the buyer's price per
+configuration typed in the page (pre-filled from the cost file's ``array_price_usd`` rows).
+
+Everything is inline; it reads the calculator's embedded ``sizing_inputs.json``.
+"""
+
+import html
+import json
+from pathlib import Path
+
+VERDICTS_JS = Path(__file__).resolve().parents[1] / "static" / "verdicts.js"
+COLUMNS = {
+    "array": "Array",
+    "phase": "Phase",
+    "demonstrated_iops": "Demonstrated IOPS (reported)",
+    "verdict": "Verdict",
+    "arrays_needed": "Arrays (estimate)",
+    "arrays_needed_top": "Arrays (interval top)",
+    "arrays_needed_ports": "Arrays (ports)",
+    "arrays_needed_binding": "Arrays needed (binding)",
+    "usd_per_desktop": "$ per desktop",
+    "proxy_arrays_needed": "Proxy arrays (not a test)",
+}
+
+
+def verdicts_html(ctx, prices: dict) -> str:
+    """Price inputs (one per tested configuration) and the verdict table; raises
+    FileNotFoundError when ``verdicts.js`` is missing."""
+    seen, fields = set(), []
+    for c in ctx.sizing_inputs.get("capability", []):
+        key = c["source_id"] + (f":{c['configuration']}" if c["configuration"] else "")
+        if key in seen or c["phase"] not in ("boot", "login", "steady_state"):
+            continue
+        seen.add(key)
+        v = prices.get(key, prices.get(c["source_id"], ""))
+        fields.append(
+            f'<label>{html.escape(c["array"])}, USD per array<input type="number" min="0" step="1000" '
+            f'class="calc-price" data-key="{html.escape(key)}" id="calc-price-{html.escape(key.replace(":", "-"))}" '
+            f'value="{v}" placeholder="your quote"></label>'
+        )
+    heads = "".join(f"<th>{html.escape(h)}</th>" for h in COLUMNS.values())
+    js = VERDICTS_JS.read_text(encoding="utf-8")
+    return f"""<div class="vdi-calculator vdi-screen-only" id="verdict-calculator">
+<p>Per-array answers for the scenario above: verdict per phase, arrays needed by the binding constraint and,
+with your quote per array (no document states a price), $ per desktop = arrays × price ÷ desktops.</p>
+<form id="calc-prices" onsubmit="return false;">{"".join(fields)}</form>
+<table id="calc-verdicts"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
+<script>{js}</script>
+<script>
+(function () {{
+  var COLUMNS = {json.dumps(list(COLUMNS))};
+  var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
+  var form = document.getElementById("calc-form"), priceForm = document.getElementById("calc-prices");
+  function cell(c, v) {{
+    if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
+    if (typeof v === "string") return v.replace(/_/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    if (c === "usd_per_desktop") return "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
+    return Math.round(v).toLocaleString("en-US");
+  }}
+  function update() {{
+    var f = new FormData(form), params = {{}}, prices = {{}};
+    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{
+      params[k] = Number(f.get(k));
+    }});
+    ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
+    Array.prototype.forEach.call(priceForm.querySelectorAll(".calc-price"), function (el) {{
+      if (el.value !== "" && Number(el.value) > 0) {{ prices[el.dataset.key] = Number(el.value); }}
+    }});
+    var body = document.querySelector("#calc-verdicts tbody");
+    try {{
+      var p = VdiSizing.validate(params);
+      var cond = p.failover === "controller" ? "failover" : "normal";
+      var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs), inputs, p, prices)
+        .filter(function (r) {{ return r.condition === cond; }});
+      body.innerHTML = rows.map(function (r) {{
+        var key = r.source_id + (r.configuration ? ":" + r.configuration : "");
+        return "<tr data-key=\\"" + key + "\\" data-phase=\\"" + r.phase + "\\">" +
+          COLUMNS.map(function (c) {{
+            var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? (v || "") : v;
+            var val = String(raw).replace(/"/g, "&quot;");
+            return "<td data-col=\\"" + c + "\\" data-value=\\"" + val + "\\">" + cell(c, v) + "</td>";
+          }}).join("") + "</tr>";
+      }}).join("");
+    }} catch (e) {{ body.innerHTML = ""; }}
+  }}
+  form.addEventListener("input", update); form.addEventListener("change", update);
+  priceForm.addEventListener("input", update);
+  update();
+}})();
+</script>
+</div>"""

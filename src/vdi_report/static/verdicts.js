@@ -1,0 +1,149 @@
+/*
+ * Per-array verdicts at a sizing scenario: the JavaScript twin of vdi_report.models.verdicts.verdicts().
+ * Same rules, same keys, same numbers (tests/…/test_verdicts.py runs both and compares).
+ *
+ *   capability of a phase: boot storm -> the configuration's boot figure; login and steady state ->
+ *     the highest load of any user phase (login, steady state, login + steady state)
+ *   verdict: floor >= interval top -> "covers the interval's top"; >= estimate -> "covers the estimate only";
+ *     else "does not cover"; no figure -> "not tested"; only an upper bound -> "no lower bound stated"
+ *   arrays_needed = ceil(demand / floor); arrays_needed_top = ceil(interval top / floor);
+ *   arrays_needed_ports = ceil(throughput MB/s / port MB/s)
+ *   one controller down, not tested, two controllers stated: proxy = 0.5 x the normal floor (kept apart)
+ *   usd_per_desktop = arrays (binding: the most any phase needs by IOPS or ports) x price / desktops
+ *
+ * inputs: data/processed/sizing_inputs.json keys "capability" and "arrays".
+ * Works in a browser (global VdiVerdicts) and in Node (module.exports).
+ */
+(function (root, factory) {
+  var api = factory();
+  if (typeof module === "object" && module.exports) { module.exports = api; }
+  else { root.VdiVerdicts = api; }
+}(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+  var PHASES = ["boot", "login", "steady_state"];
+  var USER_PHASES = ["login", "steady_state"];
+  var PHASE_WORDS = { boot: "boot storm", login: "login storm", steady_state: "steady state" };
+  var PROXY_FACTOR = 0.5;
+  var VERDICTS = ["covers the interval's top", "covers the estimate only", "does not cover", "not tested",
+                  "no lower bound stated"];
+  var COLUMNS = ["source_id", "vendor", "array", "configuration", "phase", "condition", "desktops", "demand_iops",
+                 "demand_iops_top", "throughput_mbps", "demonstrated_iops", "demonstrated_bound", "demonstrated_phase",
+                 "vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "at_limit", "verdict",
+                 "arrays_needed", "arrays_needed_top", "port_mbps", "port_bound", "arrays_needed_ports",
+                 "arrays_needed_binding", "binding_constraint", "price_usd", "usd_per_desktop", "proxy_iops",
+                 "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "note", "record_ids"];
+
+  function isNum(x) { return typeof x === "number" && isFinite(x); }
+  function ceil(x) { return Math.ceil(Math.round(x * 1e9) / 1e9); }
+  function fmt(x) {
+    if (Math.abs(x) >= 100) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+    return String(Number(x.toPrecision(6)));
+  }
+  function sign(b) { return { gt: "> ", lt: "< ", approx: "\u2248 " }[b] || ""; }
+  function verdict(floor, demand, top) {
+    if (floor >= top) { return VERDICTS[0]; }
+    if (floor >= demand) { return VERDICTS[1]; }
+    return VERDICTS[2];
+  }
+  function priceFor(prices, sid, conf) {
+    if (!prices) { return null; }
+    if (conf && isNum(prices[sid + ":" + conf])) { return prices[sid + ":" + conf]; }
+    return isNum(prices[sid]) ? prices[sid] : null;
+  }
+
+  function verdicts(sizeRows, inputs, params, prices) {
+    var cap = inputs.capability || [];
+    var arr = {};
+    (inputs.arrays || []).forEach(function (a) { arr[a.source_id + "|" + a.configuration] = a; });
+    var demand = {};
+    sizeRows.forEach(function (r) { demand[r.phase] = r; });
+    var configs = [], seenKey = {};
+    cap.forEach(function (c) {
+      var k = c.source_id + "|" + c.configuration;
+      if (!seenKey[k] && PHASES.indexOf(c.phase) >= 0) { seenKey[k] = true; configs.push([c.source_id, c.configuration]); }
+    });
+    var desktops = params.desktops, out = [];
+    configs.forEach(function (sc) {
+      var sid = sc[0], conf = sc[1];
+      var mine = cap.filter(function (c) { return c.source_id === sid && c.configuration === conf; });
+      var a = arr[sid + "|" + conf] || arr[sid + "|"] || {};
+      var price = priceFor(prices, sid, conf);
+      ["normal", "failover"].forEach(function (cond) {
+        var rows = PHASES.map(function (phase) {
+          var d = demand[phase], fe = d.fe_iops, top = d.fe_iops_pi90_high, mbps = d.throughput_mbps;
+          var want = phase === "boot" ? ["boot"] : USER_PHASES;
+          function best(condition) {
+            var c = mine.filter(function (x) { return want.indexOf(x.phase) >= 0 && x.condition === condition; });
+            var wf = c.filter(function (x) { return x.floor !== null && x.floor !== undefined; });
+            wf.sort(function (x, y) { return y.floor - x.floor; });
+            return [wf.length ? wf[0] : null, c];
+          }
+          var bs = best(cond), b = bs[0], seen = bs[1];
+          var row = { source_id: sid, vendor: mine[0].vendor, array: mine[0].array, configuration: conf, phase: phase,
+                      condition: cond, desktops: desktops, demand_iops: fe, demand_iops_top: top, throughput_mbps: mbps,
+                      port_mbps: isNum(a.port_mbps) ? a.port_mbps : null, port_bound: a.port_bound || "",
+                      price_usd: price, note: "", at_limit: false, record_ids: "" };
+          ["demonstrated_iops", "demonstrated_bound", "demonstrated_phase", "vantage", "latency_ms", "latency_text",
+           "busiest_resource", "busiest_text", "arrays_needed", "arrays_needed_top", "arrays_needed_ports", "proxy_iops",
+           "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "usd_per_desktop", "arrays_needed_binding",
+           "binding_constraint", "verdict"].forEach(function (k) { row[k] = null; });
+          if (isNum(a.port_mbps) && a.port_mbps > 0) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
+          if (b) {
+            row.demonstrated_iops = b.floor; row.demonstrated_bound = b.bound; row.demonstrated_phase = b.phase;
+            row.vantage = b.vantage; row.latency_ms = b.latency_ms; row.latency_text = b.latency_text;
+            row.busiest_resource = b.busiest_resource; row.busiest_text = b.busiest_text; row.at_limit = !!b.at_limit;
+            row.verdict = verdict(b.floor, fe, top); row.arrays_needed = ceil(fe / b.floor);
+            row.arrays_needed_top = ceil(top / b.floor); row.record_ids = b.record_ids;
+            if (b.derivation) { row.note = b.derivation; }
+          } else if (seen.length) {
+            var x = seen[0];
+            row.verdict = VERDICTS[4]; row.demonstrated_phase = x.phase; row.vantage = x.vantage; row.record_ids = x.record_ids;
+            row.note = "only an upper bound is stated: " + sign(x.bound) + fmt(x.iops) + " IOPS (" + x.record_ids + ")";
+          } else {
+            row.verdict = VERDICTS[3];
+            if (cond === "failover") {
+              var nb = best("normal")[0], ctl = a.controllers;
+              if (nb && ctl === 2) {
+                var p = nb.floor * PROXY_FACTOR;
+                row.proxy_iops = p; row.proxy_verdict = verdict(p, fe, top); row.proxy_arrays_needed = ceil(fe / p);
+                row.note = "not tested with a controller down; proxy (not a test): half the normal " + fmt(nb.floor) +
+                           " IOPS (" + nb.record_ids + "), two controllers (" + a.controllers_record + ")";
+              } else {
+                row.note = "not tested with a controller down; no proxy: " +
+                           (nb ? "the documents do not state two controllers" : "no lower bound of the normal load");
+              }
+            }
+          }
+          return row;
+        });
+        var determined = rows.every(function (r) { return r.arrays_needed !== null; });
+        if (determined) {
+          var bestN = 0, what = "";
+          rows.forEach(function (r) {
+            [[r.arrays_needed, "IOPS"], [r.arrays_needed_ports, "ports"]].forEach(function (nk) {
+              if (nk[0] !== null && nk[0] > bestN) { bestN = nk[0]; what = nk[1] + ", " + PHASE_WORDS[r.phase]; }
+            });
+          });
+          rows.forEach(function (r) {
+            r.arrays_needed_binding = bestN; r.binding_constraint = what;
+            if (price !== null) { r.usd_per_desktop = bestN * price / desktops; }
+          });
+        } else if (cond === "failover" && rows.every(function (r) { return r.arrays_needed !== null || r.proxy_arrays_needed !== null; })) {
+          var pn = 0;
+          rows.forEach(function (r) {
+            pn = Math.max(pn, r.proxy_arrays_needed || r.arrays_needed || 0, r.arrays_needed_ports || 0);
+          });
+          rows.forEach(function (r) { if (price !== null) { r.proxy_usd_per_desktop = pn * price / desktops; } });
+        }
+        rows.forEach(function (r) {
+          var o = {};
+          COLUMNS.forEach(function (k) { o[k] = (r[k] === undefined) ? null : r[k]; });
+          out.push(o);
+        });
+      });
+    });
+    return out;
+  }
+
+  return { verdicts: verdicts, VERDICTS: VERDICTS, COLUMNS: COLUMNS };
+}));
