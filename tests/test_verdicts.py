@@ -291,9 +291,22 @@ def test_report_writes_array_verdicts_with_the_contract_columns(report_pdf):
     assert set(df["phase"]) == set(verdicts.PHASES) and set(df["condition"]) == {"normal", "failover"}
 
 
-def test_page_one_says_no_document_states_a_price(report_pdf):
+def test_page_one_answers_which_array_how_many_and_says_no_document_states_a_price(report_pdf):
+    """Page 1 names, for every tested configuration, the arrays the build's scenario needs (from
+    reports/array_verdicts.csv) and says that no document states a price; the table follows."""
     from pypdf import PdfReader
 
-    first = " ".join(PdfReader(report_pdf).pages[0].extract_text().split())
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(report_pdf).pages[:2]]
+    first = pages[0]
+    assert "Which array, how many, at what margin, at what cost" in first
     assert "No document states an array price" in first
-    assert "Per-array answers at the scenario" in first
+    assert "Per-array answers at the scenario" in " ".join(pages)
+    df = pd.read_csv(config.REPORTS_DIR / "array_verdicts.csv")
+    built = pd.read_csv(config.REPORTS_DIR / "sizing_scenario.csv")
+    cond = "failover" if (built["condition"] == "failover").all() else "normal"
+    for (vendor, conf), g in df[df["condition"] == cond].groupby(["vendor", "configuration"], dropna=False):
+        n = g["arrays_needed_binding"].iloc[0]
+        if pd.notna(n):
+            label = f"Config {conf[-1]}" if isinstance(conf, str) and conf.startswith("config") else ""
+            name = f"{vendor} {label}" if label else g["array"].iloc[0]
+            assert f"{name}: {int(n)} array" in first, name

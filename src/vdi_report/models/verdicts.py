@@ -601,11 +601,18 @@ def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
     arrays any phase needs by IOPS or ports; USD per desktop from it (and, one controller down
     and untested, from the proxy, kept apart)."""
     if all(r["arrays_needed"] is not None for r in rows):
-        best_n, what = 0, ""
+        # the most arrays; among equals the tightest (capacity x arrays / demand smallest)
+        best_n, best_m, what = 0, math.inf, ""
         for r in rows:
-            for n, kind in ((r["arrays_needed"], "IOPS"), (r["arrays_needed_ports"], "ports")):
-                if n is not None and n > best_n:
-                    best_n, what = n, f"{kind}, {PHASE_WORDS[r['phase']]}"
+            for n, have, need, kind in (
+                (r["arrays_needed"], r["demonstrated_iops"], r["demand_iops"], "IOPS"),
+                (r["arrays_needed_ports"], r["port_mbps"], r["throughput_mbps"], "ports"),
+            ):
+                if n is None:
+                    continue
+                m = have * n / need if need else math.inf
+                if n > best_n or (n == best_n and m < best_m):
+                    best_n, best_m, what = n, m, f"{kind}, {PHASE_WORDS[r['phase']]}"
         for r in rows:
             r["arrays_needed_binding"], r["binding_constraint"] = best_n, what
             if price is not None:

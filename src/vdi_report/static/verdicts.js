@@ -118,10 +118,14 @@
         });
         var determined = rows.every(function (r) { return r.arrays_needed !== null; });
         if (determined) {
-          var bestN = 0, what = "";
+          // the most arrays; among equals the tightest (capacity x arrays / demand smallest)
+          var bestN = 0, bestM = Infinity, what = "";
           rows.forEach(function (r) {
-            [[r.arrays_needed, "IOPS"], [r.arrays_needed_ports, "ports"]].forEach(function (nk) {
-              if (nk[0] !== null && nk[0] > bestN) { bestN = nk[0]; what = nk[1] + ", " + PHASE_WORDS[r.phase]; }
+            [[r.arrays_needed, r.demonstrated_iops, r.demand_iops, "IOPS"],
+             [r.arrays_needed_ports, r.port_mbps, r.throughput_mbps, "ports"]].forEach(function (c) {
+              if (c[0] === null) { return; }
+              var m = c[2] ? c[1] * c[0] / c[2] : Infinity;
+              if (c[0] > bestN || (c[0] === bestN && m < bestM)) { bestN = c[0]; bestM = m; what = c[3] + ", " + PHASE_WORDS[r.phase]; }
             });
           });
           rows.forEach(function (r) {

@@ -212,7 +212,8 @@ def render(ctx) -> None:
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
-    per_array(ctx)
+    verdicts_rows = array_verdicts(ctx)
+    per_array_summary(ctx, verdicts_rows)
     from ...models import iops
     from ..tables import VANTAGE_LABELS
 
@@ -256,6 +257,7 @@ def render(ctx) -> None:
             "Vendors (IOPS)": "9%",
         },
     )
+    per_array(ctx, verdicts_rows)
     table(
         capability_table(ctx),
         "What each tested configuration demonstrably carried (reported; latency and busiest resource at that load)",
@@ -419,40 +421,83 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def per_array(ctx) -> None:
-    """Page 1: which array, how many, at what margin, at what cost for the buyer's quote."""
-    rows = array_verdicts(ctx)
+def _short(vendor: str, configuration: str, array: str) -> str:
+    return f"{vendor} {config.label('configuration', configuration)}" if configuration else array
+
+
+def answer_line(ctx, rows: pd.DataFrame) -> str:
+    """One clause per tested configuration at the scenario's condition: arrays needed by the
+    binding constraint with the margin and, with a quote, USD per desktop; or why it is not
+    determined (the proxy, kept apart, in brackets)."""
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    out = []
+    for (_sid, conf), g in rows[rows["condition"] == cond].groupby(["source_id", "configuration"], sort=False):
+        name = _short(g["vendor"].iloc[0], conf, g["array"].iloc[0])
+        n = g["arrays_needed_binding"].iloc[0]
+        if pd.notna(n):
+            margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
+            txt = f"{name}: **{_arrays(n)}** (binding: {g['binding_constraint'].iloc[0]}; margin {fmt.pct(margin)})"
+            if pd.notna(g["usd_per_desktop"].iloc[0]):
+                txt += f", **{_usd(g['usd_per_desktop'].iloc[0])} per desktop** at your quote"
+        elif (g["verdict"] == "not tested").all():
+            pn = g["proxy_arrays_needed"].max()
+            txt = f"{name}: not tested with a controller down" + (
+                f" (proxy, not a test: {_arrays(pn)} or more)" if pd.notna(pn) else ""
+            )
+        else:
+            missing = [ctx.label("phase", p).lower() for p, v in zip(g["phase"], g["arrays_needed"]) if pd.isna(v)]
+            txt = (
+                f"{name}: not determined ({fmt.words(missing)}: {g.loc[g['arrays_needed'].isna(), 'verdict'].iloc[0]})"
+            )
+        out.append(txt)
+    return "; ".join(out)
+
+
+def per_array_summary(ctx, rows: pd.DataFrame) -> None:
+    """Page 1's first answer: which array, how many, at what margin, at what cost."""
+    prices = _prices(ctx)
+    say(
+        "**Which array, how many, at what margin, at what cost** for {desktops} desktops ({cond}; {ref_t}): "
+        "{answers}. {price_line}",
+        desktops=fmt.num(ctx.params["desktops"]),
+        cond="one controller down" if ctx.params["failover"] == "controller" else "both controllers",
+        ref_t=ref("answers-verdicts"),
+        answers=answer_line(ctx, rows),
+        price_line=(
+            "No document states an array price: the costs use your quotes ("
+            + fmt.words(sorted(prices))
+            + ", the cost file)."
+            if prices
+            else "No document states an array price: give yours in the cost file or the HTML calculator."
+        ),
+    )
+
+
+def per_array(ctx, rows: pd.DataFrame) -> None:
+    """The per-array table with how it is built, and, without a quote, cost against price."""
     cond = "failover" if ctx.params["failover"] == "controller" else "normal"
     prices = _prices(ctx)
     say(
-        "**Which array, how many, at what margin, at what cost** for {desktops} desktops ({cond}). Each tested "
-        "configuration is held to what its own document shows it carried (the highest load of any user phase for "
-        "login and steady state, its boot storm for the boot storm; latency and busiest resource at that load), "
-        "against the scenario's front-end demand: the verdict says whether one array covers the estimate and the top "
-        "of the interval; the arrays needed split the desktops so that each array carries at most what one "
-        "demonstrably carried, the binding constraint being the phase (IOPS, or ports against the scenario's MB/s) "
-        "that needs the most. {failover_line} No document states an array price (the vendors' dollar-per-desktop "
-        "claims are "
-        "readings, not quotes: {ref_readings}); {price_line}",
-        desktops=fmt.num(ctx.params["desktops"]),
-        cond="one controller down: the vendor's failover run where there is one, otherwise not tested"
-        if cond == "failover"
-        else "both controllers",
+        "**Per-array answers.** Each tested configuration is held to what its own document shows it carried (the "
+        "highest load of any user phase for login and steady state, its boot storm for the boot storm; latency and "
+        "busiest resource at that load) against the scenario's front-end demand: the verdict says whether one array "
+        "covers the estimate and the top of the interval; the arrays needed split the desktops so that each array "
+        "carries at most what one demonstrably carried, the binding constraint being the phase (IOPS, or ports "
+        "against the scenario's MB/s) that needs the most. {failover_line}No document states an array price (the "
+        "vendors' dollar-per-desktop claims are readings, not quotes: {ref_readings}); {price_line}",
         failover_line=(
             "With one controller down, only a failover run counts; where none was run, a proxy (half the normal load "
-            "of a two-controller array) is shown apart and labelled."
+            "of a two-controller array) is shown apart and labelled. "
             if cond == "failover"
             else ""
         ),
         ref_readings=ref("cost-readings"),
         price_line=(
-            f"the prices come from your cost file ({fmt.words(sorted(prices))}): USD per desktop = arrays "
-            "needed × price ÷ desktops."
+            "USD per desktop = arrays needed × your price ÷ desktops."
             if prices
             else "give your quote as rows `array_price_usd:<source_id>` or "
-            "`array_price_usd:<source_id>:<configuration>` "
-            "of the cost file (`COST_FILE`, README), or in the HTML calculator; meanwhile the figure below gives "
-            "USD per desktop for any price."
+            "`array_price_usd:<source_id>:<configuration>` of the cost file (`COST_FILE`, README), or in the HTML "
+            "calculator; meanwhile the figure below gives USD per desktop for any price."
         ),
     )
     table(
