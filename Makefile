@@ -5,6 +5,37 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 .DELETE_ON_ERROR:
 
+# One build at a time in a project directory. Every goal that writes build/, data/processed,
+# reports/ or .venv first takes an exclusive lock on .build.lock (flock) and re-runs make under
+# it; a second `make report` in the same directory says which process holds the lock and waits
+# for it (BUILD_LOCK_WAIT=0: refuse instead). Nested makes of the same build (the tests under
+# `make test`) see VDI_BUILD_LOCK and do not lock again; a copy of the project has its own lock.
+UNLOCKED_GOALS := help lab lint bench check-params sync-notebooks
+BUILD_LOCK     := .build.lock
+BUILD_LOCK_WAIT ?= 1
+GOALS          := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
+ifneq ($(VDI_BUILD_LOCK),$(CURDIR))
+ifneq ($(filter-out $(UNLOCKED_GOALS),$(GOALS)),)
+TAKE_LOCK := yes
+endif
+endif
+
+ifeq ($(TAKE_LOCK),yes)
+.PHONY: $(GOALS) build-lock
+$(filter-out build-lock,$(GOALS)): build-lock ; @:
+build-lock:
+	@exec 9>>"$(BUILD_LOCK)"; \
+	if ! flock -n 9; then \
+	  holder="$$(cat "$(BUILD_LOCK)" 2>/dev/null)"; \
+	  if [ "$(BUILD_LOCK_WAIT)" = 0 ]; then \
+	    echo "make: another build is running in $(CURDIR): $${holder:-unknown process}; not starting (BUILD_LOCK_WAIT=0)." >&2; exit 1; fi; \
+	  echo "make: another build is running in $(CURDIR): $${holder:-unknown process}; waiting for it to finish (Ctrl-C stops waiting)." >&2; \
+	  flock 9; \
+	fi; \
+	printf 'pid %s since %s: %s\n' "$$PPID" "$$(date +%T)" "$$(tr '\0' ' ' < /proc/$$PPID/cmdline 2>/dev/null || echo make)" > "$(BUILD_LOCK)"; \
+	VDI_BUILD_LOCK="$(CURDIR)" $(MAKE) --no-print-directory $(MAKECMDGOALS); status=$$?; \
+	: > "$(BUILD_LOCK)"; exit $$status
+else
 # Independent stages (audit, the two models) run side by side on the 2-core machine; output is
 # kept per stage. Override with JOBS=1 (or make -jN).
 # Not for `make lab` and `make bench`, whose output must appear as it comes.
@@ -36,6 +67,13 @@ PARAMS_CHECKED := $(PARAMS_STAMP)
 COST_STAMP     := build/cost.stamp
 SYSTEM_STAMP   := build/system.stamp
 STAGES_MK      := build/stages.mk
+# The vendor texts (provenance checks only), passed on to a scratch copy by `make bench`.
+SEEDS_DIR      := $(or $(VDI_SEEDS_DIR),../shared/seeds)
+EXTERNAL_DIR   := $(or $(VDI_EXTERNAL_DIR),../shared/external)
+
+# $(call write_atomic,VARIABLE,FILE): FILE holds the variable's value and a newline, replaced in
+# one rename (a killed or concurrent write never leaves half a stamp).
+write_atomic = { printf '%s\n' "$($(1))" > "$(2).tmp.$$$$" && mv -f "$(2).tmp.$$$$" "$(2)"; }
 
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
@@ -48,7 +86,7 @@ COST_SHA := $(firstword $(shell sha256sum "$(COST_FILE)" 2>/dev/null))
 
 $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
 	@mkdir -p build
-	@$(PY) -m vdi_report.stages > $@.tmp && mv $@.tmp $@
+	@$(PY) -m vdi_report.stages > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 ##@ Main
 .PHONY: report
@@ -94,12 +132,12 @@ build/%.ipynb: notebooks/%.py | $(STAMP)
 $(PARAMS_STAMP): FORCE | $(STAMP)
 	@mkdir -p build
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(PARAMS_LINE)" ]; then \
-	  $(check_params) && echo "$(PARAMS_LINE)" > $@; fi
+	  $(check_params) && $(call write_atomic,PARAMS_LINE,$@); fi
 
 $(COST_STAMP): FORCE
 	@mkdir -p build
 	@test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }
-	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then echo "$(COST_SHA)" > $@; fi
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then $(call write_atomic,COST_SHA,$@); fi
 
 check_params = { test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }; \
 	$(PY) -m vdi_report.models.scenario --desktops "$(DESKTOPS)" --worker "$(WORKER)" \
@@ -124,9 +162,21 @@ check-system: $(STAMP) ## Check pango and a font (PDF) and Chromium (browser tes
 stages: $(STAGES_MK) ## List the stages and what each reads and writes
 	@printf '%s\n' $(STAGE_NAMES)
 
+# The benchmark builds a copy of the project (its own data/processed, reports and build, the
+# same .venv): your outputs and your scenario are never touched. BENCH_DIR keeps the copy.
 .PHONY: bench
-bench: $(STAMP) ## Time the build: clean, no-op, one parameter changed, one report module touched (medians)
-	$(PY) -m vdi_report.bench
+bench: $(STAMP) ## Time the build in a scratch copy: clean, no-op, one parameter changed, one report module touched (medians)
+	@set -e; scratch="$${BENCH_DIR:-$$(mktemp -d "$${TMPDIR:-/tmp}/vdi-bench.XXXXXX")}"; \
+	[ -n "$$BENCH_DIR" ] || trap 'rm -rf "$$scratch"' EXIT; \
+	mkdir -p "$$scratch"; \
+	echo "make bench: building a copy of the project in $$scratch (your outputs are not touched)"; \
+	tar -c --exclude=./.venv --exclude=./.git --exclude=./data/processed --exclude=./reports --exclude=./build \
+	  --exclude=./$(BUILD_LOCK) --exclude='*.egg-info' --exclude=__pycache__ --exclude=.ipynb_checkpoints . \
+	  | tar -x -C "$$scratch"; \
+	ln -sfn "$(abspath $(VENV))" "$$scratch/$(VENV)"; \
+	cd "$$scratch" && env -u VDI_BUILD_LOCK PYTHONPATH="$$scratch/src" \
+	  VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
+	  "$$scratch/$(PY)" -m vdi_report.bench
 
 ##@ Environment
 $(STAMP): requirements-lock.txt pyproject.toml
@@ -150,7 +200,7 @@ lock: $(STAMP) ## Re-freeze requirements-lock.txt from the current .venv
 .PHONY: lab
 lab: $(STAMP) ## Open JupyterLab on the exploration notebook (outside the build)
 	$(JUPYTEXT) --quiet --sync notebooks/explore/*.py
-	$(VENV)/bin/jupyter lab --notebook-dir=. notebooks/explore/explore.ipynb
+	$(VENV)/bin/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/explore/explore.ipynb
 
 .PHONY: sync-notebooks
 sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip outputs (nbstripout)
@@ -177,3 +227,4 @@ help: ## List the targets
 	  /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE"
 	@echo "  e.g. make report DESKTOPS=3000 WORKER=power RAID=raid5 FAILOVER=controller"
+endif
