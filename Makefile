@@ -191,10 +191,16 @@ $(STAMP): requirements-lock.txt pyproject.toml
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
 
+# The lock: pyproject.toml's dependencies (and the dev extra) resolved by uv into every package
+# of the tree with its hashes, for Python 3.11. pip (.venv, CI) and conda (environment.yml: pip
+# section) install exactly this file. uv itself runs from build/tools, outside the lock.
+UV_VERSION := 0.13.8
+UV         := build/tools/bin/uv
 .PHONY: lock
-lock: $(STAMP) ## Re-freeze requirements-lock.txt from the current .venv
-	{ echo "# Full pinned tree (pip freeze of a working .venv, Python 3.11). Regenerate: make lock"; \
-	  $(PY) -m pip freeze --exclude-editable; } > requirements-lock.txt
+lock: ## Re-resolve requirements-lock.txt (every package pinned with its hashes) from pyproject.toml (uv)
+	@test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
+	$(UV) pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
+	  --custom-compile-command "make lock" --quiet -o requirements-lock.txt
 
 ##@ Working on the project
 .PHONY: lab
