@@ -10,7 +10,7 @@ SHELL := /bin/bash
 # it; a second `make report` in the same directory says which process holds the lock and waits
 # for it (BUILD_LOCK_WAIT=0: refuse instead). Nested makes of the same build (the tests under
 # `make test`) see VDI_BUILD_LOCK and do not lock again; a copy of the project has its own lock.
-UNLOCKED_GOALS := help lab lint bench check-params sync-notebooks
+UNLOCKED_GOALS := help lab lint format bench sync-notebooks
 BUILD_LOCK     := .build.lock
 BUILD_LOCK_WAIT ?= 1
 GOALS          := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
@@ -78,7 +78,7 @@ write_atomic = { printf '%s\n' "$($(1))" > "$(2).tmp.$$$$" && mv -f "$(2).tmp.$$
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
 # The generated stage rules (not needed to clean or list targets).
-NO_STAGES_GOALS := clean help venv lock
+NO_STAGES_GOALS := clean help venv lock lab lint format bench sync-notebooks
 ifneq ($(filter-out $(NO_STAGES_GOALS),$(or $(MAKECMDGOALS),help)),)
 include $(STAGES_MK)
 endif
@@ -139,10 +139,8 @@ $(COST_STAMP): FORCE
 	@test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then $(call write_atomic,COST_SHA,$@); fi
 
-check_params = { test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }; \
-	$(PY) -m vdi_report.models.scenario --desktops "$(DESKTOPS)" --worker "$(WORKER)" \
-	  --concurrency "$(CONCURRENCY)" --headroom "$(HEADROOM)" --boot-window "$(BOOT_WINDOW)" \
-	  --raid "$(RAID)" --failover "$(FAILOVER)"; }
+# Every report parameter checked (stages.check_parameters: scenario, dates, files and their content).
+check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
 
 .PHONY: check-params
 check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
@@ -179,14 +177,22 @@ bench: $(STAMP) ## Time the build in a scratch copy: clean, no-op, one parameter
 	  "$$scratch/$(PY)" -m vdi_report.bench
 
 ##@ Environment
-$(STAMP): requirements-lock.txt pyproject.toml
-	$(call step,create .venv with the pinned packages (first run: a few minutes))
-	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-lock.txt
-	$(PY) -m pip install --quiet --no-deps -e .
-	$(PY) -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
-	@touch $@
+# The environment is (re)installed when the lock's or pyproject.toml's *content* changes (its
+# SHA-256 is kept in .venv/.installed), not their times: a copy of the project sharing this
+# .venv through a link (tests, make bench) never reinstalls it, nor points it at the copy.
+VENV_SHA := $(firstword $(shell cat requirements-lock.txt pyproject.toml 2>/dev/null | sha256sum))
+$(STAMP): FORCE
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ]; then \
+	  if [ -L $(VENV) ]; then echo "$(VENV) is a link to a shared environment: not reinstalling it here"; exit 0; fi; \
+	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages (first run: a few minutes)"; \
+	  set -ex; \
+	  test -x $(PY) || python3 -m venv $(VENV); \
+	  $(PY) -m pip install --quiet --upgrade pip; \
+	  $(PY) -m pip install --quiet -r requirements-lock.txt; \
+	  $(PY) -m pip install --quiet --no-deps -e .; \
+	  $(PY) -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null; \
+	  echo "$(VENV_SHA)" > $@; \
+	fi
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages

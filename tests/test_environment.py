@@ -10,30 +10,79 @@ import yaml
 from vdi_report import config
 
 
-def _pip_pins(path):
-    pins = {}
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.lower())
+
+
+def _lock_entries(path) -> dict[str, tuple[str, list[str]]]:
+    """requirements-lock.txt as {name: (version, [sha256, ...])}."""
+    entries, current = {}, None
     for line in path.read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if line:
-            name, version = line.split("==")
-            pins[re.sub(r"[-_.]+", "-", name.lower())] = version
-    return pins
+        if m := re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;\\]+)", line):
+            current = _norm(m.group(1))
+            entries[current] = (m.group(2), [])
+        elif (h := re.search(r"--hash=sha256:([0-9a-f]{64})", line)) and current:
+            entries[current][1].append(h.group(1))
+    return entries
 
 
-def test_environment_yml_matches_requirements():
+def _pyproject():
+    import tomllib
+
+    return tomllib.loads((config.PROJ_ROOT / "pyproject.toml").read_text())
+
+
+def test_lock_pins_every_dependency_of_pyproject_with_hashes():
+    """One source of pins: pyproject.toml's dependencies (and dev extra) resolved into the lock
+    (make lock), every package pinned exactly and with at least one hash (pip checks them)."""
+    from packaging.requirements import Requirement
+
+    project = _pyproject()["project"]
+    lock = _lock_entries(config.PROJ_ROOT / "requirements-lock.txt")
+    assert len(lock) > 50
+    for spec in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
+        req = Requirement(spec)
+        assert _norm(req.name) in lock, f"{req.name} is not in requirements-lock.txt: run make lock"
+        assert req.specifier.contains(lock[_norm(req.name)][0]), f"{req.name}: lock outside {spec}: run make lock"
+    assert all(hashes for _, hashes in lock.values()), "a package without a hash: run make lock"
+
+
+def test_environment_yml_installs_the_lock():
+    """Conda gets Python and pip, and pip installs exactly requirements-lock.txt (no second list of pins)."""
     env = yaml.safe_load((config.PROJ_ROOT / "environment.yml").read_text())
-    conda = {}
-    for dep in env["dependencies"]:
-        if isinstance(dep, str) and "=" in dep and not dep.startswith("python="):
-            name, version = dep.split("=", 1)
-            conda[name.lower()] = version
-    assert conda == _pip_pins(config.PROJ_ROOT / "requirements.txt")
+    deps = env["dependencies"]
+    assert "python=3.11" in deps
+    pip = next(d["pip"] for d in deps if isinstance(d, dict))
+    assert pip == ["-r requirements-lock.txt"]
+    assert not [d for d in deps if isinstance(d, str) and "=" in d and not d.startswith("python=")]
 
 
-def test_lock_file_pins_the_direct_dependencies_at_the_same_versions():
-    direct = _pip_pins(config.PROJ_ROOT / "requirements.txt")
-    lock = _pip_pins(config.PROJ_ROOT / "requirements-lock.txt")
-    assert {k: lock.get(k) for k in direct} == direct
+def test_version_is_the_same_in_package_citation_and_changelog():
+    import vdi_report
+
+    cff = yaml.safe_load((config.PROJ_ROOT / "CITATION.cff").read_text())
+    assert cff["version"] == vdi_report.__version__
+    changelog = (config.PROJ_ROOT / "CHANGELOG.md").read_text()
+    top = re.search(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})", changelog, re.MULTILINE)
+    assert top and top.group(1) == vdi_report.__version__ and top.group(2) == str(cff["date-released"])
+    assert _pyproject()["project"]["scripts"]["vdi-report"] == "vdi_report.cli:main"
+    assert (config.PROJ_ROOT / "LICENSE").is_file() and (config.PROJ_ROOT / "DATA-LICENSE.md").is_file()
+
+
+def test_vdi_report_command_help_and_version():
+    import subprocess
+    import sys
+
+    import vdi_report
+
+    def run(*a):
+        return subprocess.run([sys.executable, "-m", "vdi_report.cli", *a], capture_output=True, text=True)
+
+    help_ = run("--help")
+    assert help_.returncode == 0 and "validate" in help_.stdout and "DESKTOPS" in help_.stdout
+    assert run("--version").stdout.strip() == f"vdi-report {vdi_report.__version__}"
+    bad = run("check-params", "REPORT_DATE=2026-13-45")
+    assert bad.returncode == 2 and "REPORT_DATE=2026-13-45" in bad.stderr and "Traceback" not in bad.stderr
 
 
 NOTEBOOKS = sorted(config.NOTEBOOKS_DIR.glob("*.py"))

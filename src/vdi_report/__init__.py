@@ -13,7 +13,7 @@ import importlib.util
 import sys
 import types
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # also in CITATION.cff and CHANGELOG.md (a test checks)
 
 
 def defer_iri_grammar() -> None:

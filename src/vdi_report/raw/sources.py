@@ -281,7 +281,14 @@ def read_csv_text(path: Path) -> pd.DataFrame:
         raise RawDataError(f"{path}: line {line}: bytes are not UTF-8 ({exc.reason} at byte {exc.start})") from None
     if not data.strip():
         raise RawDataError(f"{path}: file is empty (expected a header row and records)")
-    df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except pd.errors.ParserError as exc:  # a ragged row: pandas names neither file nor header
+        m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", str(exc))
+        where = f"line {m.group(2)}: {m.group(3)} fields where the header has {m.group(1)}" if m else str(exc)
+        raise RawDataError(
+            f"{path}: {where}: a comma inside a value needs the whole value in double quotes (RFC 4180)"
+        ) from None
     if df.empty:
         raise RawDataError(f"{path}: file has a header but no rows")
     return df
@@ -302,8 +309,23 @@ def validate(df: pd.DataFrame, schema: pa.DataFrameSchema, path: Path) -> pd.Dat
         raise RawDataError(_describe(exc.failure_cases, df, Path(path))) from None
 
 
+# pandera's check names for a value that is not of the column's type, in the project's words
+_TYPE_WORDS = {"float64": "not a number", "int64": "not a whole number"}
+
+
+def _check_words(check) -> str:
+    m = re.fullmatch(r"(?:coerce_dtype|dtype)\('(\w+)'\)", str(check))
+    return (
+        (_TYPE_WORDS.get(m.group(1), f"not a {m.group(1)}") + " (fix the typo against the quote)") if m else str(check)
+    )
+
+
 def _describe(failures: pd.DataFrame, df: pd.DataFrame, path: Path) -> str:
     lines = []
+    # a value of the wrong type also breaks the table-wide checks that compare it: say it once
+    typed = failures["check"].astype(str).str.contains("dtype")
+    if typed.any():
+        failures = failures[typed | failures["index"].notna()]
     for f in failures.itertuples(index=False):
         idx = f.index
         where = f"line {int(idx) + 2}" if pd.notna(idx) else "header"
@@ -314,7 +336,7 @@ def _describe(failures: pd.DataFrame, df: pd.DataFrame, path: Path) -> str:
             value = f"column {col!r} = {df.iloc[int(idx)][col]!r}"
         else:
             value = f"column {f.column!r} ({f.failure_case})"
-        lines.append(f"{path}: {where}: {value}: {f.check}")
+        lines.append(f"{path}: {where}: {value}: {_check_words(f.check)}")
     uniq = list(dict.fromkeys(lines))
     return f"{len(uniq)} problem(s) in {path}:\n  " + "\n  ".join(uniq)
 

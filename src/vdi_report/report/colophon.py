@@ -1,4 +1,4 @@
-"""The colophon: what this report was built from (git commit, parameters, SHA-256 of every input
+"""The colophon: what this report was built from (the package version, git commit, parameters, SHA-256 of every input
 file, package versions), so a reviewer can rebuild it and check the bytes."""
 
 import hashlib
@@ -7,7 +7,7 @@ import subprocess
 
 import pandas as pd
 
-from .. import config
+from .. import __version__, config
 from .show import say, table
 
 PACKAGES = (
@@ -85,8 +85,10 @@ def _rel(v):
 def render(ctx) -> None:
     p = ctx.params
     say(
-        "Built from commit `{commit}` on {date} with the parameters {params}. Packages: {versions}. The texts of the "
+        "Built by vdi-report {version} from commit `{commit}` on {date} with the parameters {params}. "
+        "Packages: {versions}. The texts of the "
         "vendor documents are identified by the SHA-256 in `data/raw/sources.csv`; the files this report read:",
+        version=__version__,
         commit=git_commit(),
         date=ctx.report_date,
         versions=versions(),

@@ -1,0 +1,90 @@
+"""``vdi-report``: the project's command line (installed by ``pip install -e .``).
+
+Subcommands (each a thin front to a module that also runs as ``python -m``):
+
+* ``vdi-report report [VAR=VALUE ...]``: build the report with ``make report`` in the project
+  directory (parameters as in the README, e.g. ``DESKTOPS=3000 WORKER=power``);
+* ``vdi-report validate``: check every raw input (``vdi_report.raw.validate``);
+* ``vdi-report check-params VAR=VALUE ...``: check report parameters (``stages.check_parameters``);
+* ``vdi-report size --desktops N --worker W ...``: check a sizing scenario (``models.scenario``);
+* ``vdi-report stages``: print the build's Make rules (``vdi_report.stages``);
+* ``vdi-report --version``.
+
+Importing this module imports nothing beyond the standard library, so ``--help`` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+
+from . import __version__
+
+COMMANDS = {
+    "report": "build the PDF and HTML report (make report) with report parameters VAR=VALUE",
+    "validate": "check every raw input (data/raw) and say what to fix",
+    "check-params": "check report parameters VAR=VALUE (DESKTOPS=3000 REPORT_DATE=2026-11-25 ...)",
+    "size": "check a sizing scenario (--desktops N --worker W ...)",
+    "stages": "print the build's stages as Make rules",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="vdi-report",
+        description="Open, reproducible cross-vendor comparison of VDI storage reference architectures.",
+        epilog="Report parameters: " + ", ".join(_param_names()) + " (README: 'Two commands').",
+    )
+    ap.add_argument("--version", action="version", version=f"vdi-report {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for name, helptext in COMMANDS.items():
+        sub.add_parser(name, help=helptext, add_help=False)
+    return ap
+
+
+def _param_names() -> list[str]:
+    try:
+        from .stages import PARAMETERS
+    except Exception:  # outside a checkout (no data/raw to read the vocabulary from)
+        return ["see the README"]
+    return [p.var for p in PARAMETERS]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; returns its exit status (2 for invalid input, with the reason)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = _parser()
+    if not argv or argv[0] in ("-h", "--help", "--version"):
+        ap.parse_args(argv or ["--help"])
+        return 0
+    cmd, rest = argv[0], argv[1:]
+    if cmd not in COMMANDS:
+        ap.error(f"unknown command {cmd!r}; choose one of {', '.join(COMMANDS)}")
+    if cmd == "report":
+        from .config import PROJ_ROOT
+
+        bad = [a for a in rest if "=" not in a and not a.startswith("-")]
+        if bad:
+            ap.error(f"report takes VAR=VALUE parameters, not {' '.join(bad)}")
+        return subprocess.call([os.environ.get("MAKE", "make"), "-C", str(PROJ_ROOT), "report", *rest])
+    if cmd == "validate":
+        from .raw import validate
+
+        return validate.main(rest)
+    if cmd == "check-params":
+        from . import stages
+
+        return stages.main(["--check-params", *rest])
+    if cmd == "size":
+        from .models import scenario
+
+        return scenario.main(rest)
+    from . import stages
+
+    return stages.main(rest)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,316 @@
+"""A build that is safe to run twice: one lock around the whole build, all-or-nothing notebook
+stages, and bad input that stops before any stage writes (issue 20).
+
+The builds run in a copy of the built project (code, data/raw, data/processed, reports and build
+copied with their times, .venv shared), so only the report stages re-run there and the
+project's own outputs are never touched."""
+
+import fcntl
+import hashlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from vdi_report import config
+
+COPIED = [
+    "Makefile",
+    "pyproject.toml",
+    "requirements-lock.txt",
+    "src",
+    "notebooks",
+    "templates",
+    "data",
+    "reports",
+    "build",
+]
+OUTPUTS = ("data/processed", "reports")
+
+
+@pytest.fixture
+def built(tmp_path) -> Path:
+    """A copy of the built project (outputs up to date) sharing the project's .venv."""
+    root = config.PROJ_ROOT
+    for rel in COPIED:
+        if not (root / rel).exists():
+            pytest.fail(f"{root / rel} is missing: run `make report` (make test builds it first)")
+    for rel in COPIED:
+        src = root / rel
+        if src.is_dir():
+            shutil.copytree(
+                src,
+                tmp_path / rel,
+                symlinks=True,
+                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "executing", "failed"),
+            )
+        else:
+            shutil.copy2(src, tmp_path / rel)
+    (tmp_path / ".venv").symlink_to((root / ".venv").resolve())
+    return tmp_path
+
+
+def _env(root: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("VDI_BUILD_LOCK", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    return {**env, "PYTHONPATH": str(root / "src")}
+
+
+def _make(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        ["make", "-o", ".venv/.installed", *args], cwd=root, env=_env(root), capture_output=True, text=True, check=False
+    )
+    if check:
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under data/processed and reports."""
+    out = {}
+    for rel in OUTPUTS:
+        for p in sorted((root / rel).rglob("*")):
+            if p.is_file():
+                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def _stamp(root: Path) -> dict[str, str]:
+    return dict(kv.split("=", 1) for kv in (root / "build/params.stamp").read_text().split())
+
+
+def _report_desktops(root: Path) -> set[str]:
+    """The desktops parameter the executed report notebook ran with (papermill's record)."""
+    import json
+
+    nb = json.loads((root / "reports/notebooks/10_report.ipynb").read_text(encoding="utf-8"))
+    return {str(nb["metadata"]["papermill"]["parameters"]["desktops"])}
+
+
+@pytest.mark.slow
+def test_two_builds_at_once_give_the_report_their_stamp_records(built):
+    """`make report DESKTOPS=2500` and `DESKTOPS=3500` started together: the second waits for
+    the first, names it, and the final report, HTML and PDF are the 3,500-desktop one the stamp records."""
+    env = _env(built)
+    cmd = ["make", "-o", ".venv/.installed", "report"]
+    first = subprocess.Popen(
+        [*cmd, "DESKTOPS=2500"], cwd=built, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    time.sleep(1.0)
+    second = subprocess.run([*cmd, "DESKTOPS=3500"], cwd=built, env=env, capture_output=True, text=True, check=False)
+    out1, _ = first.communicate(timeout=600)
+    assert first.returncode == 0, out1[-3000:]
+    assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+    assert "another build is running" in second.stderr and "DESKTOPS=2500" in second.stderr
+    assert _stamp(built)["desktops"] == "3500"
+    assert _report_desktops(built) == {"3500"}
+    html = (built / "reports/vdi_storage_comparison.html").read_text(encoding="utf-8")
+    assert "DESKTOPS=3500" in html or "desktops=3500" in html
+    from pypdf import PdfReader
+
+    text = " ".join(p.extract_text() for p in PdfReader(built / "reports/vdi_storage_comparison.pdf").pages)
+    assert "desktops=3500" in " ".join(text.split())
+    # the stamp matches: nothing to do for the same parameters
+    again = _make(built, "report", "DESKTOPS=3500")
+    assert "report notebook" not in again.stdout
+
+
+def test_a_second_build_can_refuse_naming_the_first(built):
+    """BUILD_LOCK_WAIT=0: while another process holds the build lock, make refuses at once."""
+    lock = built / ".build.lock"
+    with open(lock, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        fh.seek(0)
+        fh.truncate()
+        fh.write("pid 4242 since 12:00:00: make report DESKTOPS=9999\n")
+        fh.flush()
+        before = _snapshot(built)
+        proc = _make(built, "report", "DESKTOPS=3000", "BUILD_LOCK_WAIT=0", check=False)
+    assert proc.returncode != 0
+    assert "another build is running" in proc.stderr and "pid 4242" in proc.stderr and "DESKTOPS=9999" in proc.stderr
+    assert _snapshot(built) == before
+
+
+@pytest.mark.slow
+def test_a_killed_build_leaves_the_previous_report(built):
+    """A build killed (SIGKILL, no clean-up) while the report notebook runs leaves the previous
+    executed notebook, HTML and PDF; the next build makes a correct new report."""
+    before = _snapshot(built)
+    proc = subprocess.Popen(
+        ["make", "-o", ".venv/.installed", "report", "DESKTOPS=2700"],
+        cwd=built,
+        env=_env(built),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    executing = built / "build" / "executing"
+    while time.monotonic() < deadline and not any(executing.glob("10_report.*.ipynb")):
+        time.sleep(0.2)
+    assert any(executing.glob("10_report.*.ipynb")), "the report notebook never started"
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert _snapshot(built) == before
+    _make(built, "report", "DESKTOPS=2700")
+    assert _stamp(built)["desktops"] == "2700" and _report_desktops(built) == {"2700"}
+
+
+def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path):
+    cost = tmp_path / "prices.csv"
+    shutil.copy(built / "data/raw/cost_assumptions.csv", cost)
+    _make(built, "build/params.stamp", f"COST_FILE={cost}", "DESKTOPS=2600")
+    stamp = _stamp(built)
+    assert stamp["cost_file_sha256"] == hashlib.sha256(cost.read_bytes()).hexdigest()
+    assert stamp["desktops"] == "2600" and stamp["cost_file"] == str(cost)
+    from vdi_report import stages
+
+    assert {p.name for p in stages.PARAMETERS} <= set(stamp)
+
+
+@pytest.mark.parametrize("value", ["2026-13-45", "yesterday", "2026-02-30", "26-11-25"])
+def test_a_bad_report_date_stops_before_anything_runs(built, value):
+    before = _snapshot(built)
+    proc = _make(built, "report", f"REPORT_DATE={value}", check=False)
+    assert proc.returncode != 0
+    assert f"REPORT_DATE={value}" in proc.stderr and "YYYY-MM-DD" in proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert _snapshot(built) == before
+
+
+# --- bad input: one validation before any stage writes -----------------------------------------
+
+
+def _edit_csv(path: Path, edit) -> None:
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    rows = edit(rows)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        csv.writer(fh, lineterminator="\n").writerows(rows)
+
+
+def _utilization_250(root: Path) -> tuple[str, str]:
+    import csv
+
+    for f in sorted((root / "data/raw/records").glob("*.csv")):
+        with open(f, encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+        h = rows[0]
+        for i, r in enumerate(rows[1:], start=2):
+            rec = dict(zip(h, r))
+            if (
+                rec["metric"] == "storage_cpu_utilization"
+                and rec["value_high"] == ""
+                and rec["value_text"].count(rec["value"]) == 1
+            ):
+                new_vt = rec["value_text"].replace(rec["value"], "250")
+                r[h.index("quote")] = rec["quote"].replace(rec["value_text"], new_vt)
+                r[h.index("value_text")], r[h.index("value")] = new_vt, "250"
+                _edit_csv(f, lambda _rows, rows=rows: rows)
+                return f"records/{f.name}", f"line {i}"
+    raise AssertionError("no utilization record to edit")
+
+
+def _duplicate_vocabulary(root: Path):
+    _edit_csv(root / "data/raw/vocabulary.csv", lambda rows: rows + [rows[1]])
+    n = len((root / "data/raw/vocabulary.csv").read_text(encoding="utf-8").splitlines())
+    return "vocabulary.csv", f"line {n}"
+
+
+def _orphan_records(root: Path):
+    shutil.copy(root / "data/raw/records/netapp_tr4540.csv", root / "data/raw/records/orphan_vendor.csv")
+    return "records/orphan_vendor.csv", "no row in"
+
+
+def _empty_claims(root: Path):
+    (root / "data/raw/claims.csv").write_text("", encoding="utf-8")
+    return "claims.csv", "empty"
+
+
+def _claims_topic(root: Path):
+    def edit(rows):
+        rows[1][rows[0].index("topic")] = "horoscope"
+        return rows
+
+    _edit_csv(root / "data/raw/claims.csv", edit)
+    return "claims.csv", "line 2: column 'topic' = 'horoscope'"
+
+
+def _netapp_typo(root: Path):
+    def edit(rows):
+        rows[1][rows[0].index("value")] = "1O0"  # letter O
+        return rows
+
+    _edit_csv(root / "data/raw/records/netapp_tr4540.csv", edit)
+    return "records/netapp_tr4540.csv", "line 2: column 'value' = '1O0'"
+
+
+def _ragged_row(root: Path):
+    path = root / "data/raw/records/dell_sc9000.csv"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[3] = lines[3].rstrip("\n") + ",extra\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    return "records/dell_sc9000.csv", "line 4"
+
+
+def _negative_count(root: Path):
+    import csv
+
+    path = root / "data/raw/records/accelstor_p710.csv"
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    h = rows[0]
+    for i, r in enumerate(rows[1:], start=2):
+        if r[h.index("unit")] == "count" and r[h.index("value_high")] == "" and r[h.index("value")].isdigit():
+            v = r[h.index("value")]
+            r[h.index("value")] = f"-{v}"
+            r[h.index("value_text")] = r[h.index("value_text")].replace(v, f"-{v}", 1)
+            r[h.index("quote")] = r[h.index("quote")].replace(
+                rows[i - 1][h.index("value_text")].replace(f"-{v}", v, 1), r[h.index("value_text")], 1
+            )
+            _edit_csv(path, lambda _rows: rows)
+            return "records/accelstor_p710.csv", f"line {i}"
+    raise AssertionError("no count record to edit")
+
+
+BAD_INPUTS = {
+    "utilization above 100 %": _utilization_250,
+    "duplicated vocabulary entry": _duplicate_vocabulary,
+    "records file without a sources.csv row": _orphan_records,
+    "empty claims file": _empty_claims,
+    "unknown claims topic": _claims_topic,
+    "non-numeric value in a NetApp record": _netapp_typo,
+    "ragged row": _ragged_row,
+    "negative count": _negative_count,
+}
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS)
+def test_bad_input_names_file_line_and_leaves_the_outputs(built, case):
+    """make report on a bad raw input: stops with file, line and what to do, no traceback, and
+    data/processed and reports/ exactly as they were; the next good build is a no-op again."""
+    before = _snapshot(built)
+    raw_before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (built / "data/raw").rglob("*") if p.is_file()}
+    where, what = BAD_INPUTS[case](built)
+    proc = _make(built, "report", check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out[-2000:]
+    assert where in out and what in out, out[-2000:]
+    assert "Traceback" not in out and "data/processed and reports/ are as they were" in out
+    others = {f"records/{p.name}" for p in (built / "data/raw/records").glob("*.csv")} - {where}
+    assert not [o for o in others if o in proc.stderr], "another file blamed"
+    assert _snapshot(built) == before
+    for p in {p for p in (built / "data/raw").rglob("*") if p.is_file()} - set(raw_before):
+        p.unlink()
+    for p, (data, mtime) in raw_before.items():
+        p.write_bytes(data)
+        os.utime(p, ns=(mtime, mtime))
+    again = _make(built, "report")
+    assert "==>" not in again.stdout, again.stdout[-2000:]  # fixed input, nothing to rebuild
