@@ -142,6 +142,10 @@ $(COST_STAMP): FORCE
 # Every report parameter checked (stages.check_parameters: scenario, dates, files and their content).
 check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
 
+.PHONY: validate
+validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, value and what to do
+	@$(PY) -m vdi_report.raw.validate
+
 .PHONY: check-params
 check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
 	@$(check_params)
@@ -173,7 +177,7 @@ bench: $(STAMP) ## Time the build in a scratch copy: clean, no-op, one parameter
 	  | tar -x -C "$$scratch"; \
 	ln -sfn "$(abspath $(VENV))" "$$scratch/$(VENV)"; \
 	cd "$$scratch" && env -u VDI_BUILD_LOCK PYTHONPATH="$$scratch/src" \
-	  VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
+	  VDI_BENCH_SCRATCH=1 VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
 	  "$$scratch/$(PY)" -m vdi_report.bench
 
 ##@ Environment

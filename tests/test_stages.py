@@ -47,8 +47,10 @@ def test_generated_rules_use_grouped_targets_and_every_parameter():
             assert f"$(STAGE_{s.name.upper()}_OUT) &:" in rules  # one recipe run makes all outputs (make -j)
     line = re.search(r"^PARAMS_LINE := (.*)$", rules, re.MULTILINE).group(1)
     for p in stages.PARAMETERS:
-        assert (f"$({p.var})" in line) != p.path, p.var  # a file enters by its content hash
-    assert "cost_sha256=$(COST_SHA)" in line
+        assert f"{p.name}=$({p.var})" in line, p.var
+        if p.path:  # a file enters by its path and its content's hash, defined before the line expands
+            assert f"{p.name}_sha256=$({p.var}_SHA256)" in line
+            assert rules.index(f"{p.var}_SHA256 := ") < rules.index("PARAMS_LINE := ")
     report_in = re.search(r"^STAGE_REPORT_IN := (.*)$", rules, re.MULTILINE).group(1)
     assert "$(PARAMS_STAMP)" in report_in
     for p in stages.PARAMETERS:

@@ -1,6 +1,7 @@
 """Time the build (``make bench``): a benchmark that prints figures, not a test that asserts them.
 
-Runs, in the project directory, with the environment ready:
+Runs in a scratch copy of the project that `make bench` makes (and marks with VDI_BENCH_SCRATCH=1;
+your own outputs are never touched), with the environment ready:
 
 1. a clean ``make report`` (``make clean`` first; ``BENCH_CLEAN_RUNS``, default 1), with each
    notebook stage's own time (papermill's start and end times in the executed notebook, valid
@@ -13,8 +14,8 @@ Runs, in the project directory, with the environment ready:
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
 system) of all processes make started, and, for the scenarios with a budget (issue 9: no-op
 <= 1 s, one parameter <= 10 s, clean <= 40 s), the budget. Also prints the machine's CPU count
-and load: other processes on a shared machine slow the wall clock, much less the CPU seconds. Uses only the standard
-library: run it with any Python 3.11.
+and load: other processes on a shared machine slow the wall clock, much less the CPU seconds.
+Uses only the standard library.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _make(*args: str) -> tuple[float, float]:
-    """Run make (output hidden unless it fails); return (wall seconds, CPU seconds)."""
+def _make(*args: str) -> tuple[float, float, float]:
+    """Run make (output hidden unless it fails); return (wall seconds, CPU seconds, the
+    machine's 1-minute load average when it ended)."""
     cmd = [os.environ.get("MAKE", "make"), "-o", ".venv/.installed", *args]
     cpu0, start = _cpu(), time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
@@ -47,7 +49,7 @@ def _make(*args: str) -> tuple[float, float]:
     if proc.returncode:
         sys.stderr.write(proc.stdout[-4000:])
         raise subprocess.CalledProcessError(proc.returncode, cmd)
-    return wall, cpu
+    return wall, cpu, os.getloadavg()[0]
 
 
 def _stage_times() -> dict[str, float]:
@@ -70,16 +72,25 @@ def _stage_times() -> dict[str, float]:
     return out
 
 
-def _line(name: str, runs: list[tuple[float, float]]) -> str:
-    walls = [w for w, _ in runs]
-    med, cpu = statistics.median(walls), statistics.median(c for _, c in runs)
+def _line(name: str, runs: list[tuple[float, float, float]]) -> str:
+    walls = [w for w, _, _ in runs]
+    med, cpu = statistics.median(walls), statistics.median(c for _, c, _ in runs)
+    loads = [x for _, _, x in runs]
+    load = f"load {min(loads):.1f}" + ("" if len(loads) == 1 else f"-{max(loads):.1f}")
     budget = BUDGETS.get(name)
     verdict = "" if budget is None else f"  budget {budget:g} s: {'met' if med <= budget else 'NOT met'}"
     each = "" if len(walls) == 1 else f"  (median of {len(walls)}: {', '.join(f'{w:.2f}' for w in walls)})"
-    return f"  {name:<34} {med:8.2f} s wall {cpu:8.2f} s CPU{verdict}{each}"
+    return f"  {name:<34} {med:8.2f} s wall {cpu:8.2f} s CPU  {load}{verdict}{each}"
 
 
 def main() -> int:
+    if not os.environ.get("VDI_BENCH_SCRATCH"):
+        print(
+            "make bench builds a scratch copy of the project (it runs make clean there): use `make bench`, "
+            "not python -m vdi_report.bench in your tree.",
+            file=sys.stderr,
+        )
+        return 2
     clean_runs = int(os.environ.get("BENCH_CLEAN_RUNS", "1"))
     n = int(os.environ.get("BENCH_RUNS", "5"))
     print(f"make bench: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
@@ -92,7 +103,7 @@ def main() -> int:
             stage_times.setdefault(label, []).append(s)
     print("\nclean make report, each stage's own wall-clock time (stages may overlap under make -j):")
     for label, s in stage_times.items():
-        print(f"    {label:<40} {statistics.median(s):7.2f} s")
+        print(f"    {label:<40} {statistics.median(s):7.2f} s  (load {clean[-1][2]:.1f} at the end of the build)")
 
     noop = [_make("report") for _ in range(n)]
     param = [_make("report", f"DESKTOPS={d}") for d in (2100, 2200)]
