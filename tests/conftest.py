@@ -1,16 +1,20 @@
 """Shared fixtures and the three test layers.
 
-Layers (pytest markers, set here from the fixtures a test uses, so no test file lists them):
+The folder sets a test's layer (pytest marker), so no test lists it:
 
-- ``unit``: needs no build (code on small inputs, data/raw, repository files);
-- ``data``: reads data/processed (``make data`` and the model stages; fixtures ``results``,
-  ``tests_table``, ``processed``);
-- ``report``: reads the rendered report (``make report``; fixtures ``report_pdf``,
-  ``report_html``).
+- ``tests/unit/`` (mirrors ``src/vdi_report``): needs no build (code on small inputs, data/raw,
+  repository files, throw-away copies of the project);
+- ``tests/data/``: reads data/processed (``make data`` and the model stages; fixtures
+  ``results``, ``tests_table``, ``processed``, ``findings``);
+- ``tests/report/``: reads the rendered report (``make report``; fixtures ``report_pdf``,
+  ``report_html``, ``pdf_text``).
 
-A test may also carry ``@pytest.mark.data`` or ``@pytest.mark.report`` itself. Run one layer
-with ``pytest -m unit`` (``make test-unit``, ``make test-data``, ``make test-report``).
+A test in a lower layer that asks for a fixture of a higher one is a collection error. Run one
+layer with ``pytest -m unit`` (``make test-unit``, ``make test-data``, ``make test-report``).
 """
+
+import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -18,22 +22,29 @@ import pytest
 from vdi_report import catalogue, config
 from vdi_report.raw import sources
 
-DATA_FIXTURES = {"results", "tests_table", "processed"}
-REPORT_FIXTURES = {"report_pdf", "report_html"}
+DATA_FIXTURES = {"results", "tests_table", "processed", "findings"}
+REPORT_FIXTURES = {"report_pdf", "report_html", "reader", "pages", "pdf_text"}
+
+
+LAYERS = ("unit", "data", "report")
+TESTS_DIR = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        folder = Path(str(item.fspath)).relative_to(TESTS_DIR).parts[0]
+        if folder not in LAYERS:
+            raise pytest.UsageError(f"{item.nodeid}: a test lives in tests/unit, tests/data or tests/report")
         used = set(getattr(item, "fixturenames", ()))
-        own = {m.name for m in item.iter_markers()}
-        if "report" in own or used & REPORT_FIXTURES:
-            layer = "report"
-        elif "data" in own or used & DATA_FIXTURES:
-            layer = "data"
-        else:
-            layer = "unit"
-        if layer not in own:
-            item.add_marker(getattr(pytest.mark, layer))
+        above = (
+            (DATA_FIXTURES | REPORT_FIXTURES) if folder == "unit" else REPORT_FIXTURES if folder == "data" else set()
+        )
+        if used & above:
+            raise pytest.UsageError(
+                f"{item.nodeid} is in tests/{folder} but uses {', '.join(sorted(used & above))}: "
+                "move it to the layer that builds what it reads"
+            )
+        item.add_marker(getattr(pytest.mark, folder))
 
 
 def _need(path, target):
@@ -76,3 +87,23 @@ def report_pdf():
 @pytest.fixture(scope="session")
 def report_html():
     return _need(config.REPORTS_DIR / "vdi_storage_comparison.html", "report")
+
+
+@pytest.fixture(scope="session")
+def reader(report_pdf):
+    """The built PDF (pypdf reader)."""
+    from pypdf import PdfReader
+
+    return PdfReader(report_pdf)
+
+
+@pytest.fixture(scope="session")
+def pages(reader) -> list[str]:
+    """Text of each PDF page, whitespace runs collapsed to one space."""
+    return [re.sub(r"\s+", " ", p.extract_text()) for p in reader.pages]
+
+
+@pytest.fixture(scope="session")
+def pdf_text(pages) -> str:
+    """The whole PDF's text, whitespace runs collapsed to one space (the one PDF-text helper)."""
+    return re.sub(r"\s+", " ", " ".join(pages))

@@ -10,8 +10,6 @@ import weasyprint
 
 from vdi_report.publish import paged, render
 
-pytestmark = pytest.mark.unit
-
 
 def _doc(chapters: dict[str, str], colophon: str = "Built from nothing.") -> str:
     css = "".join((render.TEMPLATE_DIR / f).read_text(encoding="utf-8") for f in ("report.css", "print.css"))

@@ -15,8 +15,11 @@ from vdi_report.report import sections as sections_pkg
 from vdi_report.report import show
 
 SECTIONS_DIR = Path(sections_pkg.__file__).parent
+
 PROSE_CALLS = {"say": 0, "block": 0, "table": 1, "figure": 1, "html_only": 1, "fill": 0}
+
 DIGIT = re.compile(r"\d")
+
 # Not numbers: code spans (file and notebook names such as `04_iops_model`) and the name SHA-256.
 NOT_A_NUMBER = re.compile(r"`[^`]*`|SHA-256")
 

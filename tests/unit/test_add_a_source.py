@@ -14,6 +14,7 @@ from vdi_report import config
 from vdi_report.raw import sources
 
 NEW_ID, NEW_PREFIX, NEW_VENDOR = "synthetic_copy", "SYNTHX", "Synthetic Copy Storage"
+
 COPIED = ["Makefile", "pyproject.toml", "requirements-lock.txt", "src", "notebooks", "templates", "data/raw"]
 
 

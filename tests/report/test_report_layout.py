@@ -8,8 +8,6 @@ import pytest
 from vdi_report import config
 from vdi_report.publish import render
 
-pytestmark = pytest.mark.report  # reads the executed report notebook
-
 MIN_FILL = 1 / 3
 
 

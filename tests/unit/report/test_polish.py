@@ -2,18 +2,14 @@
 verdicts, the out-of-sample prose, table 13, readable term labels, log-axis ticks, chart titles
 that repeat the caption, the boot-demand chart's line extent, and the latency chart's bounds."""
 
-import math
 import re
 
 import pandas as pd
 import pytest
-from pypdf import PdfReader
 
-from vdi_report.models import boot, iops
+from vdi_report.models import iops
 from vdi_report.report import charts
 from vdi_report.report import model_tables as mtables
-
-# --- bound verdicts (unit) ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -53,9 +49,6 @@ def test_document_labels_use_the_document_number_not_the_source_id(sources_df):
         assert r.source_id not in labels[r.source_id]
         if re.fullmatch(r"[A-Z]{1,6}-\d+", str(r.document_number)):
             assert labels[r.source_id] == f"{r.vendor} {r.document_number}"
-
-
-# --- table 13 and table 11 formatters (unit) -----------------------------------------------------
 
 
 def _ext(**kw):
@@ -118,14 +111,6 @@ def test_term_labels_are_readable(term, label):
     assert mtables.term_label(term) == label
 
 
-def test_coefficient_table_of_the_model_has_no_raw_term_names(processed):
-    t = mtables.coefficient_table(processed("iops_model_coefficients"))
-    assert not t["Term"].str.contains(r"[\[\]]").any()
-
-
-# --- charts (unit) -------------------------------------------------------------------------------
-
-
 @pytest.mark.parametrize(
     "lo,hi,nice,expected",
     [
@@ -143,137 +128,6 @@ def test_log_ticks(lo, hi, nice, expected):
 def test_log_ticks_rejects_a_non_positive_range():
     with pytest.raises(ValueError, match="0 < lo"):
         charts.log_ticks(0, 10)
-
-
-def _axis_values(spec):
-    found = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            if isinstance(x.get("axis"), dict) and "values" in x["axis"]:
-                found.append(x["axis"]["values"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(spec)
-    return found
-
-
-def test_per_desktop_chart_has_power_of_ten_ticks_and_no_title(results):
-    spec = charts.per_desktop_iops_chart(results).to_dict()
-    assert "title" not in spec
-    (values,) = _axis_values(spec)
-    assert all(v > 0 and abs(math.log10(v) % 1) < 1e-9 for v in values)
-
-
-def test_prediction_chart_labels_are_not_truncated_and_no_title(processed):
-    pred, obs = processed("iops_per_desktop_model"), processed("iops_model_observations")
-    spec = charts.prediction_chart(pred[pred["phase"] != "boot"], obs).to_dict()
-    assert "title" not in spec
-    labels = (pred["phase"] + " " + pred["statistic"]).str.replace("_", " ") + " · " + pred["worker_class"]
-    limits = [
-        lay["encoding"]["y"]["axis"]["labelLimit"] for lay in spec["layer"] if "axis" in lay["encoding"].get("y", {})
-    ]
-    # about 7 px per character at the axis font size (11 px DejaVu Sans)
-    assert limits and min(limits) >= 7 * labels.str.len().max()
-
-
-def test_latency_chart_draws_normal_condition_only_with_open_marks_for_bounds(results):
-    d = charts.latency_data(results)
-    assert set(d["condition"].fillna("").replace("", "normal")) == {"normal"}
-    failover = results[
-        (results["metric"] == "latency") & (results["condition"] == "failover") & results["used_in_analysis"]
-    ]
-    assert not set(failover["record_id"]) & set(d["record_id"])
-    spec = charts.latency_chart(results).to_dict()
-    assert "title" not in spec
-    marks = {lay["mark"].get("filled") for lay in spec["layer"]}
-    assert marks == {True, False}
-    assert any(t.get("field") == "vantage" for lay in spec["layer"] for t in lay["encoding"]["tooltip"])
-    lt = d[d["bound"] == "lt"]
-    assert (lt["shown"].str.startswith("< ")).all()
-
-
-def _boot(processed):
-    pred = processed("iops_per_desktop_model")
-    storms = processed("boot_storms")
-    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
-    return pred[pred["phase"] == "boot"], storms
-
-
-def _line_x(spec, color):
-    return [
-        r["boot_rate_per_min"]
-        for lay in spec["layer"]
-        if lay.get("mark", {}).get("type") == "line" and lay["mark"].get("color") == color
-        for r in spec["datasets"][lay["data"]["name"]]
-    ]
-
-
-def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(processed):
-    model, storms = _boot(processed)
-    fitted = boot.fitted_storms(model, storms)
-    assert len(fitted) >= 1
-    limit = boot.EXTRAPOLATION_FACTOR * fitted["boot_rate_per_min"].max()
-    spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
-    assert max(_line_x(spec, "black")) == pytest.approx(limit)
-    assert not _line_x(spec, "#666")  # no extrapolated part
-    assert boot.EXTRAPOLATED not in str(spec["datasets"])
-
-
-def test_boot_line_beyond_the_tested_rates_is_labelled_extrapolated(processed):
-    model, storms = _boot(processed)
-    limit = boot.EXTRAPOLATION_FACTOR * boot.fitted_storms(model, storms)["boot_rate_per_min"].max()
-    spec = charts.demand_chart(model, storms, scenario_rate=3 * limit).to_dict()
-    assert max(_line_x(spec, "black")) == pytest.approx(limit)
-    assert max(_line_x(spec, "#666")) == pytest.approx(3 * limit)
-    assert boot.EXTRAPOLATED in str(spec["datasets"])
-
-
-# --- the built report (report) -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pdf_text(report_pdf):
-    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(report_pdf).pages))
-
-
-def _section(text, start, end):
-    i = text.index(start)
-    return text[i : text.index(end, i)]
-
-
-def test_out_of_sample_prose_has_no_empty_clauses(pdf_text, sources_df):
-    s = _section(pdf_text, "Out of sample: the external documents", "Boot storms by rate")
-    assert "– to –" not in s and "from – " not in s
-    assert not re.search(r"\b0 (exact|fall|figure|document)", s)
-    assert not re.search(r"\b1 (documents|figures)\b", s)
-    for sid in sources_df["source_id"]:
-        assert sid not in s, f"raw source id {sid} in the out-of-sample prose"
-    assert not re.search(r"\((eq|lt|gt|approx);", s)
-
-
-def test_out_of_sample_prose_names_documents_by_number(pdf_text, processed, sources_df):
-    s = _section(pdf_text, "Out of sample: the external documents", "Boot storms by rate")
-    labels = iops.document_labels(sources_df)
-    for sid in set(processed("iops_model_external")["source_id"]) | set(processed("boot_external")["source_id"]):
-        assert labels[sid] in s
-
-
-def test_boot_section_says_the_fitted_arrays_were_at_a_limit(pdf_text, processed):
-    s = _section(pdf_text, "Boot storms by rate", "The rules of thumb the documents quote")
-    model, storms = _boot(processed)
-    summ = processed("density_summary")
-    limits = summ[
-        summ["vendor"].isin(boot.fitted_storms(model, storms)["vendor"]) & summ["boot_limit"].fillna("").ne("")
-    ]
-    assert len(limits)
-    for text in limits["boot_limit"]:
-        assert re.sub(r"\s+", " ", text) in s
-    assert "Dashed vertical line" in s and "grey band" in s
 
 
 def _external_prose(monkeypatch, ext, sources_df):

@@ -13,8 +13,8 @@ from vdi_report import config
 from vdi_report.publish import render
 
 playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
+
 CHROMIUM = render.chromium_path()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=render.CHROMIUM_HINT)
 
 
 @pytest.fixture(scope="module")

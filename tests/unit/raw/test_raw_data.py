@@ -9,7 +9,9 @@ from vdi_report import config
 from vdi_report.raw import provenance, sources
 
 SOURCE_IDS = sources.load_sources()["source_id"].tolist()
+
 SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
+
 needs_seeds = pytest.mark.skipif(
     not SEEDS_PRESENT,
     reason=f"source texts not found at {config.SEEDS_DIR} "
@@ -73,8 +75,6 @@ def test_every_metric_has_a_definition():
     assert metrics["metric"].is_unique
     assert (metrics["definition"].str.len() > 5).all()
 
-
-# --- measurement metadata: vantage, qualifiers as bounds, aggregation / window / load ----------
 
 RATE_UNITS = {"IOPS", "MB/s"}  # normalized units of IOPS and throughput metrics (metrics.csv)
 

@@ -259,9 +259,6 @@ def test_report_parameters_checked_before_any_notebook_runs(args, fragment):
     assert proc.returncode == 2 and fragment in proc.stderr
 
 
-# --- one source of truth per number: value must be what value_text prints -------------------
-
-
 @pytest.mark.parametrize(
     "changes,fragment",
     [

@@ -5,7 +5,7 @@ import altair as alt
 import pandas as pd
 import pytest
 
-from vdi_report import config, stages
+from vdi_report import stages
 from vdi_report.publish import render
 from vdi_report.report import charts
 
@@ -28,14 +28,6 @@ def test_render_rejects_an_unknown_format(tmp_path):
 def test_render_cli_names_a_missing_notebook(tmp_path, capsys):
     assert render.main(["--html", str(tmp_path / "missing.ipynb"), str(tmp_path / "report")]) == 1
     assert "missing.ipynb" in capsys.readouterr().err
-
-
-def test_html_step_alone_gives_the_built_bytes(tmp_path, report_html):
-    """The HTML written by ``render --html`` alone is the report's HTML, and no PDF is written."""
-    executed = config.REPORTS_DIR / "notebooks" / "10_report.ipynb"
-    assert render.main(["--html", str(executed), str(tmp_path / "report")]) == 0
-    assert (tmp_path / "report.html").read_bytes() == report_html.read_bytes()
-    assert not (tmp_path / "report.pdf").exists()
 
 
 def _chart(values):
@@ -61,13 +53,3 @@ def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
     a, b = charts.chart_svg(_chart([1, 2, 3]).to_dict()), charts.chart_svg(_chart([1, 2, 4]).to_dict())
     assert a != b
     assert len(list(tmp_path.glob("*.svg"))) == 2
-
-
-def test_a_pdf_rendered_elsewhere_leaves_the_builds_layout_cache_alone(tmp_path, report_pdf):
-    """The piece-layout cache serves reports/; rendering a copy elsewhere neither reads nor prunes it."""
-    before = sorted(p.name for p in render.PDF_CACHE_DIR.glob("*"))
-    assert before, "the build should have filled the layout cache"
-    executed = config.REPORTS_DIR / "notebooks" / "10_report.ipynb"
-    assert render.main(["--pdf", str(executed), str(tmp_path / "report")]) == 0
-    assert sorted(p.name for p in render.PDF_CACHE_DIR.glob("*")) == before
-    assert (tmp_path / "report.pdf").read_bytes() == report_pdf.read_bytes()

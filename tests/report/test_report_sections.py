@@ -20,24 +20,6 @@ PARAMS = {
 }
 
 
-@pytest.mark.unit
-def test_every_context_table_is_a_catalogue_table():
-    names = {t.name for t in catalogue._TABLES}
-    assert set(TABLES.values()) <= names
-
-
-@pytest.mark.unit
-def test_an_unknown_attribute_is_an_attribute_error():
-    with pytest.raises(AttributeError, match="no attribute 'predictions'"):
-        _ = Context(dict(PARAMS)).predictions
-
-
-@pytest.mark.unit
-def test_a_bad_parameter_stops_the_context():
-    with pytest.raises(ValueError, match="raid"):
-        Context(dict(PARAMS, raid="raid4"))
-
-
 @pytest.mark.report
 def test_context_tables_come_typed_from_the_catalogue():
     ctx = Context(dict(PARAMS))
