@@ -145,9 +145,10 @@ def test_report_coverage_appendix_counts(pdf_text, results):
     every document's record count and the total."""
     start = pdf_text.rindex("Coverage of the digitized data")
     section = pdf_text[start : pdf_text.index("Colophon", start)]
+    cells = set(section.split())  # the table prints counts without separators
     for count in results["vendor"].value_counts():
-        assert f"{count:,}" in section
-    assert f"{len(results):,}" in section
+        assert str(count) in cells
+    assert str(len(results)) in cells
 
 
 @pytest.mark.report  # renders the executed report notebook (make report)
