@@ -23,7 +23,14 @@ from vdi_report import catalogue, config
 from vdi_report.raw import sources
 
 DATA_FIXTURES = {"results", "tests_table", "processed", "findings"}
-REPORT_FIXTURES = {"report_pdf", "report_html", "reader", "pages", "pdf_text"}
+REPORT_FIXTURES = {
+    "report_pdf",
+    "report_html",
+    "reader",
+    "pages",
+    "pdf_text",
+    "built",
+}  # built: a copy of the built project
 
 
 LAYERS = ("unit", "data", "report")

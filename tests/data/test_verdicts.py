@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from vdi_report import config
-from vdi_report.models import cost, scenario, verdicts
+from vdi_report.models import scenario, verdicts
 from vdi_report.raw import sources
 
 JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "verdicts.js"
@@ -157,29 +157,6 @@ def test_port_check_against_the_tested_ports(inputs, results):
     assert _row(rows, "dell_sc9000", "login", "normal")["port_mbps"] == 16 * 16 * 125
 
 
-def test_price_rows_are_validated(tmp_path):
-    base = (config.RAW_DIR / "cost_assumptions.csv").read_text(encoding="utf-8")
-    s = sources.load_sources()
-    for row, msg in (
-        ("array_price_usd:nosuch,1,USD,1,1,quote,hw,q", "unknown source_id 'nosuch'"),
-        ("array_price_usd:hitachi_g600:config9,1,USD,1,1,quote,hw,q", "unknown configuration 'config9'"),
-        ("array_price_usd:dell_sc9000,1,EUR,1,1,quote,hw,q", "unit must be USD"),
-        ("array_price_usd:dell_sc9000,0,USD,0,0,quote,hw,q", "must be positive"),
-    ):
-        p = tmp_path / "quotes.csv"
-        p.write_text(base.rstrip("\n") + "\n" + row + "\n", encoding="utf-8")
-        with pytest.raises(ValueError, match=msg) as e:
-            cost.array_prices(cost.load_assumptions(p), s, p)
-        assert "line 3" in str(e.value)
-    p.write_text(
-        base.rstrip("\n") + "\narray_price_usd:hitachi_g600:config2,250000,USD,250000,250000,quote,hw,q\n",
-        encoding="utf-8",
-    )
-    assert cost.array_prices(cost.load_assumptions(p), s, p) == {"hitachi_g600:config2": 250000.0}
-    assert verdicts.price_for({"hitachi_g600:config2": 1.0, "hitachi_g600": 2.0}, "hitachi_g600", "config2") == 1.0
-    assert verdicts.price_for({"hitachi_g600:config2": 1.0, "hitachi_g600": 2.0}, "hitachi_g600", "config1") == 2.0
-
-
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
 def test_javascript_twin_gives_the_same_verdicts(inputs):
     runner = (
@@ -267,46 +244,3 @@ def test_done_when_the_report_answers_which_array_how_many_at_what_cost(tmp_path
         == f"{pn} arrays at half the normal load; ${pn * 250000 / 10000:,.0f} per desktop"
     )
     assert table.loc["AccelStor NeoSapphire P710", "USD per desktop (your quote)"] == "no quote given"
-
-
-def test_report_writes_array_verdicts_with_the_contract_columns(report_pdf):
-    """reports/array_verdicts.csv of the build: one row per configuration x phase x condition."""
-    df = pd.read_csv(config.REPORTS_DIR / "array_verdicts.csv", keep_default_na=False)
-    need = [
-        "source_id",
-        "configuration",
-        "phase",
-        "condition",
-        "demonstrated_iops",
-        "latency_ms",
-        "busiest_resource",
-        "verdict",
-        "arrays_needed",
-        "usd_per_desktop",
-        "record_ids",
-    ]
-    assert set(need) <= set(df.columns)
-    assert len(df) == len(df.drop_duplicates(["source_id", "configuration", "phase", "condition"]))
-    assert set(df["verdict"]) <= set(verdicts.VERDICTS)
-    assert set(df["phase"]) == set(verdicts.PHASES) and set(df["condition"]) == {"normal", "failover"}
-
-
-def test_page_one_answers_which_array_how_many_and_says_no_document_states_a_price(report_pdf):
-    """Page 1 names, for every tested configuration, the arrays the build's scenario needs (from
-    reports/array_verdicts.csv) and says that no document states a price; the table follows."""
-    from pypdf import PdfReader
-
-    pages = [" ".join(p.extract_text().split()) for p in PdfReader(report_pdf).pages[:2]]
-    first = pages[0]
-    assert "Which array, how many, at what margin, at what cost" in first
-    assert "No document states an array price" in first
-    assert "Per-array answers at the scenario" in " ".join(pages)
-    df = pd.read_csv(config.REPORTS_DIR / "array_verdicts.csv")
-    built = pd.read_csv(config.REPORTS_DIR / "sizing_scenario.csv")
-    cond = "failover" if (built["condition"] == "failover").all() else "normal"
-    for (vendor, conf), g in df[df["condition"] == cond].groupby(["vendor", "configuration"], dropna=False):
-        n = g["arrays_needed_binding"].iloc[0]
-        if pd.notna(n):
-            label = f"Config {conf[-1]}" if isinstance(conf, str) and conf.startswith("config") else ""
-            name = f"{vendor} {label}" if label else g["array"].iloc[0]
-            assert f"{name}: {int(n)} array" in first, name

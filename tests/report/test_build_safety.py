@@ -29,6 +29,7 @@ COPIED = [
     "reports",
     "build",
 ]
+
 OUTPUTS = ("data/processed", "reports")
 
 
@@ -181,9 +182,6 @@ def test_a_bad_report_date_stops_before_anything_runs(built, value):
     assert f"REPORT_DATE={value}" in proc.stderr and "YYYY-MM-DD" in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     assert _snapshot(built) == before
-
-
-# --- bad input: one validation before any stage writes -----------------------------------------
 
 
 def _edit_csv(path: Path, edit) -> None:
