@@ -34,18 +34,17 @@
 # %%
 import pandas as pd
 
-from vdi_report import audit, config, files
-from vdi_report.transform import normalize
+from vdi_report import audit, catalogue
 
 pd.set_option("display.max_colwidth", 200)
 audit.rules_table()
 
 # %%
-results = normalize.read_normalized(config.PROCESSED_DIR / "results.csv")
+results = catalogue.read("results")
 register = audit.load_discrepancies()
 findings = audit.run_rules(results, register=register)
-out = files.write_csv(findings, config.PROCESSED_DIR / "audit_findings.csv")
-print(f"{len(findings)} findings over {results['source_id'].nunique()} sources -> {out.relative_to(config.PROJ_ROOT)}")
+catalogue.write("audit_findings", findings)
+print(f"{len(findings)} findings over {results['source_id'].nunique()} sources -> {catalogue.path('audit_findings')}")
 
 # %% [markdown]
 # Findings per source and rule (`note`: the arithmetic holds, but only with a base or a pair of
