@@ -59,7 +59,7 @@ EXECUTED  := reports/notebooks
 REPORT    := reports/vdi_storage_comparison
 
 # Report parameters (names, defaults and papermill names: PARAMETERS in src/vdi_report/stages.py):
-# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE.
+# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE CHOICES.
 # They are checked (scenario CLI) and recorded in build/params.stamp only when they change, so
 # an unchanged build starts no Python at all.
 PARAMS_STAMP   := build/params.stamp
@@ -83,6 +83,10 @@ ifneq ($(filter-out $(NO_STAGES_GOALS),$(or $(MAKECMDGOALS),help)),)
 include $(STAGES_MK)
 endif
 COST_SHA := $(firstword $(shell sha256sum "$(COST_FILE)" 2>/dev/null))
+# A reviewer's analysis choices (CHOICES=file: choice_id, option): their content and the declared
+# list's enter the stamps; the model stage re-runs only when the options it applies change.
+CHOICES_SHA := $(if $(CHOICES),$(firstword $(shell sha256sum "$(CHOICES)" 2>/dev/null)),default)
+CHOICES_LINE := $(CHOICES) $(CHOICES_SHA) $(firstword $(shell sha256sum data/raw/analysis_choices.csv 2>/dev/null))
 
 $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
 	@mkdir -p build
@@ -145,6 +149,13 @@ check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
 .PHONY: validate
 validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, value and what to do
 	@$(PY) -m vdi_report.raw.validate
+
+# Validated (raw.choices CLI: file, line, column and the allowed options on error) only when the
+# choices or the declared list change; each stage's stamp is rewritten only when its options change.
+build/choices.iops_model.stamp: FORCE | $(STAMP)
+	@mkdir -p build
+	@if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$(CHOICES_LINE)" ] || [ ! -f $@ ]; then \
+	  $(PY) -m vdi_report.raw.choices "$(CHOICES)" --stamps build && echo "$(CHOICES_LINE)" > build/choices.stamp; fi
 
 .PHONY: check-params
 check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
@@ -241,6 +252,6 @@ clean: ## Remove generated files (data/processed, reports, build); keeps .venv a
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	  /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE"
+	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER REPORT_DATE COST_FILE CHOICES"
 	@echo "  e.g. make report DESKTOPS=3000 WORKER=power RAID=raid5 FAILOVER=controller"
 endif

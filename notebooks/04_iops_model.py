@@ -23,17 +23,28 @@
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
 # `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv` and `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
-# `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`).
+# `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
+#
+# Every judgement call is an analysis choice declared in `data/raw/analysis_choices.csv`
+# (`vdi_report.raw.choices`); `choices_file` (the report's `CHOICES=` file: `choice_id, option`)
+# overrides some of them, and the planning figures are those of `sensitivity.planning_under`, the
+# path `sensitivity.csv` takes for every specification.
+
+# %% tags=["parameters"]
+choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option); empty: the declared defaults
 
 # %%
 import pandas as pd
 
 from vdi_report import catalogue, config
-from vdi_report.models import boot, iops, scenario, verdicts
+from vdi_report.models import boot, iops, scenario, sensitivity, verdicts
+from vdi_report.raw import choices as analysis
 from vdi_report.raw import sources
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = catalogue.read("results")
+choices = analysis.resolve(choices_file or None)
+pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 
 # %% [markdown]
 # ## Observation semantics and exclusions
@@ -47,12 +58,13 @@ results = catalogue.read("results")
 # left out is listed with its reason.
 
 # %%
-excl = iops.exclusions(results)
+excl = iops.exclusions(results, choices=choices)
 catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()
 
 # %%
-obs = iops.observations(results)
+run = sensitivity.planning_under(results, choices)
+obs = run.obs
 catalogue.write("iops_model_observations", obs)
 obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 
@@ -62,19 +74,16 @@ obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 # Candidates: `pooled` (one level per cell, worker class ignored), `workload` (plus Login VSI's
 # worker intensity), `vsi_offset` (classes scaled exactly as Login VSI's table) and `vantage`.
 # The choice follows the computed criteria (`iops.choose_spec`): most held-out observations
-# predicted, then the lowest leave-one-vendor-out error, then AIC.
+# predicted, then the lowest leave-one-vendor-out error, then AIC (choice `model_spec = auto`).
 
 # %%
-specs = iops.compare_specs(obs)
-spec = iops.choose_spec(specs)
-print("chosen specification:", spec)
-specs
+spec, model, pred = run.spec, run.model, run.pred
+print("specification:", spec)
+iops.compare_specs(obs)
 
 # %%
-model = iops.fit(obs, spec)
-coefs = iops.coefficients(model)
+coefs = iops.coefficients(model) if model is not None else pd.DataFrame(columns=["term"])
 catalogue.write("iops_model_coefficients", coefs)
-pred = iops.predict_grid(model, results)
 coefs
 
 # %% [markdown]
@@ -99,7 +108,8 @@ by_vendor
 # (broker, load tool, guest OS, platform). Zero rows while no external records exist.
 
 # %%
-ext = iops.external_check(results, model)
+ext = iops.external_check(results, model, choices=choices) if model is not None else pd.DataFrame()
+ext = ext if len(ext.columns) else pd.DataFrame(columns=iops.EXTERNAL_COLUMNS)
 catalogue.write("iops_model_external", ext)
 ext
 
@@ -111,9 +121,8 @@ ext
 # upper bound where only a peak is reported) and peak IOPS per desktop booted per minute.
 
 # %%
-storms = boot.boot_storms(results)
+storms, boot_model = run.storms, run.boot_model
 catalogue.write("boot_storms", storms)
-boot_model = boot.rate_model(storms)
 storms
 
 # %% [markdown]
@@ -128,8 +137,7 @@ ext_boot
 # ## Read share, I/O size, latency; the planning table and the sizing inputs
 
 # %%
-chars = scenario.io_characteristics(results, iops.io_profile(results))
-plan = iops.planning_table(pred, obs, boot_model, chars)
+plan = run.plan
 catalogue.write("iops_per_desktop_model", plan)
 plan
 
@@ -144,10 +152,10 @@ catalogue.write("sizing_inputs", inputs)
 scenario.size(scenario.validate(2000, "knowledge"), inputs)
 
 # %% [markdown]
-# ## The rules of thumb the documents quote, and bounds sensitivity
+# ## The rules of thumb the documents quote
+#
+# The sensitivity of the planning figures to every analysis choice (bounds and ranges included)
+# is the stage `sensitivity` (notebook `06_sensitivity`, `data/processed/sensitivity.csv`).
 
 # %%
 iops.rules_of_thumb(results, pred)
-
-# %%
-iops.bounds_sensitivity(results, spec).pivot_table(index=["phase", "statistic"], columns="treatment", values="estimate")

@@ -23,6 +23,7 @@ raid = "none"  # RAID: none, raid10, raid5, raid6 (write penalty 1, 2, 4, 6)
 failover = "none"  # FAILOVER: none, controller (sized with one controller down)
 report_date = ""  # REPORT_DATE: ISO date; empty: today
 cost_file = ""  # COST_FILE: cost assumptions CSV; empty: data/raw/cost_assumptions.csv
+choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option); empty: the declared defaults
 
 # %%
 from vdi_report.report import sections
@@ -39,6 +40,7 @@ ctx = Context(
         failover=failover,
         report_date=report_date,
         cost_file=cost_file,
+        choices_file=choices_file,
     )
 )
 

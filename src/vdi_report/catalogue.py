@@ -570,6 +570,26 @@ _TABLES = [
             *_cols("usd_per_desktop usd_per_desktop_low usd_per_desktop_high", float),
         ),
     ),
+    Table(
+        "sensitivity",
+        "sensitivity.csv",
+        "sensitivity",
+        "planning-table row (era, phase, worker class, statistic) under one specification of the analysis "
+        "choices (data/raw/analysis_choices.csv): one choice flipped at a time, or a combination of the joint "
+        "choices (the specification curve)",
+        (
+            Col("kind", isin=("one_at_a_time", "joint"), required=True),
+            Col("choice_id", required=True, doc="a declared choice, or `joint` on the specification curve"),
+            Col("option", required=True, doc="the choice's option; the specification key on joint rows"),
+            Col("is_default", bool, doc="the option is the default (joint: the default specification)"),
+            Col("specification", required=True, doc="`choice=option;...` of the choices not at their default"),
+            *_cols("era phase worker_class statistic", required=True),
+            *_cols("estimate pi90_low pi90_high", float, doc="the planning table's unit"),
+            Col("change", float, doc="estimate / the default estimate - 1"),
+            Col("n_obs", float),
+            Col("spec"),
+        ),
+    ),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}
 

@@ -93,12 +93,23 @@ PARAMETERS = (
         path=True,
         check="vdi_report.models.cost:load_assumptions",
     ),
+    # A reviewer's analysis choices (raw.choices): optional (empty: the declared defaults); the model
+    # stage re-runs only when the options of the choices it applies change (its choices stamp).
+    Param(
+        "CHOICES",
+        "choices_file",
+        "",
+        "reviewer's analysis choices CSV (choice_id, option)",
+        path=True,
+        check="vdi_report.raw.choices:resolve",
+    ),
 )
 
 # Raw files every stage reads when it imports the package (config reads the vocabulary, units
 # the metrics) or lists the sources.
 RAW_COMMON = ("data/raw/sources.csv", "data/raw/vocabulary.csv", "data/raw/metrics.csv")
 RECORDS = "$(RECORDS)"  # every data/raw/records/*.csv (a Make variable)
+CHOICES_RAW = "data/raw/analysis_choices.csv"  # the declared analysis choices (raw.choices)
 
 
 @dataclass(frozen=True)
@@ -179,7 +190,16 @@ STAGES = (
         "model: IOPS per desktop with leave-one-vendor-out validation",
         notebook="04_iops_model",
         reads_tables=("results",),
-        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv"),
+        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv", CHOICES_RAW),
+        params=("CHOICES",),
+        inputs=("build/choices.iops_model.stamp",),
+    ),
+    Stage(
+        "sensitivity",
+        "model: sensitivity of the planning figures to each analysis choice",
+        notebook="06_sensitivity",
+        reads_tables=("results",),
+        raw=(CHOICES_RAW,),
     ),
     Stage(
         "density_cost",
@@ -194,8 +214,9 @@ STAGES = (
         "report",
         "report notebook",
         notebook="10_report",
-        reads_stages=("combine", "audit", "iops_model", "density_cost"),  # every table the report may show
-        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv"),
+        # every table the report may show
+        reads_stages=("combine", "audit", "iops_model", "density_cost", "sensitivity"),
+        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", CHOICES_RAW),
         params=tuple(p.var for p in PARAMETERS),
         inputs=("$(PARAMS_STAMP)",),
         outputs=("$(EXECUTED)/10_report.ipynb", "reports/array_verdicts.csv"),
@@ -421,6 +442,8 @@ def check_parameters(values: dict[str, str]) -> list[str]:
     scenario_args = {}
     for p in PARAMETERS:
         v = vals[p.var]
+        if p.path and v == "" and p.default == "":
+            continue  # an optional file (CHOICES): empty means the defaults
         if p.path:
             f = Path(v) if Path(v).is_absolute() else config.PROJ_ROOT / v
             if not f.is_file():

@@ -71,7 +71,9 @@ def _combine(*bounds: str) -> str:
     return b.pop() if b else ("approx" if "approx" in bounds else "eq")
 
 
-def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def boot_storms(
+    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, use_register: bool = True
+) -> pd.DataFrame:
     """One row per source with a boot storm (columns ``BOOT_COLUMNS``; IOPS, min, I/O per boot,
     desktops per minute, IOPS per desktop-per-minute). Sources of every role (``role`` says which).
 
@@ -79,7 +81,8 @@ def boot_storms(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
     geometric mean (record ids space-joined). Rows without a duration are dropped.
     """
     r = semantics.observation_semantics(results[results["phase"] == "boot"], sources_df)
-    r = r[r["used_in_analysis"] & (r["condition"] != "failover")]
+    # choice register_resolutions: ignore uses the records the register sets aside too
+    r = r[(r["used_in_analysis"] | (not use_register)) & (r["condition"] != "failover")]
     rows = []
     for sid, g in r.groupby("source_id", sort=True):
         dur = _pick(g[g["metric"] == "duration"])
@@ -178,9 +181,16 @@ def _pool(values: pd.Series) -> dict:
     }
 
 
-def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
+POOLINGS = ("geometric_mean", "highest", "lowest")  # choice boot_pooling (data/raw/analysis_choices.csv)
+
+
+def rate_model(storms: pd.DataFrame, pooling: str = "geometric_mean") -> pd.DataFrame:
     """The boot-rate model from the seed documents' exact or approximate values (bounds are
     shown in ``boot_storms`` but not pooled).
+
+    ``pooling`` (choice ``boot_pooling``): the estimate is the documents' geometric mean (or,
+    with three or more, the OLS estimate on ln), or the ``highest`` or ``lowest`` document's
+    value; the interval is the same. Raises ValueError for another pooling.
 
     Two rows (phase ``boot``, worker_class ``any``): statistic ``peak_per_rate`` (peak
     front-end IOPS per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot).
@@ -188,6 +198,8 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
     n_vendors, boot_rate_per_min (geometric mean of the documents' tested rates, desktops/min),
     io_per_boot (the pooled I/O per boot, repeated on both rows), records (source ids used), vendors.
     """
+    if pooling not in POOLINGS:
+        raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
     s = storms[storms["role"] == "seed"]
     out = []
     for stat, col, bcol in (
@@ -195,12 +207,16 @@ def rate_model(storms: pd.DataFrame) -> pd.DataFrame:
         ("io_per_boot", "io_per_boot", "io_per_boot_bound"),
     ):
         ok = s[s[bcol].isin(["eq", "approx"])]
+        pooled = _pool(ok[col])
+        v = ok[col].dropna()
+        if pooling != "geometric_mean" and len(v):
+            pooled["estimate"] = float(v.max() if pooling == "highest" else v.min())
         out.append(
             {
                 "phase": "boot",
                 "worker_class": "any",
                 "statistic": stat,
-                **_pool(ok[col]),
+                **pooled,
                 "records": " ".join(ok["source_id"]),
                 "vendors": ", ".join(ok["vendor"]),
             }

@@ -559,3 +559,42 @@ def price_chart(verdicts: pd.DataFrame, desktops: int, condition: str, max_price
         )
         .properties(width=420, height=200)
     )
+
+
+def tornado_chart(tor: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
+    """Tornado chart of the sensitivity analysis: per analysis choice (rows, ordered by the
+    largest swing), a bar from the lowest to the highest change of each planning estimate (colour:
+    phase and statistic) over the choice's options, one at a time; 0 is the report's default.
+
+    ``tor``: ``models.sensitivity.tornado`` (low_change, high_change as fractions; low_option,
+    high_option, not_estimable); ``labels``: {choice_id: label}."""
+    d = tor.copy()
+    d["choice"] = d["choice_id"].map(labels).fillna(d["choice_id"])
+    d["row"] = (_phase_label(d["phase"]) + " · " + d["statistic"].str.replace("_", " ")).str.strip()
+    if d["era"].nunique() > 1:
+        d["row"] = d["era"] + ": " + d["row"]
+    d["swing"] = d["high_change"] - d["low_change"]
+    order = list(d.groupby("choice", sort=False)["swing"].max().sort_values(ascending=False).index)
+    d["low_pct"], d["high_pct"] = 100 * d["low_change"], 100 * d["high_change"]
+    bars = (
+        alt.Chart(d)
+        .mark_bar(height=3)
+        .encode(
+            y=alt.Y("choice:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
+            yOffset=alt.YOffset("row:N"),
+            x=alt.X("low_pct:Q", title="change of the planning estimate from the report's default (%)"),
+            x2="high_pct:Q",
+            color=alt.Color("row:N", title="Planning figure", legend=alt.Legend(orient="bottom", columns=2)),
+            tooltip=[
+                "choice",
+                "row",
+                alt.Tooltip("low_pct:Q", format="+.1f", title="lowest %"),
+                "low_option",
+                alt.Tooltip("high_pct:Q", format="+.1f", title="highest %"),
+                "high_option",
+                "not_estimable",
+            ],
+        )
+    )
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="black").encode(x="x:Q")
+    return alt.layer(bars, zero).properties(width=380, height=24 * len(order))

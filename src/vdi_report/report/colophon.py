@@ -49,20 +49,23 @@ def git_commit() -> str:
         return "not a git checkout"
 
 
-def input_files() -> list:
-    """The inputs of the report: data/raw (all CSV files) and the processed tables it reads."""
-    raw = sorted(config.RAW_DIR.rglob("*.csv"))
+def input_files(extra=()) -> list:
+    """The inputs of the report: data/raw (all CSV files), ``extra`` files (a reviewer's choices
+    file) and the processed tables it reads."""
+    from pathlib import Path
+
+    raw = sorted(config.RAW_DIR.rglob("*.csv")) + [Path(x).resolve() for x in extra if x]
     processed = sorted(p for p in config.PROCESSED_DIR.glob("*") if p.is_file() and p.suffix in (".csv", ".json"))
     return raw + processed
 
 
-def sha256_table() -> pd.DataFrame:
-    """Columns: File (relative to the project), SHA-256."""
+def sha256_table(extra=()) -> pd.DataFrame:
+    """Columns: File (relative to the project, or its name when outside), SHA-256."""
     rows = []
-    for p in input_files():
+    for p in input_files(extra):
         rows.append(
             {
-                "File": str(p.relative_to(config.PROJ_ROOT)),
+                "File": str(p.relative_to(config.PROJ_ROOT)) if p.is_relative_to(config.PROJ_ROOT) else p.name,
                 "SHA-256": f"<code>{hashlib.sha256(p.read_bytes()).hexdigest()}</code>",
             }
         )
@@ -98,4 +101,18 @@ def render(ctx) -> None:
         versions=versions(),
         params=", ".join(f"`{k}={_rel(v)}`" for k, v in p.items() if k != "report_date"),
     )
-    table(sha256_table(), "Input files and their SHA-256", "colophon-inputs", {"File": "38%", "SHA-256": "62%"})
+    diff = ctx.choices.differing()
+    say(
+        "Analysis choices (`data/raw/analysis_choices.csv`): {choices}.",
+        choices=(
+            "the declared defaults"
+            if not diff
+            else "differ from the defaults in " + "; ".join(f"`{k}={v}` (default `{d}`)" for k, d, v in diff)
+        ),
+    )
+    table(
+        sha256_table([p.get("choices_file", "")]),
+        "Input files and their SHA-256",
+        "colophon-inputs",
+        {"File": "38%", "SHA-256": "62%"},
+    )

@@ -40,6 +40,7 @@ TABLES = {
     "density_summary": "density_summary",  # demonstrated and extrapolated density per array
     "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
     "cost": "cost",  # cost per desktop from assumed prices
+    "sensitivity": "sensitivity",  # planning figures under each analysis choice (sensitivity.csv)
 }
 
 
@@ -110,6 +111,14 @@ class Context:
         from ..models import scenario
 
         return scenario.size({k: self.params[k] for k in SCENARIO_PARAMS}, self.sizing_inputs)
+
+    @functools.cached_property
+    def choices(self):
+        """The analysis choices in force (``raw.choices.Choices``): the declared defaults, or the
+        reviewer's file of the ``choices_file`` parameter (``make report CHOICES=...``)."""
+        from ..raw import choices as analysis
+
+        return analysis.resolve(self.params.get("choices_file") or None)
 
     @functools.cached_property
     def register(self) -> pd.DataFrame:

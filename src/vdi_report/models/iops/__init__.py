@@ -29,7 +29,7 @@ Modules: ``observations`` (cells, candidate records, observations), ``fit`` (OLS
 planning table). Charts and words for the report live in ``vdi_report.report``.
 """
 
-from .fit import IopsModel, _design, _fit_arrays, coefficients, fit, grid, predict_grid
+from .fit import ESTIMATE_STATISTICS, IopsModel, _design, _fit_arrays, coefficients, fit, grid, predict_grid
 from .observations import (
     ANY_CLASS,
     CELL_ORDER,
@@ -52,6 +52,8 @@ from .observations import (
     exclusions,
     login_vsi_weights,
     observations,
+    prepare,
+    resolve_choices,
     workload_score,
 )
 from .planning import PLANNING_COLUMNS, class_vendors, io_profile, observation_context, planning_table, rules_of_thumb
@@ -93,6 +95,9 @@ __all__ = [
     "exclusions",
     "observations",
     "derived_totals",
+    "prepare",
+    "resolve_choices",
+    "ESTIMATE_STATISTICS",
     "IopsModel",
     "_design",
     "_fit_arrays",

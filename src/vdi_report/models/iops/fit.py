@@ -136,16 +136,28 @@ def grid(results: pd.DataFrame, classes=WORKER_CLASSES) -> pd.DataFrame:
     return g
 
 
-def predict_grid(model: IopsModel, results: pd.DataFrame) -> pd.DataFrame:
+ESTIMATE_STATISTICS = ("median", "mean")  # choice estimate_statistic (data/raw/analysis_choices.csv)
+
+
+def predict_grid(model: IopsModel, results: pd.DataFrame, statistic: str = "median") -> pd.DataFrame:
     """Predictions per cell: one row per worker class when the model has a worker term, else one
     pooled row per cell with ``worker_class = any`` (the class cannot be separated).
+
+    ``statistic`` (choice ``estimate_statistic``): ``median`` reports exp of the fitted mean log
+    (the median of a log-normal); ``mean`` reports exp(mu + s^2 / 2), s^2 the fit's residual
+    variance (``result.scale``). The intervals are the same under both. Raises ValueError for
+    another statistic.
 
     Columns: phase, worker_class, statistic, cell, estimate, pi90_low, pi90_high, ci95_low,
     ci95_high (IOPS per desktop), spec, n_obs. A ``vantage`` spec predicts at the array front end.
     """
+    if statistic not in ESTIMATE_STATISTICS:
+        raise ValueError(f"statistic must be one of {ESTIMATE_STATISTICS}, got {statistic!r}")
     classes = WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,)
     g = grid(results, classes)
     p = model.predict(g)
+    if statistic == "mean":
+        p["estimate"] = p["estimate"] * float(np.exp(model.result.scale / 2))
     out = pd.concat([g[["phase", "worker_class", "statistic", "cell"]], p], axis=1)
     out["spec"], out["n_obs"] = model.spec, int(model.result.nobs)
     return out[

@@ -5,6 +5,7 @@ constants (cells, specifications, interval levels)."""
 import numpy as np
 import pandas as pd
 
+from ...raw import choices as analysis
 from ...transform.normalize import VANTAGE_PREFERENCE
 from .. import semantics
 
@@ -91,18 +92,48 @@ def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str,
     return score.where(phase != "boot", 0.0)
 
 
-def cell_of(phase: str, statistic: str, window: str) -> str:
-    """The model cell of a record (``CELLS``), or "" when it has none."""
+LOGIN_VARIANTS = ("monday", "tuesday")  # NetApp's two login tests (vocabulary.csv, variant)
+# The keys under which a read + write sum stands for the total of one test (derived_totals).
+SUM_KEYS = [
+    "source_id",
+    "test_id",
+    "phase",
+    "statistic",
+    "vantage",
+    "condition",
+    "variant",
+    "configuration",
+    "worker_class",
+]
+
+
+def resolve_choices(choices=None) -> "analysis.Choices":
+    """``choices`` (a ``raw.choices.Choices``), or the declared defaults when None."""
+    return analysis.resolve() if choices is None else choices
+
+
+def cell_of(phase: str, statistic: str, window: str, whole_test: str = "separate") -> str:
+    """The model cell of a record (``CELLS``), or "" when it has none. ``whole_test`` (choice
+    ``whole_test_window``): ``separate`` keeps a whole-test average (window ``test``) in its own
+    cell, ``steady_state`` pools it with the steady-state averages."""
     if phase == "login_and_steady_state":
-        phase = "login" if statistic == "peak" else phase
+        if statistic == "peak":
+            phase = "login"
+        elif window == "test" and whole_test == "steady_state":
+            return CELLS[("steady_state", "average")]
     if phase == "login_and_steady_state" and window != "test":
         return ""
     return CELLS.get((phase, statistic), "")
 
 
-def _reason(r) -> str:
-    if not r["used_in_analysis"]:
+def _reason(r, choices=None) -> str:
+    """Why a candidate record does not enter the model ("" = it does), under ``choices``
+    (``raw.choices``; default: the declared defaults). Each judgement names its choice."""
+    ch = resolve_choices(choices)
+    if not r["used_in_analysis"] and ch["register_resolutions"] == "apply":
         return "not used in analysis (audit register)"
+    if r.get("_replaced", False):
+        return "stated total: the read + write sum of the same test is used (choice total_source)"
     if r["phase"] == "boot":
         return "boot storm: modelled per desktop boot and by boot rate (boot model)"
     if r["phase"] not in PHASES:
@@ -111,14 +142,23 @@ def _reason(r) -> str:
         return f"statistic {r['statistic']} (not peak or average)"
     if r["condition"] == "failover":
         return "failover (one controller down): the array's behaviour, not the desktops' demand"
-    if r["variant"] == "tuesday":
-        return "Tuesday login (warm caches); Monday is the design case"
-    if r["vantage"] in ("array_backend", "guest"):
+    if r["variant"] in LOGIN_VARIANTS and r["variant"] != ch["login_variant"]:
+        warm = " (warm caches)" if r["variant"] == "tuesday" else " (cold caches)"
+        used = ch["login_variant"].title()
+        return f"{r['variant'].title()} login{warm}; the {used} login is used (choice login_variant)"
+    sampled = r["aggregation"] == "single_desktop"
+    if r["vantage"] == "array_backend" or (r["vantage"] == "guest" and not sampled):
         return f"vantage {r['vantage']}: not the desktops' front-end demand"
-    if r["aggregation"] == "single_desktop" and r["statistic"] == "peak":
-        return "single-desktop peak sample: not the per-desktop share of the array's peak"
-    if r["load"] == "boosted":
-        return "boosted I/O workload (IOPS target or I/O generator), not a standard Login VSI load"
+    if ch["front_end_vantage"] == "array_only" and r["vantage"] != "array_frontend":
+        return f"vantage {r['vantage'] or 'not stated'}: only the array front end is used (choice front_end_vantage)"
+    if sampled and r["statistic"] == "peak" and ch["single_desktop_peak"] == "exclude":
+        return "single-desktop peak sample: not the per-desktop share of the array's peak (choice single_desktop_peak)"
+    if sampled and r["statistic"] == "average" and ch["sampled_desktop_average"] == "exclude":
+        return "sampled desktops' average (choice sampled_desktop_average)"
+    if r["load"] == "boosted" and ch["boosted_load"] == "exclude":
+        return (
+            "boosted I/O workload (IOPS target or I/O generator), not a standard Login VSI load (choice boosted_load)"
+        )
     if r["worker_class"] not in WORKER_CLASSES:
         return f"worker class {r['worker_class'] or 'not stated'} is not one Login VSI class"
     if not r["cell"]:
@@ -126,38 +166,69 @@ def _reason(r) -> str:
     return ""
 
 
-def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Every per-desktop IOPS record with its semantics and ``reason`` (empty = used).
+MODEL_METRICS = ("iops", "read_iops", "write_iops", "iops_per_desktop", "duration")
+_SUMS: dict = {}  # (id, rows, replace) of a prepared table -> its derived sums (``prepare``)
 
-    Input: results.csv. Rows: metric ``iops`` with a per-desktop figure (value / desktops of the
-    test) and metric ``iops_per_desktop`` as printed, outside ``sizing``. Columns added:
-    ``aggregation``, ``window``, ``load``, ``role`` (``semantics.observation_semantics``),
-    ``cell``, ``iops_per_desktop``, ``iops_per_desktop_low``, ``iops_per_desktop_high`` (IOPS per
-    desktop), ``reason``. External sources get their reasons too (they are checked out of
-    sample, never fitted: ``observations`` filters on ``role``).
-    """
+
+def prepare(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The results.csv rows the planning models read (metrics ``MODEL_METRICS``), with their
+    semantics (``semantics.observation_semantics``: aggregation, window, load, role), for many
+    runs under different choices (``sensitivity``): the semantics and the read + write sums are
+    computed once. Columns: results.csv's plus ``role``."""
     r = semantics.observation_semantics(results, sources_df)
+    r = r[r["metric"].isin(MODEL_METRICS)].reset_index(drop=True)
+    for replace in (False, True):
+        _SUMS[(id(r), len(r), replace)] = derived_totals(r, replace=replace)
+    return r
+
+
+def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices=None) -> pd.DataFrame:
+    """Every per-desktop IOPS record with its semantics and ``reason`` (empty = used), under
+    ``choices`` (``raw.choices.Choices``; default: the declared defaults).
+
+    Input: results.csv (or ``prepare``'s subset). Rows: metric ``iops`` with a per-desktop figure
+    (value / desktops of the test), metric ``iops_per_desktop`` as printed, outside ``sizing``,
+    and the read + write sums of ``derived_totals`` (choice ``total_source``: with
+    ``read_plus_write`` a stated average total of a test whose read and write averages are both
+    stated is left out for their sum; otherwise sums stand in only where no total is stated).
+    Columns added: ``aggregation``, ``window``, ``load``, ``role``
+    (``semantics.observation_semantics``), ``cell``, ``iops_per_desktop``,
+    ``iops_per_desktop_low``, ``iops_per_desktop_high`` (IOPS per desktop), ``reason``. External
+    sources get their reasons too (they are checked out of sample, never fitted:
+    ``observations`` filters on ``role``).
+    """
+    ch = resolve_choices(choices)
+    r = results if "role" in results.columns else semantics.observation_semantics(results, sources_df)
+    replace = ch["total_source"] == "read_plus_write"
+    sums = _SUMS.get((id(results), len(results), replace))
+    if sums is None:
+        sums = derived_totals(r, replace=replace)
+    r = pd.concat([r, sums], ignore_index=True) if len(sums) else r
     r = r[
         (((r["metric"] == "iops") & r["per_desktop"].notna()) | (r["metric"] == "iops_per_desktop"))
         & (r["phase"] != "sizing")
     ].copy()
+    summed = set(map(tuple, sums.loc[sums["statistic"] == "average", SUM_KEYS].to_numpy())) if replace else set()
+    kind = r["kind"] if "kind" in r.columns else pd.Series("reported", index=r.index)
+    r["_replaced"] = [k in summed and kd != "derived" for k, kd in zip(map(tuple, r[SUM_KEYS].to_numpy()), kind)]
     direct = r["metric"] == "iops_per_desktop"
     r["iops_per_desktop"] = np.where(direct, r["value"], r["per_desktop"])
     r["iops_per_desktop_low"] = np.where(direct, r["value_low"], r["per_desktop_low"])
     r["iops_per_desktop_high"] = np.where(direct, r["value_high"], r["per_desktop_high"])
-    r["cell"] = [cell_of(p, s, w) for p, s, w in zip(r["phase"], r["statistic"], r["window"])]
-    r["reason"] = r.apply(_reason, axis=1) if len(r) else pd.Series(dtype=str)
-    return r.reset_index(drop=True)
+    whole = ch["whole_test_window"]
+    r["cell"] = [cell_of(p, s, w, whole) for p, s, w in zip(r["phase"], r["statistic"], r["window"])]
+    r["reason"] = r.apply(lambda x: _reason(x, ch), axis=1) if len(r) else pd.Series(dtype=str)
+    return r.drop(columns="_replaced").reset_index(drop=True)
 
 
-def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The records the model does not use, with the reason (a table the report lists).
+def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices=None) -> pd.DataFrame:
+    """The records the model does not use under ``choices``, with the reason (a table the report lists).
 
     Columns: source_id, vendor, role, record_id, test_id, phase, statistic, vantage,
     aggregation, window, load, worker_class, iops_per_desktop (IOPS per desktop), reason.
     One row per record; audit exclusions and non-modelled phases included.
     """
-    c = candidate_records(results, sources_df)
+    c = candidate_records(results, sources_df, choices)
     c = c[c["reason"] != ""]
     cols = [
         "source_id",
@@ -180,15 +251,18 @@ def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) ->
 
 def observations(
     results: pd.DataFrame,
-    bounded: str = "exclude",
-    approx: str = "mid",
+    bounded: str | None = None,
+    approx: str | None = None,
     role: str = "seed",
     sources_df: pd.DataFrame | None = None,
+    choices=None,
 ) -> pd.DataFrame:
-    """Model observations: one row per vendor x cell x worker class, from sources of ``role``.
+    """Model observations: one row per vendor x cell x worker class, from sources of ``role``,
+    under ``choices`` (``raw.choices.Choices``; default: the declared defaults).
 
-    ``bounded``: ``exclude`` drops lt/gt records, ``at_bound`` uses them at their printed value.
-    ``approx``: ``mid``, ``low`` or ``high`` end of the interval of approx values and ranges.
+    ``bounded`` (default: choice ``bounded_values``): ``exclude`` drops lt/gt records,
+    ``at_bound`` uses them at their printed value. ``approx`` (default: choice
+    ``approx_point``): ``mid``, ``low`` or ``high`` end of the interval of approx values and ranges.
     Within a group the preferred vantage wins (front end, host, port, unstated); repeats of one
     number are counted once; distinct tests are combined by their geometric mean.
     Columns: vendor, source_id, cell, phase, statistic, window, aggregation, worker_class,
@@ -196,9 +270,12 @@ def observations(
     log_iops, log_iops_vsi (log_iops - workload). Raises ValueError for an unknown ``bounded``
     or ``approx``. May be empty (e.g. no external source yet).
     """
+    ch = resolve_choices(choices)
+    bounded = ch["bounded_values"] if bounded is None else bounded
+    approx = ch["approx_point"] if approx is None else approx
     if bounded not in ("exclude", "at_bound") or approx not in ("mid", "low", "high"):
         raise ValueError(f"bounded must be exclude|at_bound and approx mid|low|high, got {bounded!r}, {approx!r}")
-    c = candidate_records(results, sources_df)
+    c = candidate_records(results, sources_df, ch)
     c = c[(c["reason"] == "") & (c["role"] == role)]
     if bounded == "exclude":
         c = c[~c["bound"].isin(["lt", "gt"])]
@@ -252,28 +329,23 @@ def observations(
     return obs[cols]
 
 
-def derived_totals(results: pd.DataFrame) -> pd.DataFrame:
+def derived_totals(results: pd.DataFrame, replace: bool = False) -> pd.DataFrame:
     """Total IOPS derived as read + write IOPS where a test reports both but no total at that
-    vantage and statistic (e.g. the external documents). Rows shaped like results.csv rows of
+    vantage and statistic (e.g. the external documents); with ``replace`` (choice
+    ``total_source = read_plus_write``) also for averages whose total is stated (the register
+    prefers the sum: D-ACCS-17). Rows shaped like results.csv rows of
     metric ``iops`` with ``per_desktop``; record_id ``<read id>+<write id>``; kind ``derived``.
     An average of a sum is the sum of the averages (bound as reported); separate peaks need not
-    coincide, so their sum bounds the total peak from above (bound ``lt``)."""
+    coincide, so their sum bounds the total peak from above (bound ``lt``), and a stated total
+    peak always wins."""
     rw = results[results["metric"].isin(["read_iops", "write_iops"]) & results["statistic"].isin(["peak", "average"])]
-    keys = [
-        "source_id",
-        "test_id",
-        "phase",
-        "statistic",
-        "vantage",
-        "condition",
-        "variant",
-        "configuration",
-        "worker_class",
-    ]
+    keys = SUM_KEYS
     have = set(map(tuple, results.loc[results["metric"] == "iops", keys].to_numpy()))
     rows = []
     for k, g in rw.groupby(keys, sort=True):
-        if k in have or set(g["metric"]) != {"read_iops", "write_iops"}:
+        if set(g["metric"]) != {"read_iops", "write_iops"}:
+            continue
+        if k in have and not (replace and k[keys.index("statistic")] == "average"):
             continue
         rd, wr = g[g["metric"] == "read_iops"].iloc[0], g[g["metric"] == "write_iops"].iloc[0]
         x = rd.copy()

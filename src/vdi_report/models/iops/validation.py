@@ -15,7 +15,6 @@ from .observations import (
     WORKER_CLASSES,
     WORKLOAD_SPECS,
     candidate_records,
-    derived_totals,
     observations,
 )
 
@@ -206,14 +205,16 @@ EXTERNAL_COLUMNS = [
 ]
 
 
-def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def external_check(
+    results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None, choices=None
+) -> pd.DataFrame:
     """Out-of-sample check on the external sources (sources.csv ``role = external``).
 
     Their per-desktop figures pass the same semantics and exclusions as the seeds' (a total
     derived as read + write where they report no total: ``derived_totals``) and are predicted
     by ``model`` (fitted to the seeds only), one row per external test run and cell, labelled by
-    how the source differs. Columns ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low,
-    pi90_high in IOPS per desktop; bound (``lt``: the observed figure is an upper bound, e.g. a
+    how the source differs; ``choices`` as for ``candidate_records``. Columns
+    ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low, pi90_high in IOPS per desktop; bound (``lt``: the observed figure is an upper bound, e.g. a
     sum of separate read and write peaks); ratio (observed / predicted); covered (observed
     inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
     when no external source has a usable figure.
@@ -225,7 +226,7 @@ def external_check(results: pd.DataFrame, model: IopsModel, sources_df: pd.DataF
     r = results[results["source_id"].isin(ext_ids)]
     if r.empty:
         return pd.DataFrame(columns=EXTERNAL_COLUMNS)
-    c = candidate_records(pd.concat([results, derived_totals(r)], ignore_index=True), sources_df)
+    c = candidate_records(results, sources_df, choices)
     c = c[
         (c["role"] == "external")
         & (c["reason"] == "")

@@ -207,6 +207,30 @@ def sizing_table(ctx) -> pd.DataFrame:
     )
 
 
+def choices_line(ctx) -> None:
+    """Which analysis choices (data/raw/analysis_choices.csv) these figures rest on: the declared
+    defaults, or the reviewer's options that differ from them (``make report CHOICES=file``)."""
+    ch = ctx.choices
+    diff = ch.differing()
+    decl = ch.declared
+    if not diff:
+        say(
+            "**Analysis choices:** the declared defaults of all {n} judgement calls "
+            "(`data/raw/analysis_choices.csv`); how far each moves these figures: {ref_choices}.",
+            n=len(decl.ids),
+            ref_choices=ref("sensitivity-choices"),
+        )
+        return
+    say(
+        "**Analysis choices differ from the defaults** ({n_diff} of {n}, a reviewer's file): {which}. Every other "
+        "choice keeps its default; the effect of each: {ref_choices}.",
+        n_diff=len(diff),
+        n=len(decl.ids),
+        which="; ".join(f"{decl.label[k].lower()}: **{v}** (default {d})" for k, d, v in diff),
+        ref_choices=ref("sensitivity-choices"),
+    )
+
+
 def render(ctx) -> None:
     """Title block and chapter 1."""
     title(ctx)
@@ -242,6 +266,7 @@ def render(ctx) -> None:
             else ""
         ),
     )
+    choices_line(ctx)
     table(
         planning_table(ctx),
         "Planning figures per concurrent desktop",

@@ -1,0 +1,279 @@
+"""The planning figures under any analysis choices, and their sensitivity to each choice.
+
+``planning_under(results, choices)`` is the one path from results.csv to the planning table
+(``iops_per_desktop_model.csv``) under a set of options of ``data/raw/analysis_choices.csv``
+(``raw.choices``): the model stage (notebook 04) writes what it returns, and ``sensitivity``
+calls it for every specification, so a reviewer's run (``make report CHOICES=file``) writes
+exactly the rows ``sensitivity.csv`` holds for that file's specification.
+
+``sensitivity`` recomputes the planning table (every era, phase, worker class and statistic)
+under each option of each declared choice with every other choice at its default (*one at a
+time*), and under every combination of the options of the choices declared ``joint = yes`` (the
+*specification curve*: the joint range of the defensible specifications). Each row names its
+specification by ``Choices.key`` (``id=option;...`` of the choices not at their default;
+``default`` for none).
+
+Columns of ``sensitivity.csv`` (``SENSITIVITY_COLUMNS``): kind (``one_at_a_time`` or
+``joint``), choice_id (``joint`` on the specification curve), option (the choice's option; the
+specification key on joint rows), is_default (the option is the choice's default; the joint
+specification is the default one), specification, era, phase, worker_class, statistic,
+estimate, pi90_low, pi90_high (the planning table's unit: IOPS per desktop, IOPS per desktop
+booted per minute, I/O per desktop boot), change (estimate / the default estimate of the same
+era, phase and statistic - 1; NaN when either is not estimable), n_obs, spec (the model
+specification used).
+"""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+
+from ..raw import choices as analysis
+from . import boot, iops, scenario
+
+SENSITIVITY_COLUMNS = [
+    "kind",
+    "choice_id",
+    "option",
+    "is_default",
+    "specification",
+    "era",
+    "phase",
+    "worker_class",
+    "statistic",
+    "estimate",
+    "pi90_low",
+    "pi90_high",
+    "change",
+    "n_obs",
+    "spec",
+]
+KEYS = ["era", "phase", "worker_class", "statistic"]
+DEFAULT_ERA = "seed"  # the era of a planning table without an era column (the seed documents)
+
+
+def _spec_and_prediction(obs: pd.DataFrame, results: pd.DataFrame, ch, memo: dict) -> tuple:
+    """(spec, model or None, predict_grid rows) for ``obs`` under ``ch`` (model_spec,
+    estimate_statistic); a cell the observations cannot estimate is NaN. ``memo`` caches by the
+    observations themselves: different choices often select the same observations."""
+    osig = (
+        tuple(map(tuple, obs[["vendor", "cell", "worker_class", "vantage"]].to_numpy())),
+        tuple(np.round(obs["iops_per_desktop"].to_numpy(dtype=float), 9)),
+    )
+    if ch["model_spec"] == "auto":
+        if ("spec", osig) not in memo:
+            try:
+                memo[("spec", osig)] = iops.choose_spec(iops.compare_specs(obs))
+            except ValueError:  # no specification can be fitted: nothing is estimable
+                memo[("spec", osig)] = iops.DEFAULT_SPEC
+        spec = memo[("spec", osig)]
+    else:
+        spec = ch["model_spec"]
+    key = ("fit", osig, spec, ch["estimate_statistic"])
+    if key not in memo:
+        try:
+            model = iops.fit(obs, spec)
+            pred = iops.predict_grid(model, results, ch["estimate_statistic"])
+        except ValueError:
+            model = None
+            pred = iops.grid(results, (iops.ANY_CLASS,))[["phase", "worker_class", "statistic", "cell"]].assign(
+                estimate=np.nan,
+                pi90_low=np.nan,
+                pi90_high=np.nan,
+                ci95_low=np.nan,
+                ci95_high=np.nan,
+                spec=spec,
+                n_obs=len(obs),
+            )
+        memo[key] = (spec, model, pred)
+    return memo[key]
+
+
+def planning_under(
+    results: pd.DataFrame,
+    choices=None,
+    sources_df: pd.DataFrame | None = None,
+    chars: pd.DataFrame | None = None,
+    memo: dict | None = None,
+) -> SimpleNamespace:
+    """The planning models under ``choices`` (``raw.choices.Choices``; default: the declared
+    defaults). ``results``: results.csv (or ``iops.prepare`` of it, for many runs); ``chars``:
+    ``scenario.io_characteristics`` (computed when None; no choice reaches it); ``memo``: a dict
+    shared across runs (caches fits and boot models).
+
+    Returns a namespace: ``choices``, ``obs`` (``iops.observations``), ``specs``
+    (``iops.compare_specs`` when model_spec is auto, else None), ``spec``, ``model``
+    (``IopsModel`` or None when not estimable), ``pred`` (``iops.predict_grid``), ``storms``
+    (``boot.boot_storms``), ``boot_model`` (``boot.rate_model``), ``chars``, ``plan`` (the
+    planning table, ``iops.PLANNING_COLUMNS``)."""
+    ch = iops.resolve_choices(choices)
+    memo = {} if memo is None else memo
+    obs = iops.observations(results, sources_df=sources_df, choices=ch)
+    spec, model, pred = _spec_and_prediction(obs, results, ch, memo)
+    bkey = ("boot", ch["register_resolutions"], ch["boot_pooling"])
+    if bkey not in memo:
+        storms = boot.boot_storms(results, sources_df, use_register=ch["register_resolutions"] == "apply")
+        memo[bkey] = (storms, boot.rate_model(storms, ch["boot_pooling"]))
+    storms, boot_model = memo[bkey]
+    if chars is None:
+        chars = scenario.io_characteristics(results, iops.io_profile(results))
+    plan = iops.planning_table(pred, obs, boot_model, chars)
+    specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
+    return SimpleNamespace(
+        choices=ch,
+        obs=obs,
+        specs=specs,
+        spec=spec,
+        model=model,
+        pred=pred,
+        storms=storms,
+        boot_model=boot_model,
+        chars=chars,
+        plan=plan,
+    )
+
+
+def _rows(plan: pd.DataFrame, **meta) -> pd.DataFrame:
+    p = plan.copy()
+    if "era" not in p.columns:
+        p["era"] = DEFAULT_ERA
+    return p.assign(**meta)
+
+
+def sensitivity(
+    results: pd.DataFrame, decl=None, sources_df: pd.DataFrame | None = None, planning=None
+) -> pd.DataFrame:
+    """The sensitivity table (columns ``SENSITIVITY_COLUMNS``): one-at-a-time rows in declared
+    order (choice, option), then the specification curve; within each, the planning table's rows.
+
+    ``decl``: ``raw.choices.declared()`` (default: the project's list). ``planning(results,
+    choices) -> planning table``: default ``planning_under(...).plan`` on ``iops.prepare(results)``
+    (the model stage's own path). Each distinct specification is computed once.
+    """
+    decl = decl or analysis.declared()
+    base = decl.defaults()
+    if planning is None:
+        prepared = iops.prepare(results, sources_df)
+        chars = scenario.io_characteristics(results, iops.io_profile(results))
+        memo: dict = {}
+
+        def planning(_r, ch):
+            return planning_under(prepared, ch, sources_df, chars, memo).plan
+
+    cache: dict[str, pd.DataFrame] = {}
+
+    def plan_of(ch):
+        k = ch.key()
+        if k not in cache:
+            cache[k] = planning(results, ch)
+        return cache[k]
+
+    default = _rows(plan_of(base))
+    out = []
+    for cid in decl.ids:
+        for opt in decl.options[cid]:
+            ch = base.with_options(**{cid: opt})
+            out.append(
+                _rows(
+                    plan_of(ch),
+                    kind="one_at_a_time",
+                    choice_id=cid,
+                    option=opt,
+                    is_default=opt == decl.default[cid],
+                    specification=ch.key(),
+                )
+            )
+    joint = [c for c in decl.ids if decl.joint[c]]
+    for combo in itertools.product(*(decl.options[c] for c in joint)):
+        ch = base.with_options(**dict(zip(joint, combo)))
+        k = ch.key()
+        out.append(
+            _rows(
+                plan_of(ch),
+                kind="joint",
+                choice_id="joint",
+                option=k,
+                is_default=k == analysis.DEFAULT_KEY,
+                specification=k,
+            )
+        )
+    t = pd.concat(out, ignore_index=True)
+    ref = default.drop_duplicates(["era", "phase", "statistic"]).set_index(["era", "phase", "statistic"])["estimate"]
+    base_est = pd.Series(list(zip(t["era"], t["phase"], t["statistic"]))).map(ref).to_numpy(dtype=float)
+    t["change"] = t["estimate"].to_numpy(dtype=float) / base_est - 1
+    t["is_default"] = t["is_default"].astype(bool)
+    return t.reindex(columns=SENSITIVITY_COLUMNS).reset_index(drop=True)
+
+
+def _reference_rows(sens: pd.DataFrame) -> pd.DataFrame:
+    """Rows of the pooled class ``any`` or, where a specification separates the worker classes,
+    the reference class (knowledge): one comparable row per era, phase and statistic."""
+    return sens[sens["worker_class"].isin([iops.ANY_CLASS, iops.REFERENCE_CLASS])]
+
+
+def ranking(sens: pd.DataFrame) -> pd.DataFrame:
+    """The choices ordered by how far one flip moves a planning estimate of the pooled (or the
+    reference, knowledge) class. Columns: choice_id,
+    max_abs_change (largest |change| over the choice's other options and the planning rows; 0
+    when none moves), row (``phase statistic`` it moves most), option (the option that does),
+    not_estimable (an option leaves a row without an estimate)."""
+    s = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & ~sens["is_default"]])
+    rows = []
+    for cid, g in s.groupby("choice_id", sort=False):
+        a = g["change"].abs()
+        i = a.idxmax() if a.notna().any() else None
+        rows.append(
+            {
+                "choice_id": cid,
+                "max_abs_change": float(a.max()) if i is not None else 0.0,
+                "row": f"{g.at[i, 'phase']} {g.at[i, 'statistic']}" if i is not None else "",
+                "option": g.at[i, "option"] if i is not None else "",
+                "not_estimable": bool(g["estimate"].isna().any()),
+            }
+        )
+    out = pd.DataFrame(rows, columns=["choice_id", "max_abs_change", "row", "option", "not_estimable"])
+    return out.sort_values(["max_abs_change", "choice_id"], ascending=[False, True]).reset_index(drop=True)
+
+
+def tornado(sens: pd.DataFrame) -> pd.DataFrame:
+    """Per choice and planning row (era, phase, statistic; the pooled or reference class): the
+    lowest and highest change of the estimate over the choice's options, one at a time (the
+    default's 0 included). Columns:
+    choice_id, era, phase, statistic, low_change, low_option, high_change, high_option,
+    not_estimable (options leaving the row without an estimate, space-separated)."""
+    s = _reference_rows(sens[sens["kind"] == "one_at_a_time"])
+    rows = []
+    for (cid, era, phase, stat), g in s.groupby(["choice_id", "era", "phase", "statistic"], sort=False):
+        ok = g[g["change"].notna()]
+        lo = ok.loc[ok["change"].idxmin()] if len(ok) else None
+        hi = ok.loc[ok["change"].idxmax()] if len(ok) else None
+        rows.append(
+            {
+                "choice_id": cid,
+                "era": era,
+                "phase": phase,
+                "statistic": stat,
+                "low_change": min(0.0, lo["change"]) if lo is not None else 0.0,
+                "low_option": lo["option"] if lo is not None else "",
+                "high_change": max(0.0, hi["change"]) if hi is not None else 0.0,
+                "high_option": hi["option"] if hi is not None else "",
+                "not_estimable": " ".join(dict.fromkeys(g.loc[g["estimate"].isna(), "option"])),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "choice_id",
+            "era",
+            "phase",
+            "statistic",
+            "low_change",
+            "low_option",
+            "high_change",
+            "high_option",
+            "not_estimable",
+        ],
+    )

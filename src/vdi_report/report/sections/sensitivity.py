@@ -1,0 +1,137 @@
+"""Chapter Sensitivity (after Models): every analysis choice of ``data/raw/analysis_choices.csv``, how far
+each moves the planning figures (one at a time: tornado chart), the joint range of the
+defensible combinations (specification curve), which way the report went and why, and how a
+reviewer re-runs the analysis with their own options (``make report CHOICES=file``)."""
+
+import pandas as pd
+
+from .. import charts
+
+ORDER = 45  # position in the report (sections/__init__.py): after Models, before Audit
+from .. import formatting as fmt
+from ..show import figure, heading, ref, say, table
+
+
+def _signed(x: float) -> str:
+    if pd.isna(x):
+        return "not estimable"
+    return f"{100 * x:+.0f} %"
+
+
+def choices_table(ctx) -> pd.DataFrame:
+    """One row per declared choice: Choice, Report's option (and the reviewer's when it
+    differs), Alternatives, Largest move (one flip, the planning row it moves), Why (the reason)."""
+    from ...models import sensitivity
+
+    decl, ch = ctx.choices.declared, ctx.choices
+    rank = sensitivity.ranking(ctx.sensitivity).set_index("choice_id")
+    rows = []
+    for cid in decl.ids:
+        opt = decl.default[cid] + ("" if ch[cid] == decl.default[cid] else f" (this report: {ch[cid]})")
+        r = rank.loc[cid] if cid in rank.index else None
+        move = (
+            "none"
+            if r is None or not r["max_abs_change"]
+            else f"{_signed(r['max_abs_change'] * (1 if _direction(ctx, cid, r) >= 0 else -1))} "
+            f"({r['row'].replace('_', ' ')}, {r['option']})"
+        )
+        if r is not None and r["not_estimable"]:
+            move += "; an option leaves a figure not estimable"
+        rows.append(
+            {
+                "Choice": decl.label[cid],
+                "Default": opt,
+                "Alternatives": ", ".join(o for o in decl.options[cid] if o != decl.default[cid]),
+                "Largest move (one flip)": move,
+                "Why the default": decl.reason[cid],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _direction(ctx, cid, r) -> float:
+    """Sign of the largest move of choice ``cid`` (its ``ranking`` row ``r``)."""
+    s = ctx.sensitivity
+    g = s[(s["kind"] == "one_at_a_time") & (s["choice_id"] == cid) & (s["option"] == r["option"])]
+    g = g[(g["phase"] + " " + g["statistic"]) == r["row"]]
+    return float(g["change"].dropna().iloc[0]) if g["change"].notna().any() else 0.0
+
+
+def curve_table(ctx) -> pd.DataFrame:
+    """The specification curve per planning row (pooled or reference class): the report's
+    estimate, the lowest and highest over the joint combinations, and how many there are."""
+    s = ctx.sensitivity
+    j = s[(s["kind"] == "joint") & s["worker_class"].isin(["any", "knowledge"])]
+    d = s[(s["kind"] == "one_at_a_time") & (s["specification"] == ctx.choices.key()) & s["worker_class"].isin(["any"])]
+    rows = []
+    for (era, phase, stat), g in j.groupby(["era", "phase", "statistic"], sort=False):
+        here = d[(d["era"] == era) & (d["phase"] == phase) & (d["statistic"] == stat)]["estimate"]
+        est = g["estimate"].dropna()
+        rows.append(
+            {
+                "Era": era,
+                "Planning figure": f"{ctx.label('phase', phase)} · {stat.replace('_', ' ')}",
+                "This report": fmt.num(here.iloc[0]) if len(here) and pd.notna(here.iloc[0]) else "see Table",
+                "Lowest": fmt.num(est.min()) if len(est) else "not estimable",
+                "Highest": fmt.num(est.max()) if len(est) else "not estimable",
+                "Specifications": f"{g['specification'].nunique()} ({int(g['estimate'].isna().sum())} not estimable)",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def render(ctx) -> None:
+    from ...models import sensitivity
+
+    heading(1, "Sensitivity", "sensitivity")
+    decl, sens = ctx.choices.declared, ctx.sensitivity
+    rank = sensitivity.ranking(sens)
+    top = rank.head(3)
+    joint = [decl.label[c] for c in decl.ids if decl.joint[c]]
+    say(
+        "Every judgement call the models make is an **analysis choice** declared once in "
+        "`data/raw/analysis_choices.csv`, with its options, the default this report takes and the reason, citing the "
+        "records and register entries behind it; the code reads the choice and decides nothing the list does not "
+        "name. Below, the planning figures are recomputed under every option of every choice, one at a time "
+        "({ref_tornado}), and under every combination of the {n_joint} choices whose alternatives are all defensible "
+        "({joint}): the specification curve of {n_specs} specifications ({ref_curve}). All rows are in "
+        "`data/processed/sensitivity.csv`.\n\nThe three choices that move a planning figure most: {top}.",
+        ref_tornado=ref("sensitivity-tornado"),
+        n_joint=len(joint),
+        joint=fmt.words(joint),
+        n_specs=sens.loc[sens["kind"] == "joint", "specification"].nunique(),
+        ref_curve=ref("sensitivity-curve"),
+        top="; ".join(
+            f"{decl.label[r.choice_id].lower()} ({r.option}: {_signed(r.max_abs_change)} at most, "
+            f"{r.row.replace('_', ' ')})"
+            for r in top.itertuples()
+        ),
+    )
+    figure(
+        charts.tornado_chart(sensitivity.tornado(sens), decl.label),
+        "Tornado chart: how far each analysis choice moves each planning estimate when flipped alone (bar: from the "
+        "lowest to the highest change over the choice's options; no change is this report's default; pooled "
+        "worker class, or the knowledge worker where an option separates the classes)",
+        "sensitivity-tornado",
+    )
+    table(
+        choices_table(ctx),
+        "The analysis choices: the report's option, the alternatives, the largest move of one flip and the reason",
+        "sensitivity-choices",
+        {
+            "Choice": "15%",
+            "Default": "12%",
+            "Alternatives": "14%",
+            "Largest move (one flip)": "17%",
+            "Why the default": "42%",
+        },
+    )
+    table(curve_table(ctx), "Specification curve: the planning estimates over the joint choices", "sensitivity-curve")
+    say(
+        "**Re-run with your own choices.** Write a CSV with the columns `choice_id, option` (choices not listed keep "
+        "their default) and run `make report CHOICES=my_choices.csv`: the file is checked against the declared list "
+        "(an unknown choice or option is named with its file, line and the allowed values), only the model stage "
+        "and the report re-run, and page one and the colophon list the choices that differ from the defaults. The "
+        "planning figures of such a run are the rows of `sensitivity.csv` whose `specification` names the same "
+        "options."
+    )
