@@ -35,6 +35,7 @@
 import pandas as pd
 
 from vdi_report import audit, catalogue
+from vdi_report.raw import facts
 
 pd.set_option("display.max_colwidth", 200)
 audit.rules_table()
@@ -42,7 +43,9 @@ audit.rules_table()
 # %%
 results = catalogue.read("results")
 register = audit.load_discrepancies()
-findings = audit.run_rules(results, register=register)
+# test-bed and method facts stated in words (data/raw/facts.csv): the rules compare their statements
+statements = facts.load_facts()
+findings = audit.run_rules(results, register=register, facts=statements)
 catalogue.write("audit_findings", findings)
 print(f"{len(findings)} findings over {results['source_id'].nunique()} sources -> {catalogue.path('audit_findings')}")
 

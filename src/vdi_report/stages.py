@@ -183,7 +183,7 @@ STAGES = (
         "audit: consistency rules over all sources",
         notebook="03_audit",
         reads_tables=("results",),
-        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", RECORDS),
+        raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", "data/raw/facts.csv", RECORDS),
     ),
     Stage(
         "iops_model",

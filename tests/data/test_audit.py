@@ -29,7 +29,9 @@ def _has(findings, rule, *record_ids):
 
 
 def test_findings_file_matches_a_fresh_run(findings, results):
-    fresh = audit.run_rules(results)
+    from vdi_report.raw import facts
+
+    fresh = audit.run_rules(results, facts=facts.load_facts())
     assert len(fresh) == len(findings)
     assert list(fresh["record_ids"]) == list(findings["record_ids"])
 
@@ -96,3 +98,13 @@ def test_netapp_failover_latency_resolution(results):
     r = results.set_index("record_id")
     assert not r.at["NTAP-0020", "used_in_analysis"] and not r.at["NTAP-0054", "used_in_analysis"]
     assert r.at["NTAP-0102", "used_in_analysis"] and math.isclose(r.at["NTAP-0102", "value"], 0.498)
+
+
+def test_real_findings_of_the_statement_rules(processed):
+    f = processed("audit_findings")
+    assert (f["rule"] == "statement_changes").sum() >= 4
+    assert any("S-RA2022-01" in x and "S-RA2022-02" in x for x in f["record_ids"])  # logon vs boot phase
+    assert any("S-RA2022-05" in x for x in f["record_ids"])  # first run vs averages across runs
+    sim = f[f["rule"] == "similar_claim"]
+    assert any("S-RA2022-06" in x for x in sim["record_ids"]) and not any("S-RA2022-08" in x for x in sim["record_ids"])
+    assert any("RA2053-0300" in x for x in f.loc[f["rule"] == "per_session_target", "record_ids"])

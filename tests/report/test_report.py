@@ -63,7 +63,7 @@ def test_pdf_metadata_and_bookmarks(reader, params):
     if date:
         assert meta.get("/CreationDate", "").startswith("D:" + date.replace("-", ""))
     top = [o.title for o in reader.outline if not isinstance(o, list)]
-    assert top[:6] == ["Answers", "Evidence", "Method", "Models", "Audit", "Appendix"]
+    assert top[:7] == ["Answers", "Evidence", "Method", "Models", "Sensitivity", "Audit", "Appendix"]
 
 
 def test_tables_and_figures_are_numbered_in_order_and_references_resolved(pdf_text, html):

@@ -20,26 +20,36 @@ import pandas as pd
 class Rule:
     """One registered rule: ``order`` (run and report order), ``name`` (snake_case id), ``label``
     (a few words for table headers), ``description`` (one line for the report), ``check``
-    (records with intervals -> finding dicts, see ``common.finding``)."""
+    (records with intervals -> finding dicts, see ``common.finding``; a rule with ``inputs =
+    "facts"`` is called with the statements of ``data/raw/facts.csv`` and the records:
+    ``check(facts, records)``)."""
 
     order: int
     name: str
     label: str
     description: str
-    check: Callable[[pd.DataFrame], list[dict]]
+    check: Callable[..., list[dict]]
+    inputs: str = "records"
 
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(order: int, name: str, label: str, description: str):
+INPUTS = ("records", "facts")
+
+
+def rule(order: int, name: str, label: str, description: str, inputs: str = "records"):
     """Decorator registering a rule function under ``name``; ``RULES`` stays sorted by ``order``.
-    Raises ValueError for a name registered twice."""
+    ``inputs``: ``records`` (``check(records)``) or ``facts`` (``check(facts, records)``: the
+    statements of data/raw/facts.csv). Raises ValueError for a name registered twice or another
+    ``inputs``."""
+    if inputs not in INPUTS:
+        raise ValueError(f"audit rule {name!r}: inputs must be one of {INPUTS}, got {inputs!r}")
 
     def register(func):
         if name in RULES:
             raise ValueError(f"audit rule {name!r} registered twice")
-        RULES[name] = Rule(order, name, label, description, func)
+        RULES[name] = Rule(order, name, label, description, func, inputs)
         ordered = sorted(RULES.values(), key=lambda r: (r.order, r.name))
         RULES.clear()
         RULES.update({r.name: r for r in ordered})

@@ -26,12 +26,16 @@ def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
     return pd.Series(out, index=findings.index, dtype=str)
 
 
-def run_rules(results: pd.DataFrame, rules=None, register: pd.DataFrame | None = None) -> pd.DataFrame:
+def run_rules(
+    results: pd.DataFrame, rules=None, register: pd.DataFrame | None = None, facts: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Run the consistency rules over normalized records and return the findings.
 
     ``results``: the columns of ``normalize.RESULT_COLUMNS`` (``results.csv`` read with
     ``normalize.read_normalized``; all records, used in the analysis or not: the audit is about
-    what the documents state). ``rules``: names from ``RULES`` (default: all).
+    what the documents state). ``rules``: names from ``RULES`` (default: all). ``facts``: the
+    statements of ``data/raw/facts.csv`` (``raw.facts.load_facts``) the rules with ``inputs =
+    "facts"`` compare; without them those rules find nothing.
 
     Returns columns ``FINDING_COLUMNS``: ``finding_id`` (``FNNN``, numbered in output order), ``rule``, ``severity``
     (``inconsistent`` or ``note``), ``source_id``, ``test_id``, ``metric`` (space-separated when
@@ -63,7 +67,13 @@ def run_rules(results: pd.DataFrame, rules=None, register: pd.DataFrame | None =
         if n not in RULES:
             raise KeyError(f"unknown rule {n!r}; known: {', '.join(RULES)}")
     df = intervals(results.sort_values(["source_id", "record_id"], kind="stable").reset_index(drop=True))
-    rows = [f for n in names for f in RULES[n].check(df)]
+    rows = []
+    for n in names:
+        r = RULES[n]
+        if r.inputs == "facts":
+            rows += r.check(facts, df) if facts is not None and len(facts) else []
+        else:
+            rows += r.check(df)
     out = pd.DataFrame(rows, columns=FINDING_COLUMNS[1:-1])
     if out.empty:
         return pd.DataFrame(columns=FINDING_COLUMNS)

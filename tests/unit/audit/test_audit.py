@@ -514,3 +514,131 @@ def test_register_reports_the_documents_errors_behind_corrected_labels(register)
             ):
                 missing.append(r.record_id)
     assert not missing, f"corrected labels without a register entry: {missing}"
+
+
+# --------------------------------------------------------------------------------------------
+# Statements of one fact across sections (data/raw/facts.csv) and a figure derived from a target
+# --------------------------------------------------------------------------------------------
+
+from vdi_report.raw import facts as facts_mod  # noqa: E402
+from vdi_report.raw import provenance  # noqa: E402
+
+SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
+
+
+def stmt(
+    fact_id,
+    fact,
+    value,
+    *,
+    value_text=None,
+    section="method",
+    locator="Section 4.3",
+    line=10,
+    record_ids="",
+    about="the Windows version of the desktops",
+    source_id="demo",
+):
+    vt = value_text or value
+    return {
+        "fact_id": fact_id,
+        "source_id": source_id,
+        "text_file": "",
+        "fact": fact,
+        "about": about,
+        "value": value,
+        "value_text": vt,
+        "section": section,
+        "locator": locator,
+        "line": line,
+        "quote": f"... {vt} ...",
+        "record_ids": record_ids,
+        "note": "",
+    }
+
+
+def run_facts(facts, records, rule):
+    return audit.run_rules(pd.DataFrame(records), rules=[rule], facts=pd.DataFrame(facts))
+
+
+BASE = [rec("iops", "1,000", 1000.0)]  # any records: the statement rules read the facts
+
+
+def test_statement_changes_flags_one_fact_stated_two_ways():
+    bad = [
+        stmt("S-DEMO-01", "guest_os_version", "1709"),
+        stmt("S-DEMO-02", "guest_os_version", "1703", section="sizing", locator="Section 8", line=90),
+    ]
+    f = run_facts(bad, BASE, "statement_changes")
+    assert len(f) == 1 and "1709" in f.at[0, "message"] and "1703" in f.at[0, "message"]
+    assert f.at[0, "record_ids"] == "S-DEMO-01 S-DEMO-02" and f.at[0, "locators"] == "Section 4.3 | Section 8"
+    same = [bad[0], dict(bad[1], value="1709", value_text="1709")]
+    assert run_facts(same, BASE, "statement_changes").empty
+    other_fact = [bad[0], dict(bad[1], fact="office_version")]
+    assert run_facts(other_fact, BASE, "statement_changes").empty
+
+
+def test_similar_claim_flags_similar_figures_that_differ():
+    r = [rec("login_time", "7.7 sec", 7.7, unit="s"), rec("login_time", "5.8 sec", 5.8, unit="s")]
+    ids = " ".join(x["record_id"] for x in r)
+    bad = [stmt("S-DEMO-03", "w10_w11", "similar", record_ids=ids)]
+    f = run_facts(bad, r, "similar_claim")
+    assert len(f) == 1 and "33 %" in f.at[0, "message"]
+    close = [rec("cpu", "68.1%", 68.1, unit="%"), rec("cpu", "70.6%", 70.6, unit="%")]
+    ok = [stmt("S-DEMO-04", "cpu", "similar", record_ids=" ".join(x["record_id"] for x in close))]
+    assert run_facts(ok, close, "similar_claim").empty  # 4 % apart: similar within 10 %
+    assert run_facts([dict(bad[0], value="different")], r, "similar_claim").empty
+
+
+def test_per_session_target_flags_a_figure_derived_from_a_target():
+    tb = {"phase": "testbed", "test_id": "testbed", "statistic": "single", "vantage": ""}
+    rows = []
+    for cfg, cores, mhz, users, per in (
+        ("g7", 36, 2200, 70, 905),
+        ("g8", 48, 2800, 120, 896),
+        ("g9", 48, 2600, 130, 768),
+    ):
+        rows += [
+            rec("host_cores", str(cores), cores, unit="count", configuration=cfg, **tb),
+            rec("cpu_frequency", str(mhz), mhz, unit="MHz", configuration=cfg, **tb),
+            rec("desktops_per_host", str(users), users, unit="count", configuration=cfg),
+            rec("cpu_mhz_per_session", str(per), per, unit="MHz", configuration=cfg),
+        ]
+    f = audit.run_rules(pd.DataFrame(rows), rules=["per_session_target"])
+    assert len(f) == 1 and "80 %" in f.at[0, "message"]
+    measured = [dict(r) for r in rows]
+    for r in measured:
+        if r["metric"] == "cpu_mhz_per_session" and r["configuration"] == "g8":
+            r.update(value=950.0, value_low=950.0, value_high=950.0, reported_value=950.0, value_text="950")
+    assert audit.run_rules(pd.DataFrame(measured), rules=["per_session_target"]).empty
+
+
+def test_fact_rules_without_facts_find_nothing():
+    assert audit.run_rules(pd.DataFrame(BASE), rules=["statement_changes", "similar_claim"]).empty
+
+
+# --- the facts file ------------------------------------------------------------------------------
+
+
+def test_facts_file_validates_and_names_bad_input(tmp_path):
+    f = facts_mod.load_facts()
+    assert f["fact_id"].is_unique and len(f) >= 10
+    bad = tmp_path / "facts.csv"
+    text = (config.RAW_DIR / "facts.csv").read_text(encoding="utf-8")
+    bad.write_text(
+        text.replace(",summary,Section: Executive summary", ",abstract,Section: Executive summary", 1), encoding="utf-8"
+    )
+    with pytest.raises(facts_mod.FactError, match=r"line 2: column 'section' = 'abstract'"):
+        facts_mod.load_facts(bad)
+
+
+@pytest.mark.skipif(not SEEDS_PRESENT, reason="source texts not found (set VDI_SEEDS_DIR)")
+def test_fact_quotes_occur_in_their_documents():
+    f = facts_mod.load_facts()
+    srcs = sources.load_sources().set_index("source_id")
+    problems = []
+    for (sid, tf), g in f.groupby(["source_id", "text_file"]):
+        text = provenance.text_path(srcs.at[sid, "text_dir"], tf).read_text(encoding="utf-8")
+        recs = g.rename(columns={"fact_id": "record_id"})[["record_id", "locator", "line", "quote", "value_text"]]
+        problems += provenance.verify_records(recs, text)
+    assert not problems, "\n".join(problems)

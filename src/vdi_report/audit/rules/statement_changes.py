@@ -1,0 +1,58 @@
+"""Rule ``statement_changes``: one fact of a document stated differently in two of its sections
+(method, results, summary, captions, conclusion): a version, a worker class, the phase a
+difference falls in, which test run a comparison uses (``data/raw/facts.csv``)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..registry import rule
+
+
+def _where(r) -> str:
+    return f"'{r['value_text']}' ({r['section']}, {r['locator']}, line {int(r['line'])})"
+
+
+def fact_finding(
+    rule_name: str, g: pd.DataFrame, message: str, *, stated=float("nan"), recomputed=float("nan"), unit: str = ""
+) -> dict:
+    """A finding over statements (rows of facts.csv): their ids in ``record_ids``, their locators,
+    lines, printed words and quotes, as a record rule's finding lists its records."""
+    return {
+        "rule": rule_name,
+        "severity": "inconsistent",
+        "source_id": g["source_id"].iloc[0],
+        "test_id": "",
+        "metric": " ".join(dict.fromkeys(g["fact"])),
+        "record_ids": " ".join(g["fact_id"]),
+        "locators": " | ".join(g["locator"]),
+        "lines": " ".join(str(int(x)) for x in g["line"]),
+        "values": " | ".join(g["value_text"]),
+        "quotes": " | ".join(g["quote"]),
+        "stated": stated,
+        "recomputed": recomputed,
+        "unit": unit,
+        "message": message,
+    }
+
+
+@rule(
+    90,
+    "statement_changes",
+    "One fact, two statements",
+    "one fact of a document (a version, a worker class, the phase of a difference, the test run a comparison "
+    "uses) stated one way in one section and another way in another",
+    inputs="facts",
+)
+def rule_statement_changes(facts: pd.DataFrame, records: pd.DataFrame) -> list[dict]:
+    """Statements of one fact (same source and ``fact`` in facts.csv) whose normalized ``value``
+    differ: one finding per fact, listing every statement with its section and locator."""
+    out = []
+    for _, g in facts.sort_values("fact_id").groupby(["source_id", "fact"], sort=True):
+        if g["value"].nunique() < 2:
+            continue
+        said = "; ".join(f"{_where(r)} says {r['value']}" for _, r in g.drop_duplicates("value").iterrows())
+        out.append(
+            fact_finding("statement_changes", g, f"{g['about'].iloc[0][0].upper()}{g['about'].iloc[0][1:]}: {said}.")
+        )
+    return out

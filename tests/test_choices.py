@@ -1,0 +1,278 @@
+"""Analysis choices (data/raw/analysis_choices.csv, vdi_report.raw.choices): the declared list, a
+reviewer's file validated with clear errors, each choice applied where it is relevant (one
+representative record or figure per choice), the sensitivity table, and a reviewer's run
+(`make data CHOICES=file`) that re-runs only the model stage and reproduces the sensitivity rows."""
+
+import itertools
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from vdi_report import config
+from vdi_report.models import boot, iops, sensitivity
+from vdi_report.raw import choices as analysis
+
+DECL = analysis.declared()
+
+
+def ch(**opts):
+    return DECL.defaults().with_options(**opts)
+
+
+# --- the declared list -------------------------------------------------------------------------
+
+
+def test_declared_list_is_valid_and_documented():
+    assert len(DECL.ids) >= 10 and len(set(DECL.ids)) == len(DECL.ids)
+    for cid in DECL.ids:
+        assert DECL.default[cid] in DECL.options[cid] and len(DECL.options[cid]) >= 2
+        assert any(c.isdigit() for c in DECL.reason[cid]), f"{cid}: the reason cites no record or register id"
+    codebook = (config.RAW_DIR / "README.md").read_text(encoding="utf-8")
+    assert "analysis_choices.csv" in codebook and "choice_id" in codebook
+
+
+def test_declared_list_rejects_a_default_not_among_its_options(tmp_path):
+    bad = tmp_path / "analysis_choices.csv"
+    text = (config.RAW_DIR / "analysis_choices.csv").read_text(encoding="utf-8")
+    bad.write_text(text.replace("monday|tuesday,monday", "monday|tuesday,sunday"), encoding="utf-8")
+    with pytest.raises(
+        analysis.ChoiceError, match=r"line \d+: column 'default' = 'sunday': not one of monday, tuesday"
+    ):
+        analysis.declared(bad)
+
+
+# --- a reviewer's file -------------------------------------------------------------------------
+
+
+def _file(tmp_path, text):
+    p = tmp_path / "mine.csv"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_reviewer_file_overrides_only_what_it_lists(tmp_path):
+    c = analysis.resolve(_file(tmp_path, "choice_id,option\nlogin_variant,tuesday\nestimate_statistic,mean\n"))
+    assert c["login_variant"] == "tuesday" and c["estimate_statistic"] == "mean"
+    assert c["total_source"] == DECL.default["total_source"]
+    assert [d[0] for d in c.differing()] == ["login_variant", "estimate_statistic"]
+    assert c.key() == "login_variant=tuesday;estimate_statistic=mean"
+    assert analysis.resolve(None).key() == analysis.DEFAULT_KEY == analysis.resolve("").key()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "choice_id,option\nlogin_day,tuesday\n",
+            r"mine.csv: line 2: column 'choice_id' = 'login_day': unknown choice",
+        ),
+        ("choice_id,option\nlogin_variant,friday\n", r"line 2: column 'option' = 'friday'.*one of monday, tuesday"),
+        (
+            "choice_id,option\nlogin_variant,tuesday\nlogin_variant,monday\n",
+            r"line 3: .*listed twice \(first on line 2\)",
+        ),
+        ("choice,option\nlogin_variant,tuesday\n", r"line 1: missing column\(s\) choice_id"),
+    ],
+)
+def test_reviewer_file_errors_name_file_line_column_and_allowed_values(tmp_path, text, message):
+    with pytest.raises(analysis.ChoiceError, match=message):
+        analysis.resolve(_file(tmp_path, text))
+
+
+def test_missing_reviewer_file_is_named(tmp_path):
+    with pytest.raises(analysis.ChoiceError, match="nope.csv: choices file"):
+        analysis.resolve(tmp_path / "nope.csv")
+
+
+def test_cli_rejects_a_bad_file_with_status_2(tmp_path):
+    bad = _file(tmp_path, "choice_id,option\nmodel_spec,best\n")
+    proc = subprocess.run(
+        [os.sys.executable, "-m", "vdi_report.raw.choices", str(bad)], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2 and "model_spec" in proc.stderr and "auto, pooled" in proc.stderr
+
+
+def test_stamps_change_only_when_their_stage_options_change(tmp_path):
+    out = tmp_path / "build"
+    assert len(analysis.write_stamps(analysis.resolve(None), out)) == 1
+    assert analysis.write_stamps(analysis.resolve(None), out) == []  # unchanged: not rewritten
+    assert len(analysis.write_stamps(ch(login_variant="tuesday"), out)) == 1
+
+
+# --- each choice applied (one representative per choice) ---------------------------------------
+
+
+def _reason(results, record_id, choices):
+    c = iops.candidate_records(results, choices=choices).set_index("record_id")
+    return c.at[record_id, "reason"]
+
+
+@pytest.mark.parametrize(
+    "choice, option, record_id, default_reason, flipped_reason",
+    [
+        ("register_resolutions", "ignore", "ACCS-0003", "audit register", "choice total_source"),
+        ("front_end_vantage", "array_only", "ACCS-0180", "", "choice front_end_vantage"),
+        ("login_variant", "tuesday", "NTAP-0022", "choice login_variant", ""),
+        ("sampled_desktop_average", "exclude", "HDS-0259", "", "choice sampled_desktop_average"),
+        ("single_desktop_peak", "include", "HDS-0257", "choice single_desktop_peak", ""),
+        ("boosted_load", "include", "DELL-0064", "choice boosted_load", ""),
+    ],
+)
+def test_record_selection_choice(results, choice, option, record_id, default_reason, flipped_reason):
+    got_default = _reason(results, record_id, None)
+    got = _reason(results, record_id, ch(**{choice: option}))
+    assert (default_reason in got_default) if default_reason else got_default == ""
+    assert (flipped_reason in got) if flipped_reason else got == ""
+
+
+def test_total_source_uses_the_read_plus_write_sum_wherever_both_are_stated(results):
+    """D-ACCS-17: prefer the sum of the stated read and write averages; ACCS-0217 (3,200) is a
+    stated total of the knowledge steady state whose parts ACCS-0215 + ACCS-0216 sum to 2,896."""
+    c = iops.candidate_records(results).set_index("record_id")
+    assert "choice total_source" in c.at["ACCS-0217", "reason"]
+    summed = c.loc["ACCS-0200+ACCS-0199"]  # Figure 26's write 2.6K + read 296, the same test
+    assert summed["reason"] == "" and summed["iops_per_desktop"] == pytest.approx(2896 / 500)
+    # every stated average total with both parts stated is replaced, in every source (one rule everywhere)
+    replaced = c[c["reason"].str.contains("choice total_source")]
+    assert (replaced["statistic"] == "average").all() and replaced["source_id"].nunique() >= 1
+    flipped = iops.candidate_records(results, choices=ch(total_source="stated_total")).set_index("record_id")
+    assert "total_source" not in flipped.at["ACCS-0217", "reason"]
+    assert "ACCS-0200+ACCS-0199" not in flipped.index  # a stated total exists: no sum stands in
+
+
+def test_whole_test_window_choice_moves_the_whole_test_average(results):
+    c = iops.candidate_records(results, choices=ch(whole_test_window="steady_state")).set_index("record_id")
+    assert c.at["NTAP-0096", "cell"] == "steady_state average"
+    assert iops.candidate_records(results).set_index("record_id").at["NTAP-0096", "cell"] == (
+        "login_and_steady_state average"
+    )
+
+
+def test_bounds_and_ranges_choices(results):
+    mid = iops.observations(results).set_index("record_ids")
+    low = iops.observations(results, choices=ch(approx_point="low")).set_index("record_ids")
+    assert mid.at["HDS-0259", "iops_per_desktop"] == pytest.approx(3.5)  # 'between 3 and 4'
+    assert low.at["HDS-0259", "iops_per_desktop"] == pytest.approx(3.0)
+    lt_gt = iops.candidate_records(results).query("bound in ['lt', 'gt'] and reason == '' and role == 'seed'")
+    at_bound = " ".join(iops.observations(results, choices=ch(bounded_values="at_bound"))["record_ids"]).split()
+    assert set(lt_gt["record_id"]) <= set(at_bound)
+
+
+def test_boot_pooling_and_estimate_statistic(results):
+    storms = boot.boot_storms(results)
+    ok = storms[(storms["role"] == "seed") & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
+    for pooling, f in (("highest", max), ("lowest", min)):
+        m = boot.rate_model(storms, pooling).set_index("statistic")
+        assert m.at["peak_per_rate", "estimate"] == pytest.approx(f(ok["peak_iops_per_rate"]))
+    model = iops.fit(iops.observations(results), "pooled")
+    med, mean = iops.predict_grid(model, results), iops.predict_grid(model, results, "mean")
+    assert np.allclose(mean["estimate"], med["estimate"] * np.exp(model.result.scale / 2))
+    assert np.allclose(mean["pi90_high"], med["pi90_high"])  # the interval does not change
+
+
+def test_model_spec_choice_fixes_the_specification(results):
+    run = sensitivity.planning_under(results, ch(model_spec="workload"))
+    assert run.spec == "workload" and set(run.plan.loc[run.plan["phase"] != "boot", "worker_class"]) == set(
+        iops.WORKER_CLASSES
+    )
+
+
+def test_every_declared_choice_is_read_by_the_code():
+    """Nothing is decided in an `if` the list does not name: every choice id appears in the code
+    that applies it, and no code reads a choice the list does not declare."""
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (config.PROJ_ROOT / "src/vdi_report/models").rglob("*.py"))
+    for cid in DECL.ids:
+        assert f'"{cid}"' in code, f"choice {cid} is declared but no model reads it"
+    with pytest.raises(KeyError, match="no analysis choice"):
+        DECL.defaults()["no_such_choice"]
+
+
+# --- sensitivity.csv -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sens(processed):
+    return processed("sensitivity")
+
+
+def test_sensitivity_has_every_choice_option_and_the_defaults(sens, processed):
+    one = sens[sens["kind"] == "one_at_a_time"]
+    for cid in DECL.ids:
+        assert set(one.loc[one["choice_id"] == cid, "option"]) == set(DECL.options[cid])
+    plan = processed("iops_per_desktop_model")
+    default = one[one["specification"] == analysis.DEFAULT_KEY].drop_duplicates(["phase", "worker_class", "statistic"])
+    m = plan.merge(default, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+    assert len(m) == len(plan)
+    assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True)
+    assert np.allclose(m["pi90_high"], m["pi90_high_s"], equal_nan=True)
+    joint = [c for c in DECL.ids if DECL.joint[c]]
+    n = int(np.prod([len(DECL.options[c]) for c in joint]))
+    assert sens.loc[sens["kind"] == "joint", "specification"].nunique() == n
+    assert set(sens["era"]) >= {"seed"}
+
+
+def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens):
+    joint = [c for c in DECL.ids if DECL.joint[c]]
+    for combo in itertools.islice(itertools.combinations(joint, 3), 0, 20, 7):
+        c = DECL.defaults().with_options(**{k: next(o for o in DECL.options[k] if o != DECL.default[k]) for k in combo})
+        plan = sensitivity.planning_under(results, c).plan
+        rows = sens[(sens["kind"] == "joint") & (sens["specification"] == c.key())]
+        m = plan.merge(rows, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+        assert len(m) == len(plan), c.key()
+        assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True), c.key()
+
+
+def test_ranking_names_the_largest_moves(sens):
+    r = sensitivity.ranking(sens)
+    assert list(r["choice_id"])[:1] and set(r["choice_id"]) == set(DECL.ids)
+    assert (r["max_abs_change"].diff().dropna() <= 1e-12).all()
+
+
+# --- a reviewer's run re-runs only the model stage -----------------------------------------------
+
+COPIED = ["Makefile", "pyproject.toml", "requirements-lock.txt", "src", "notebooks", "templates", "data", "build"]
+FLIP = "choice_id,option\nlogin_variant,tuesday\ntotal_source,stated_total\nestimate_statistic,mean\n"
+
+
+@pytest.mark.slow
+def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitivity(processed, tmp_path):
+    processed("sensitivity")  # the built tables are copied: they must exist
+    root = tmp_path / "project"
+    root.mkdir()
+    for rel in COPIED:
+        src = config.PROJ_ROOT / rel
+        if src.is_dir():
+            shutil.copytree(src, root / rel, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "pdf-pieces"))
+        else:
+            shutil.copy2(src, root / rel)
+    (root / ".venv").symlink_to((config.PROJ_ROOT / ".venv").resolve())
+    mine = root / "mine.csv"
+    mine.write_text(FLIP, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(root / "src")}
+
+    def make(*args):
+        p = subprocess.run(["make", "-o", ".venv/.installed", *args], cwd=root, env=env, capture_output=True, text=True)
+        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+        return p.stdout
+
+    make("data")  # settle anything the copy's timestamps leave stale
+    out = make("data", f"CHOICES={mine}")
+    assert "model: IOPS per desktop" in out
+    for other in ("normalize every source", "combine the sources", "audit:", "sensitivity of the planning", "density"):
+        assert other not in out, f"{other} re-ran for a change of analysis choices"
+    plan = pd.read_csv(root / "data/processed/iops_per_desktop_model.csv")
+    sens = pd.read_csv(root / "data/processed/sensitivity.csv", keep_default_na=False, na_values=[""])
+    key = analysis.resolve(mine).key()
+    rows = sens[(sens["kind"] == "joint") & (sens["specification"] == key)]
+    m = plan.merge(rows, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+    assert len(m) == len(plan) and np.allclose(m["estimate"], m["estimate_s"], equal_nan=True)
+    bad = root / "bad.csv"
+    bad.write_text("choice_id,option\nlogin_variant,friday\n", encoding="utf-8")
+    p = subprocess.run(
+        ["make", "-o", ".venv/.installed", "data", f"CHOICES={bad}"], cwd=root, env=env, capture_output=True, text=True
+    )
+    assert p.returncode != 0 and "bad.csv: line 2: column 'option' = 'friday'" in p.stderr
