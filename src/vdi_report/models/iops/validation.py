@@ -214,9 +214,9 @@ def external_check(
     derived as read + write where they report no total: ``derived_totals``) and are predicted
     by ``model`` (fitted to the seeds only), one row per external test run and cell, labelled by
     how the source differs; ``choices`` as for ``candidate_records``. Columns
-    ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low, pi90_high in IOPS per desktop; bound (``lt``: the observed figure is an upper bound, e.g. a
-    sum of separate read and write peaks); ratio (observed / predicted); covered (observed
-    inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
+    ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low, pi90_high in IOPS per desktop; bound
+    (``lt``: the observed figure is an upper bound, e.g. a sum of separate read and write
+    peaks); ratio (observed / predicted); covered (observed inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
     when no external source has a usable figure.
     """
     from ...raw import sources

@@ -1,15 +1,15 @@
-"""Chapter Sensitivity (after Models): every analysis choice of ``data/raw/analysis_choices.csv``, how far
-each moves the planning figures (one at a time: tornado chart), the joint range of the
+"""Chapter Sensitivity (after Models): every analysis choice of ``data/raw/analysis_choices.csv``,
+how far each moves the planning figures (one at a time: tornado chart), the joint range of the
 defensible combinations (specification curve), which way the report went and why, and how a
 reviewer re-runs the analysis with their own options (``make report CHOICES=file``)."""
 
 import pandas as pd
 
 from .. import charts
-
-ORDER = 45  # position in the report (sections/__init__.py): after Models, before Audit
 from .. import formatting as fmt
 from ..show import figure, heading, ref, say, table
+
+ORDER = 45  # position in the report (sections/__init__.py): after Models, before Audit
 
 
 def _signed(x: float) -> str:
