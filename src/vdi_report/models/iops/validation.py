@@ -216,8 +216,9 @@ def external_check(
     how the source differs; ``choices`` as for ``candidate_records``. Columns
     ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low, pi90_high in IOPS per desktop; bound
     (``lt``: the observed figure is an upper bound, e.g. a sum of separate read and write
-    peaks); ratio (observed / predicted); covered (observed inside the 90 % PI; for an upper bound, whether the interval starts below it). Zero rows
-    when no external source has a usable figure.
+    peaks); ratio (observed / predicted); covered (observed inside the 90 % PI; for an upper
+    bound, whether the interval starts below it). Zero rows when no external source has a
+    usable figure.
     """
     from ...raw import sources
 
