@@ -16,7 +16,7 @@ ROUND_STEP = 0.05  # a utilization target is a round share (80 %, 85 %): a multi
 @rule(
     92,
     "per_session_target",
-    "Per-session CPU = target share",
+    "CPU per session = target",
     "a per-session CPU figure (MHz per session) equals one round utilization share of cores x clock / sessions "
     "in every configuration: derived from a target, not measured",
 )

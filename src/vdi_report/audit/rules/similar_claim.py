@@ -16,7 +16,7 @@ SIMILAR = ("similar",)  # facts.csv value of a statement that calls figures alik
 @rule(
     91,
     "similar_claim",
-    "“Similar”, yet apart",
+    "“Similar” yet apart",
     "figures the document calls similar or almost identical differ by more than an approximate statement allows "
     "(10 %) even at the ends of their printed precision",
     inputs="facts",

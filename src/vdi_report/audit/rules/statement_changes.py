@@ -39,7 +39,7 @@ def fact_finding(
 @rule(
     90,
     "statement_changes",
-    "One fact, two statements",
+    "Fact restated",
     "one fact of a document (a version, a worker class, the phase of a difference, the test run a comparison "
     "uses) stated one way in one section and another way in another",
     inputs="facts",
