@@ -117,6 +117,18 @@ saving = pd.DataFrame(
         for sid, g in drives.groupby("source_id")
         for ref in g["configuration"]
         if ref != tiered
-    ]
+    ],
+    columns=[
+        "reference",
+        "tiered",
+        "claimed_fmd_only",
+        "with_hdds",
+        "break_even_ratio",
+        "source_id",
+        "hdd_to_fmd_price_ratio",
+    ],
 )
+catalogue.write("cost_assumptions", assumptions)
+catalogue.write("drive_mix", drives)
+catalogue.write("tiering_saving", saving)
 saving

@@ -588,6 +588,42 @@ _TABLES = [
             Col("spec"),
         ),
     ),
+    Table(
+        "cost_assumptions",
+        "cost_assumptions.csv",
+        "density_cost",
+        "one assumption of the cost model as read from the cost file (COST_FILE), validated",
+        (
+            Col("name", required=True, unique=True),
+            Col("value", float, nullable=False),
+            Col("unit"),
+            *_cols("low high", float),
+            *_cols("basis scope source_or_rationale"),
+        ),
+        key=("name",),
+    ),
+    Table(
+        "drive_mix",
+        "drive_mix.csv",
+        "density_cost",
+        "one tested configuration of a document that tests several: its flash modules (FMD) and HDDs",
+        (
+            *_cols("source_id vendor configuration", required=True),
+            *_cols("fmd hdd", float),
+        ),
+        key=("source_id", "configuration"),
+    ),
+    Table(
+        "tiering_saving",
+        "tiering_saving.csv",
+        "density_cost",
+        "one pair of configurations: the tiered configuration's drive-cost saving against a reference",
+        (
+            *_cols("source_id reference tiered", required=True),
+            *_cols("claimed_fmd_only with_hdds break_even_ratio hdd_to_fmd_price_ratio", float),
+        ),
+        key=("source_id", "reference", "tiered"),
+    ),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}
 

@@ -41,6 +41,9 @@ TABLES = {
     "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
     "cost": "cost",  # cost per desktop from assumed prices
     "sensitivity": "sensitivity",  # planning figures under each analysis choice (sensitivity.csv)
+    "cost_assumptions": "cost_assumptions",  # the cost file as the cost stage read it
+    "drive_mix": "drive_mix",  # FMD and HDD counts per tested configuration
+    "tiering_saving": "tiering_saving",  # drive-cost saving of the tiered configuration
 }
 
 

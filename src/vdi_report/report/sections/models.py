@@ -456,7 +456,7 @@ def _density(ctx) -> None:
 def _cost(ctx) -> None:
     from ...models import cost
 
-    a = cost.load_assumptions(ctx.params.get("cost_file") or config.RAW_DIR / "cost_assumptions.csv")
+    a = ctx.cost_assumptions  # as the cost stage read them from COST_FILE
     say(
         "## Cost per desktop\n\nNo document states an array price, and the audit register sets every vendor "
         "$-per-desktop claim aside. Each claim is shown with every reading its document allows and what each reading "
@@ -479,11 +479,11 @@ def _cost(ctx) -> None:
             "`{prefix}<source_id>` of the assumptions file, with its scope and rationale.",
             prefix=cost.ARRAY_PRICE_PREFIX,
         )
-    drives = cost.drive_mix(ctx.results)
-    if len(drives):
-        ratio = cost.values(a)["hdd_to_fmd_price_ratio"]
-        tiered = cost.tiered_configuration(drives)
-        sav = [cost.tiering_saving(drives, ratio, r, tiered) for r in drives["configuration"] if r != tiered]
+    drives, savings = ctx.drive_mix, ctx.tiering_saving
+    if len(drives) and len(savings):
+        ratio = float(savings["hdd_to_fmd_price_ratio"].iloc[0])
+        tiered = str(savings["tiered"].iloc[0])
+        sav = savings.to_dict("records")
         d = drives.set_index("configuration")
         say(
             "### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
