@@ -324,8 +324,8 @@ def _prices(ctx) -> dict:
     """The buyer's array prices from the cost file (``cost.array_prices``); {} when none."""
     from ...models import cost
 
-    path = ctx.params.get("cost_file") or (config.RAW_DIR / "cost_assumptions.csv")  # named in messages only
-    return cost.array_prices(ctx.cost_assumptions, ctx.sources, path)
+    path = ctx.params.get("cost_file") or (config.RAW_DIR / "cost_assumptions.csv")
+    return cost.array_prices(cost.load_assumptions(path), ctx.sources, path)
 
 
 def verdict_rows(ctx) -> pd.DataFrame:
