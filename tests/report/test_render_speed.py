@@ -11,13 +11,3 @@ def test_html_step_alone_gives_the_built_bytes(tmp_path, report_html):
     assert render.main(["--html", str(executed), str(tmp_path / "report")]) == 0
     assert (tmp_path / "report.html").read_bytes() == report_html.read_bytes()
     assert not (tmp_path / "report.pdf").exists()
-
-
-def test_a_pdf_rendered_elsewhere_leaves_the_builds_layout_cache_alone(tmp_path, report_pdf):
-    """The piece-layout cache serves reports/; rendering a copy elsewhere neither reads nor prunes it."""
-    before = sorted(p.name for p in render.PDF_CACHE_DIR.glob("*"))
-    assert before, "the build should have filled the layout cache"
-    executed = config.REPORTS_DIR / "notebooks" / "10_report.ipynb"
-    assert render.main(["--pdf", str(executed), str(tmp_path / "report")]) == 0
-    assert sorted(p.name for p in render.PDF_CACHE_DIR.glob("*")) == before
-    assert (tmp_path / "report.pdf").read_bytes() == report_pdf.read_bytes()

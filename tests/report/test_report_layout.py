@@ -73,9 +73,8 @@ def test_every_chapter_starts_a_page(layout):
 
 
 def test_built_pdf_is_the_whole_document_page_for_page(whole, report_pdf):
-    """The report's PDF, laid out in pieces and joined (``vdi_report.publish.paged``), has the pages of
-    the whole document laid out at once: the same text on every page, footer and contents
-    numbers included, and the same link targets."""
+    """The report's PDF has the pages of WeasyPrint's layout of the whole print document: the
+    same text on every page, footer and contents numbers included, and the same link targets."""
     import io
 
     import pypdf

@@ -1,2 +1,2 @@
-"""Publishing the executed report notebook: ``render`` (HTML, interactive and offline, and PDF)
-and ``paged`` (the PDF laid out in cached pieces and joined)."""
+"""Publishing the executed report notebook: ``render`` (HTML, interactive and offline, and a
+tagged PDF/UA laid out by WeasyPrint in one pass)."""

@@ -5,9 +5,11 @@ JupyterLab stylesheet, no CDN script):
 - HTML: interactive charts (``text/html`` first), the Vega and DataTables bundles inlined once,
   a table-of-contents sidebar, the evidence explorer and the sizing calculator;
 - PDF: static SVG charts (``image/svg+xml`` first), print notes instead of interactive parts
-  (``text/markdown`` before ``text/html``), a printed contents with page numbers, bookmarks,
-  metadata (title, subject, keywords, dates = the report date), then WeasyPrint, piece by piece
-  with each piece's layout kept between builds (``vdi_report.publish.paged``).
+  (``text/markdown`` before ``text/html``), then WeasyPrint in one pass: a tagged PDF/UA-1
+  (structure tree for screen readers, document language, title shown), whose printed contents
+  numbers (``target-counter``), bookmarks (``bookmark-level``) and page footers
+  (``counter(page)``/``counter(pages)``) WeasyPrint makes from ``print.css``; metadata (title,
+  subject, keywords, dates = the report date).
 
 Both get Table N / Figure N numbers in document order and resolved internal links
 (``number_captions``). Two renders of the same notebook give the same bytes.
@@ -262,17 +264,25 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     return html.replace("<!--vdi:head-->", head, 1)
 
 
-PDF_CACHE_DIR = config.PROJ_ROOT / "build" / "pdf-pieces"
+def pdf_bytes(doc: str | BeautifulSoup, base_url: str) -> bytes:
+    """The tagged PDF (PDF/UA-1) of the print version ``doc`` (``print_document`` or its HTML),
+    laid out by WeasyPrint in one pass. The file identifier is derived from the HTML and the
+    dates come from the page's ``dcterms`` metadata, so the same document gives the same bytes.
 
+    One pass replaced a layout in cached pieces joined with pypdf (``paged.py``, until 0.2.0):
+    joining loses the structure tree, and WeasyPrint numbers the contents, bookmarks and
+    footers itself; the price is the whole layout on each parameter change (``make bench``).
+    """
+    import hashlib
+    import logging
 
-def pdf_bytes(doc: str | BeautifulSoup, base_url: str, cache_dir: Path | None = None) -> bytes:
-    """The PDF of the print version ``doc`` (``print_document`` or its HTML), laid out in pieces
-    by ``paged.write_pdf`` with the piece layouts kept in ``cache_dir`` (None: none kept). The
-    same document gives the same bytes, whatever the cache holds (dates come from the page's
-    ``dcterms`` metadata)."""
-    from . import paged
+    import weasyprint
 
-    return paged.write_pdf(doc, base_url, cache_dir=cache_dir, log=print)
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    html = str(doc)
+    identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(pdf_variant="pdf/ua-1", pdf_identifier=identifier)
 
 
 FORMATS = ("html", "pdf")
@@ -299,10 +309,7 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         if fmt == "html":
             files.write_bytes(to_html(nb).encode("utf-8"), path)
         else:
-            # the layout cache serves the build's report; a render elsewhere (a test's copy) neither
-            # uses it nor prunes it
-            cache = PDF_CACHE_DIR if out_base.parent.resolve() == config.REPORTS_DIR.resolve() else None
-            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent), cache), path)
+            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent)), path)
         written.append(path)
     return written
 

@@ -48,8 +48,7 @@ def block(template: str, **values) -> None:
 
 def heading(level: int, text: str, key: str, new_page: bool = False) -> None:
     """A heading with a stable id (``key``), for the contents, the sidebar and PDF bookmarks;
-    ``new_page``: the PDF starts a new page with it (and lays it out as a piece of its own,
-    ``vdi_report.publish.paged``)."""
+    ``new_page``: the PDF starts a new page with it."""
     cls = ' class="vdi-new-page"' if new_page else ""
     html = f'<h{level} id="{key}"{cls}>{text}</h{level}>'
     display({"text/html": html, "text/markdown": html}, raw=True)
