@@ -133,9 +133,13 @@ def number_captions(soup: BeautifulSoup) -> dict[str, str]:
 
 
 def _headings(soup: BeautifulSoup) -> list[tuple[int, str, str]]:
-    """(level, id, text) of the chapter (h1) and section (h2) headings in the report body."""
+    """(level, id, text) of the chapter (h1) and section (h2) headings in the report body, and of
+    the elements that ask for a place in the contents (``data-nav-label``, e.g. the calculator)."""
     out, seen = [], {t["id"] for t in soup.find_all(id=True)}
-    for h in soup.select("main h1, main h2, main h3"):
+    for h in soup.select("main h1, main h2, main h3, main [data-nav-label]"):
+        if h.get("data-nav-label") and h.get("id"):
+            out.append((2, h["id"], h["data-nav-label"]))
+            continue
         if h.find_parent(class_="vdi-title"):
             continue
         if not h.get("id"):  # markdown headings: a stable id from the text

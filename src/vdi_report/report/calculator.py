@@ -3,6 +3,11 @@ table computed in the page by ``VdiSizing.size`` (``src/vdi_report/static/sizing
 JavaScript twin of ``vdi_report.models.scenario.size``) from the embedded ``sizing_inputs.json``.
 
 Everything is inlined: the page needs no network and no server.
+
+A scenario can be kept and shared: every change writes the form's fields into the page address
+(``#scenario?desktops=3000&worker_class=power...``), which opens the page on that scenario; "Copy
+link" copies the address, "Download CSV" saves the inputs (one ``parameter,value`` row per field)
+and the result table's unformatted numbers. Both read whatever fields the form has.
 """
 
 import html
@@ -82,8 +87,11 @@ def calculator_html(ctx) -> str:
     labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
     inputs = json.dumps(ctx.sizing_inputs, sort_keys=True).replace("</", "<\\/")
     js = SIZING_JS.read_text(encoding="utf-8")
-    return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator">
+    return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator" data-nav-label="Sizing calculator">
 <form id="calc-form" onsubmit="return false;">{"".join(fields)}</form>
+<p class="vdi-calc-actions"><button type="button" id="calc-share">Copy link to this scenario</button>
+<button type="button" id="calc-csv">Download CSV (inputs and results)</button>
+<span id="calc-status" role="status"></span></p>
 <p class="vdi-calc-error" id="calc-error" role="alert"></p>
 <table id="calc-result"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
 <script type="application/json" id="vdi-sizing-inputs">{inputs}</script>
@@ -93,6 +101,7 @@ def calculator_html(ctx) -> str:
   var COLUMNS = {json.dumps(list(RESULT_COLUMNS))};
   var PHASES = {json.dumps(labels, sort_keys=True)};
   var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
+  var last = [];
   var form = document.getElementById("calc-form");
   function num(x) {{ return Math.round(x).toLocaleString("en-US"); }}
   function cell(col, v) {{
@@ -109,7 +118,7 @@ def calculator_html(ctx) -> str:
     ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
     var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
     try {{
-      var rows = VdiSizing.size(params, inputs);
+      var rows = last = VdiSizing.size(params, inputs);
       err.textContent = "";
       body.innerHTML = rows.map(function (r) {{
         return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
@@ -117,11 +126,56 @@ def calculator_html(ctx) -> str:
           return "<td data-col=\\"" + c + "\\" data-value=\\"" + raw + "\\">" + cell(c, v) + "</td>";
         }}).join("") + "</tr>";
       }}).join("");
-    }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; }}
+    }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; last = []; }}
+    if (changed) toAddress();
   }}
+  var status = document.getElementById("calc-status");
+  function fields() {{
+    return Array.prototype.filter.call(form.elements, function (e) {{ return e.name; }});
+  }}
+  function fromAddress() {{  // #scenario?desktops=3000&... -> the form
+    var h = decodeURIComponent(location.hash || "");
+    if (h.indexOf("#scenario?") !== 0) return false;
+    var q = new URLSearchParams(h.slice("#scenario?".length));
+    fields().forEach(function (e) {{ if (q.has(e.name)) e.value = q.get(e.name); }});
+    return true;
+  }}
+  function toAddress() {{
+    var q = new URLSearchParams();
+    fields().forEach(function (e) {{ q.set(e.name, e.value); }});
+    history.replaceState(null, "", "#scenario?" + q.toString());
+  }}
+  function csvCell(v) {{
+    v = (v === null || v === undefined || (typeof v === "number" && isNaN(v))) ? "" : String(v);
+    return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+  }}
+  function csv() {{
+    var lines = ["parameter,value"];
+    fields().forEach(function (e) {{ lines.push(csvCell(e.name) + "," + csvCell(e.value)); }});
+    lines.push("");
+    lines.push(COLUMNS.map(csvCell).join(","));
+    last.forEach(function (r) {{ lines.push(COLUMNS.map(function (c) {{ return csvCell(r[c]); }}).join(",")); }});
+    return lines.join("\\n") + "\\n";
+  }}
+  document.getElementById("calc-share").addEventListener("click", function () {{
+    toAddress();
+    var done = function () {{ status.textContent = "Link copied: " + location.href; }};
+    if (navigator.clipboard && window.isSecureContext) {{
+      navigator.clipboard.writeText(location.href).then(done, function () {{ status.textContent = location.href; }});
+    }} else {{ status.textContent = "Link to this scenario: " + location.href; }}
+  }});
+  document.getElementById("calc-csv").addEventListener("click", function () {{
+    var a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([csv()], {{ type: "text/csv" }}));
+    a.download = "vdi-sizing-scenario.csv";
+    document.body.appendChild(a); a.click(); a.remove();
+  }});
+  var shared = fromAddress(), changed = false;
+  update();
+  changed = true;  // from now on each change is written into the address
   form.addEventListener("input", update);
   form.addEventListener("change", update);
-  update();
+  if (shared) {{ document.getElementById("sizing-calculator").scrollIntoView(); }}
 }})();
 </script>
 </div>"""

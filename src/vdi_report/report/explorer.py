@@ -1,29 +1,32 @@
 """The HTML report's evidence explorer: every digitized number with its provenance, searchable
-and filterable offline (DataTables, bundled in the PyPI package ``itables``; no CDN)."""
+and filterable offline (DataTables and its Buttons and FixedColumns extensions, bundled in the
+PyPI package ``itables``; no CDN).
 
+Made for a 1366 x 768 laptop: the columns shown (``SHOWN``) fit beside the contents sidebar, so
+the verbatim quote is visible without scrolling sideways; the header and the record column stay
+in place while the rows scroll; the other columns (``DETAILS``) are searched and exported like
+the rest and shown in a details row under a record when it is clicked (or Enter on it). The
+search matches a number with or without thousands separators (``117752`` finds ``117,752``,
+through the hidden ``Numbers`` column). "Download CSV" saves the rows the search and filters
+leave, every column but ``Numbers``."""
+
+import json
 import re
 
 import pandas as pd
 
 from .tables import fmt_value
 
-# Column widths (px) of the explorer: the page scrolls the table sideways rather than squeezing it.
+# Widths (px) of the columns shown: 1,020 px in all, the report's column beside the sidebar at 1366 px.
 WIDTHS = {
-    "Record": 80,
-    "Vendor": 90,
-    "Test": 110,
-    "Phase": 100,
-    "Metric": 110,
-    "Statistic": 70,
-    "Value as printed": 90,
-    "Normalized": 100,
-    "Vantage": 100,
-    "Condition": 70,
-    "Locator": 110,
-    "Line": 45,
-    "Quote": 320,
-    "Used": 70,
-    "Why not used": 335,
+    "Record": 78,
+    "Vendor": 82,
+    "Phase": 82,
+    "Metric": 100,
+    "Value as printed": 92,
+    "Normalized": 92,
+    "Used": 64,
+    "Quote": 430,
 }
 TABLE_ID = "evidence"  # fixed, so that two builds give the same bytes (itables draws a random id)
 COLUMNS = [
@@ -42,17 +45,29 @@ COLUMNS = [
     "Quote",
     "Used",
     "Why not used",
+    "Numbers",
 ]
+SHOWN = list(WIDTHS)
+DETAILS = [c for c in COLUMNS if c not in SHOWN and c != "Numbers"]
+# A number printed with thousands separators: the digits alone are searchable too.
+_GROUPED = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+def searchable_numbers(*texts: str) -> str:
+    """The numbers printed with thousands separators in ``texts``, without them (``117,752`` ->
+    ``117752``), space-separated: the explorer's hidden ``Numbers`` column."""
+    return " ".join(dict.fromkeys(m.replace(",", "") for t in texts for m in _GROUPED.findall(str(t))))
 
 
 def evidence_table(ctx) -> pd.DataFrame:
     """One row per record of results.csv, columns ``COLUMNS`` (all text).
 
     Normalized: the value in the normalized unit with its bound (``< 6 min``); Used: ``yes`` or
-    ``set aside``; Why not used: the register entry's resolution (empty when used).
+    ``set aside``; Why not used: the register entry's resolution (empty when used); Numbers: the
+    numbers printed with thousands separators in any other column, without them (hidden, searched).
     """
     r = ctx.results
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "Record": r["record_id"],
             "Vendor": r["vendor"],
@@ -73,17 +88,30 @@ def evidence_table(ctx) -> pd.DataFrame:
             "Why not used": r["resolution"].fillna(""),
         }
     ).astype(str)
+    out["Numbers"] = [searchable_numbers(*row) for row in out.itertuples(index=False)]
+    return out
 
 
 def explorer_html(ev: pd.DataFrame) -> str:
-    """The explorer as HTML: an itables DataTable (id ``evidence``) with a global search box,
-    one filter box per column and search panes for vendor, phase, metric, vantage and use.
+    """The explorer as HTML: an itables DataTable (id ``evidence``) with a global search box, one
+    filter box per column shown, search panes for vendor, phase, metric, vantage and use (folded),
+    a "Download CSV" button, a fixed header and record column, and details rows (module docstring).
 
     Needs the DataTables bundle in the page (``render`` inlines ``bundle_html()`` once).
     """
     from itables import to_html_datatable
 
     panes = [COLUMNS.index(c) for c in ("Vendor", "Phase", "Metric", "Vantage", "Used")]
+    hidden = [COLUMNS.index(c) for c in (*DETAILS, "Numbers")]
+    exported = [i for i, c in enumerate(COLUMNS) if c != "Numbers"]
+    csv_button = {
+        "extend": "csvHtml5",
+        "text": "Download CSV (rows shown by the search and filters)",
+        "filename": "vdi-evidence",
+        "footer": False,  # the footer holds the column filter boxes, not data
+        "title": None,
+        "exportOptions": {"columns": exported, "modifier": {"search": "applied", "order": "applied"}},
+    }
     html = to_html_datatable(
         ev,
         table_id=TABLE_ID,
@@ -94,12 +122,19 @@ def explorer_html(ev: pd.DataFrame) -> str:
         lengthMenu=[10, 25, 100, 1000],
         column_filters="footer",
         classes="display compact",
-        layout={"top1": "searchPanes"},
-        searchPanes={"columns": panes, "layout": "columns-3", "cascadePanes": True, "initCollapsed": False},
+        layout={"top1": "searchPanes", "top2Start": {"buttons": [csv_button]}},
+        searchPanes={"columns": panes, "layout": "columns-5", "cascadePanes": True, "initCollapsed": True},
         autoWidth=False,
         allow_html=False,
+        scrollX=True,
+        scrollY="62vh",
+        scrollCollapse=True,
+        fixedColumns={"start": 1},
         style={"table-layout": "fixed", "width": f"{sum(WIDTHS.values())}px", "margin": "0"},
-        columnDefs=[{"targets": i, "width": f"{WIDTHS[c]}px"} for i, c in enumerate(COLUMNS)],
+        columnDefs=[
+            {"targets": hidden, "visible": False},
+            *({"targets": COLUMNS.index(c), "width": f"{w}px"} for c, w in WIDTHS.items()),
+        ],
         display_logo_when_loading=False,
     )
     # Drop itables' static preview (it links to itables.org) and the help link of its loading
@@ -108,7 +143,75 @@ def explorer_html(ev: pd.DataFrame) -> str:
     html = re.sub(r"\(need <a href=[^>]*>help</a>\?\)", "", html)
     html = html.replace(f'<table id="{TABLE_ID}" hidden="hidden">', f'<table id="{TABLE_ID}">')
     html = re.sub(r"<script>document\.getElementById\([^<]*</script>", "", html)
-    return f'<div class="vdi-explorer vdi-screen-only" id="evidence-explorer">{html}</div>'
+    details = {c: COLUMNS.index(c) for c in DETAILS}
+    from itables import javascript  # its bundle's promise and ready event are named by its version
+
+    script = (
+        DETAILS_JS.replace("__DETAILS__", json.dumps(details))
+        .replace("__TABLE__", TABLE_ID)
+        .replace("_itables_underscore_version", javascript._itables_underscore_version())
+        .replace("itables-version-ready", javascript._itables_ready_event())
+    )
+    return f'<div class="vdi-explorer vdi-screen-only" id="evidence-explorer">{html}{script}</div>'
+
+
+# Details rows: a click (or Enter) on a record shows the columns not shown, under it.
+DETAILS_JS = """<script type="module">
+(async () => {
+  await new Promise(r => window._itables_underscore_version ? r()
+    : window.addEventListener("itables-version-ready", () => r(), {once: true}));
+  const { jQuery: $ } = await window._itables_underscore_version;
+  const DataTable = $.fn.dataTable;
+  // the table DataTables drives (its scrolling header is a second element with the same id)
+  const find = () => Array.from(DataTable.tables()).find(t => t.id === "__TABLE__");
+  const details = __DETAILS__;
+  const esc = s => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  const api = () => $(table).DataTable();
+  function toggle(tr) {
+    const row = api().row(tr);
+    if (!row.any()) return;
+    const open = row.child.isShown();
+    tr.classList.toggle("vdi-open", !open);
+    tr.setAttribute("aria-expanded", String(!open));
+    if (open) { row.child.hide(); return; }
+    const data = row.data();
+    const items = Object.entries(details).filter(([, i]) => data[i] !== "")
+      .map(([name, i]) => "<dt>" + esc(name) + "</dt><dd>" + esc(data[i]) + "</dd>").join("");
+    row.child('<dl class="vdi-details">' + items + "</dl>").show();
+  }
+  const rowOf = e => {
+    const tr = e.target.closest("tbody tr");
+    return tr && !tr.querySelector(".vdi-details") ? tr : null;
+  };
+  function mark() {
+    table.querySelectorAll("tbody tr").forEach(tr => {
+      if (tr.querySelector(".vdi-details") || tr.hasAttribute("tabindex")) return;
+      tr.tabIndex = 0;
+      tr.setAttribute("aria-expanded", "false");
+      tr.title = "Click or Enter: test, statistic, vantage, condition, locator, line, why not used";
+    });
+  }
+  await new Promise(r => {
+    const t = setInterval(() => { if (find()) { clearInterval(t); r(); } }, 50);
+  });
+  const table = find();
+  table.addEventListener("click", e => { const tr = rowOf(e); if (tr) toggle(tr); });
+  table.addEventListener("keydown", e => { const tr = rowOf(e); if (tr && e.key === "Enter") toggle(tr); });
+  $(table).on("draw.dt", mark);
+  mark();
+  // With scrolling, DataTables shows a copy of the footer (and copies it again as it redraws):
+  // a filter box in any copy filters its column (listened to on the scroller, so copies count).
+  const scroller = table.closest(".dt-scroll");
+  const filter = e => {
+    const box = e.target.closest("tfoot input"), th = box && box.closest("th");
+    if (!th) return;
+    const col = api().column(Array.prototype.indexOf.call(th.parentElement.children, th) + ":visIdx");
+    if (col.search() !== box.value) col.search(box.value).draw();
+  };
+  scroller?.addEventListener("keyup", filter);
+  scroller?.addEventListener("change", filter);
+})();
+</script>"""
 
 
 def bundle_html() -> str:

@@ -1,0 +1,158 @@
+"""The explorer and the calculator on a 1366 x 768 laptop, in headless Chromium (Playwright on
+the system's browser, network off): the quote visible without sideways scrolling, the header
+and record column fixed, numbers found with or without separators, the filtered rows exported
+as CSV, the calculator in the contents sidebar, its scenario shared by address and exported
+with its inputs (issue 20)."""
+
+import csv
+import io
+
+import pytest
+
+from vdi_report import config
+from vdi_report.publish import render
+
+playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
+CHROMIUM = render.chromium_path()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=render.CHROMIUM_HINT)
+LAPTOP = {"width": 1366, "height": 768}
+SCROLL = ".dt-scroll:has(.dt-scroll-body #evidence)"  # the explorer's own scroller (the search panes have theirs)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def _open(browser, report_html, fragment=""):
+    ctx = browser.new_context(offline=True, viewport=LAPTOP, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.goto(report_html.resolve().as_uri() + fragment)
+    pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
+    pg.wait_for_function("() => document.querySelectorAll('#evidence tbody tr').length > 1", timeout=60_000)
+    return ctx, pg
+
+
+@pytest.fixture(scope="module")
+def laptop(browser, report_html):
+    ctx, pg = _open(browser, report_html)
+    yield pg
+    ctx.close()
+
+
+def _search(page, text):
+    box = page.locator("#evidence-explorer .dt-search input")
+    box.fill(text)
+    page.wait_for_timeout(400)
+    return page.inner_text("#evidence-explorer .dt-info")
+
+
+def _count(info: str) -> int:
+    import re
+
+    m = re.search(r"of ([\d,]+) entries", info)
+    return int(m.group(1).replace(",", "")) if m else 0
+
+
+def test_quote_is_visible_without_scrolling_sideways(laptop):
+    laptop.locator("#evidence-explorer").scroll_into_view_if_needed()
+    headers = laptop.eval_on_selector_all(f"{SCROLL} > .dt-scroll-head th", "ths => ths.map(t => t.innerText.trim())")
+    assert "Quote" in headers and "Used" in headers
+    quote = laptop.locator(f"{SCROLL} tbody tr").first.locator("td").nth(headers.index("Quote"))
+    box = quote.bounding_box()
+    assert box and box["width"] > 200
+    assert box["x"] + box["width"] <= LAPTOP["width"], box
+    assert laptop.evaluate("() => document.documentElement.scrollWidth") <= LAPTOP["width"]
+    laptop.screenshot(path=str(config.PROJ_ROOT / "build" / "explorer-1366.png"))
+
+
+def test_header_and_record_column_stay_when_the_rows_scroll(laptop):
+    body = laptop.locator(f"{SCROLL} > .dt-scroll-body")
+    head = laptop.locator(f"{SCROLL} > .dt-scroll-head")
+    before = head.bounding_box()
+    body.evaluate("b => { b.scrollTop = 400; }")
+    laptop.wait_for_timeout(200)
+    assert head.bounding_box()["y"] == pytest.approx(before["y"], abs=1)  # the header did not move
+    assert body.evaluate("b => b.scrollTop") > 0
+    fixed = laptop.eval_on_selector(f"{SCROLL} tbody td", "td => getComputedStyle(td).position")
+    assert fixed == "sticky"  # the record column stays when the table scrolls sideways
+    body.evaluate("b => { b.scrollTop = 0; }")
+
+
+def test_a_number_is_found_with_or_without_separators(laptop, results):
+    grouped = next(v for v in results["value_text"] if "," in v and v.replace(",", "").isdigit())
+    with_sep = _count(_search(laptop, grouped))
+    without = _count(_search(laptop, grouped.replace(",", "")))
+    _search(laptop, "")
+    assert with_sep > 0 and without == with_sep
+
+
+def test_details_row_shows_the_other_columns(laptop, results):
+    row = laptop.locator(f"{SCROLL} tbody tr").first
+    row.click()
+    details = laptop.locator("#evidence .vdi-details").first
+    details.wait_for(timeout=5_000)
+    text = details.inner_text()
+    assert "Locator" in text and "Line" in text
+    row.click()
+    assert laptop.locator("#evidence .vdi-details").count() == 0
+
+
+def test_csv_export_holds_the_filtered_rows(laptop, results):
+    vendor = min(results["vendor"].unique())
+    n = _count(_search(laptop, vendor))
+    assert 0 < n < len(results)
+    with laptop.expect_download() as dl:
+        laptop.locator("#evidence-explorer .buttons-csv").click()
+    text = open(dl.value.path(), encoding="utf-8-sig").read()
+    rows = list(csv.reader(io.StringIO(text)))
+    _search(laptop, "")
+    assert rows[0][:2] == ["Record", "Vendor"] and "Quote" in rows[0] and "Numbers" not in rows[0]
+    (config.PROJ_ROOT / "build" / "explorer-export.csv").write_text(text, encoding="utf-8")
+    assert len(rows) - 1 == n
+    assert {r[1] for r in rows[1:]} <= set(results["vendor"])
+
+
+def test_calculator_is_in_the_contents_sidebar(laptop):
+    link = laptop.locator('nav.vdi-sidebar a[href="#sizing-calculator"]')
+    assert link.count() == 1
+    link.click()
+    laptop.wait_for_timeout(300)
+    top = laptop.locator("#sizing-calculator").bounding_box()["y"]
+    assert -2 <= top < LAPTOP["height"]
+
+
+def test_scenario_is_shared_by_its_address_and_exported_with_its_inputs(laptop, browser, report_html):
+    laptop.locator("#calc-desktops").fill("3456")
+    laptop.locator("#calc-worker_class").select_option("power")
+    laptop.wait_for_timeout(200)
+    url = laptop.url
+    assert "#scenario?" in url and "desktops=3456" in url and "worker_class=power" in url
+    with laptop.expect_download() as dl:
+        laptop.locator("#calc-csv").click()
+    text = open(dl.value.path(), encoding="utf-8").read()
+    inputs, _, results_part = text.partition("\n\n")
+    params = dict(r for r in csv.reader(io.StringIO(inputs)) if r and r[0] != "parameter")
+    assert params["desktops"] == "3456" and params["worker_class"] == "power"
+    table = list(csv.DictReader(io.StringIO(results_part)))
+    shown = laptop.eval_on_selector_all("#calc-result td[data-col=fe_iops]", "tds => tds.map(t => t.dataset.value)")
+    assert [r["fe_iops"] for r in table] == shown and shown
+    # the address opens the same scenario
+    ctx, other = _open(browser, report_html, "#" + url.split("#", 1)[1])
+    try:
+        assert other.locator("#calc-desktops").input_value() == "3456"
+        again = other.eval_on_selector_all("#calc-result td[data-col=fe_iops]", "tds => tds.map(t => t.dataset.value)")
+        assert again == shown
+        assert other.errors == []
+    finally:
+        ctx.close()
+
+
+def test_no_errors_at_laptop_size(laptop):
+    assert laptop.errors == []
