@@ -446,7 +446,9 @@ def check_parameters(values: dict[str, str]) -> list[str]:
             continue  # an optional file (CHOICES): empty means the defaults
         if p.path:
             f = Path(v) if Path(v).is_absolute() else config.PROJ_ROOT / v
-            if not f.is_file():
+            if v == "" and p.default == "":  # an optional file left out: its check says what that means
+                f = ""
+            elif not f.is_file():
                 out.append(f"{p.var}={v}: file not found (give the path of a {p.doc})")
                 continue
         if p.check:

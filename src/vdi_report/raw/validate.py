@@ -13,7 +13,8 @@ of all files at once:
   (schema, printed values, prefixes); every ``value``/``value_high`` inside its metric's range
   (``metrics.csv`` ``min``/``max``: utilization <= 100 %, counts >= 0);
 * ``data/raw/discrepancies.csv`` and ``data/raw/claims.csv`` (``registers``: ids, sources,
-  topics, lines; an empty file is an error).
+  topics, lines; an empty file is an error), ``analysis_choices.csv`` (``choices``) and
+  ``facts.csv`` (``facts``).
 
 The report parameters, including the files they name (``COST_FILE`` ...), are checked by
 ``stages.check_parameters`` when they change.
@@ -206,10 +207,19 @@ def problems(raw_dir: Path | None = None) -> list[str]:
         return _lines(exc)
     out += check_published(srcs, raw_dir / "sources.csv")
     out += check_records(raw_dir)
-    for name, load in (("discrepancies.csv", registers.load_discrepancies), ("claims.csv", registers.load_claims)):
+    from . import choices, facts
+
+    for name, load in (
+        ("discrepancies.csv", registers.load_discrepancies),
+        ("claims.csv", registers.load_claims),
+        ("analysis_choices.csv", choices.declared),
+        ("facts.csv", lambda path: facts.load_facts(path, raw_dir=raw_dir)),
+    ):
+        if not (raw_dir / name).exists() and name in ("analysis_choices.csv", "facts.csv"):
+            continue  # optional registers (a copy of the project may predate them)
         try:
             load(raw_dir / name)
-        except (sources.RawDataError, registers.RegisterError, ValueError) as exc:
+        except (sources.RawDataError, registers.RegisterError, ValueError, OSError) as exc:
             out += _lines(exc)
     return out
 
