@@ -665,10 +665,11 @@ COLUMN_DOCS_FILE = Path(__file__).with_name("catalogue_columns.csv")
 COLUMN_DOCS_HEADER = ["table", "column", "unit", "meaning"]
 ALL_TABLES = "*"  # a ``table`` of ``*``: the meaning of a column name in every table that has no row of its own
 # Units a documented column may carry (``unit`` of catalogue_columns.csv). Empty: text, flags and
-# identifiers. ``fraction``: a share between 0 and 1; ``ratio``: one quantity over another of the
-# same kind; ``ln(...)``: a natural logarithm; ``varies``: the meaning says what sets the unit (e.g.
-# the row's statistic). Besides these, ``{column}`` (or ``{column} per desktop``) is the unit the
-# row's ``column`` names (results' ``value`` is in its row's ``unit``).
+# identifiers. ``fraction``: a share between 0 and 1, or a relative change (-0.2: 20 % lower);
+# ``ratio``: one quantity over another of the same kind; ``ln(...)``: a natural logarithm;
+# ``varies``: the meaning says what sets the unit (e.g. the row's statistic). Besides these,
+# ``{column}`` (or ``{column} per desktop``) is the unit the row's ``column`` names (results'
+# ``value`` is in its row's ``unit``).
 COLUMN_UNITS = (
     "",
     "IOPS",
