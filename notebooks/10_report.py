@@ -26,23 +26,12 @@ cost_file = ""  # COST_FILE: cost assumptions CSV; empty: data/raw/cost_assumpti
 choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option); empty: the declared defaults
 
 # %%
+from vdi_report import stages
 from vdi_report.report import sections
 from vdi_report.report.context import Context
 
-ctx = Context(
-    dict(
-        desktops=desktops,
-        worker_class=worker_class,
-        concurrency=concurrency,
-        headroom=headroom,
-        boot_window_min=boot_window_min,
-        raid=raid,
-        failover=failover,
-        report_date=report_date,
-        cost_file=cost_file,
-        choices_file=choices_file,
-    )
-)
+# the report parameters, as declared once in stages.PARAMETERS (the cell above holds their defaults)
+ctx = Context({p.name: globals()[p.name] for p in stages.PARAMETERS})
 
 # %%
 # every chapter in report order (sections.CHAPTERS: the modules of report/sections/, by their ORDER)

@@ -469,9 +469,24 @@ def check_parameters(values: dict[str, str]) -> list[str]:
     return out
 
 
+def parameters_markdown() -> str:
+    """The README's list of report parameters (Markdown table: parameter, default, meaning), from
+    ``PARAMETERS``: the README holds it verbatim between ``<!-- parameters:begin -->`` and
+    ``<!-- parameters:end -->`` (``python -m vdi_report.stages --parameters-md``; a test checks it)."""
+    rows = ["| parameter | default | meaning |", "|---|---|---|"]
+    for p in PARAMETERS:
+        default = f"`{p.default}`" if p.default != "" else "(empty)"
+        rows.append(f"| `{p.var}` | {default} | {p.doc}{' (a file: its SHA-256 enters the stamp)' if p.path else ''} |")
+    return "\n".join(rows) + "\n"
+
+
 def main(argv: list[str]) -> int:
     """``python -m vdi_report.stages``: print the Make rules; ``--check-params VAR=VALUE ...``:
-    check report parameters (exit 2 with every problem, no traceback)."""
+    check report parameters (exit 2 with every problem, no traceback); ``--parameters-md``: the
+    README's parameter table."""
+    if argv[:1] == ["--parameters-md"]:
+        sys.stdout.write(parameters_markdown())
+        return 0
     if argv[:1] == ["--check-params"]:
         values = dict(a.split("=", 1) if "=" in a else (a, "") for a in argv[1:])
         bad = check_parameters(values)

@@ -112,3 +112,32 @@ def test_modules_imported_at_run_time_count_as_dependencies(tmp_path, monkeypatc
     found = stages._imports(tmp_path / "nb.py", None)
     assert "vdi_report.plugins" in found
     assert "vdi_report.plugins.alpha" in stages._imports(pkg / "__init__.py", "vdi_report.plugins")
+
+
+def _notebook_parameters(path) -> dict:
+    """{name: default} of the notebook's parameters cell (the assignments after its tag line)."""
+    import ast
+
+    text = path.read_text(encoding="utf-8")
+    cell = text.split('# %% tags=["parameters"]', 1)[1].split("# %%", 1)[0]
+    return {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(cell).body if isinstance(n, ast.Assign)}
+
+
+def test_each_parameter_is_declared_once_and_everything_else_follows():
+    """PARAMETERS is the one declaration: the report notebook's parameters cell has exactly those
+    names (with the same defaults, file parameters empty), the README's table is generated from it,
+    and `make help` names every parameter."""
+    declared = {p.name: p for p in stages.PARAMETERS}
+    cell = _notebook_parameters(config.NOTEBOOKS_DIR / "10_report.py")
+    assert set(cell) == set(declared)
+    for name, value in cell.items():
+        p = declared[name]
+        assert str(value) == ("" if p.path else p.default), name
+    readme = (config.PROJ_ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- parameters:begin -->\n", 1)[1].split("<!-- parameters:end -->", 1)[0]
+    assert block == stages.parameters_markdown(), "README parameters: run python -m vdi_report.stages --parameters-md"
+    makefile = (config.PROJ_ROOT / "Makefile").read_text(encoding="utf-8")
+    help_line = next(line for line in makefile.splitlines() if "Report parameters:" in line)
+    assert set(re.findall(r"\b[A-Z][A-Z_]+\b", help_line.split("Report parameters:", 1)[1])) == {
+        p.var for p in stages.PARAMETERS
+    }
