@@ -147,7 +147,7 @@ inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.ca
 sources_df = sources.load_sources()
 capability = verdicts.capability(results, sources_df, sources.read_csv_text(config.RAW_DIR / "claims.csv"))
 arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"))
-inputs.update(verdicts.to_inputs(capability, arrays))
+inputs.update(verdicts.to_inputs(capability, arrays, verdicts.capacity(results, sources_df)))
 catalogue.write("sizing_inputs", inputs)
 scenario.size(scenario.validate(2000, "knowledge"), inputs)
 

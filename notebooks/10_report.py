@@ -21,6 +21,7 @@ headroom = 0.2  # HEADROOM: fraction of each resource kept free
 boot_window_min = 30  # BOOT_WINDOW: minutes to boot all concurrently needed desktops
 raid = "none"  # RAID: none, raid10, raid5, raid6 (write penalty 1, 2, 4, 6)
 failover = "none"  # FAILOVER: none, controller (sized with one controller down)
+clone_type = "linked"  # CLONE_TYPE: linked, full (capacity per desktop by clone type)
 report_date = ""  # REPORT_DATE: ISO date; empty: today
 cost_file = ""  # COST_FILE: cost assumptions CSV; empty: data/raw/cost_assumptions.csv
 choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option); empty: the declared defaults

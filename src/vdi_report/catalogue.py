@@ -478,6 +478,7 @@ _TABLES = [
             Col("demonstrated"),
             Col("capability"),
             Col("arrays"),
+            Col("capacity_by_clone"),
         ),
         format="json",
     ),

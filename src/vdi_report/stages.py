@@ -68,7 +68,7 @@ def check_date(value: str) -> str:
     return value
 
 
-# The nine report parameters (shared contract; defaults as agreed). COST_FILE enters the
+# The report parameters (shared contract; defaults as agreed). COST_FILE enters the
 # parameter stamp by the SHA-256 of its content, not only its name.
 PARAMETERS = (
     Param("DESKTOPS", "desktops", "2000", "desktops in the sizing scenario"),
@@ -78,6 +78,13 @@ PARAMETERS = (
     Param("BOOT_WINDOW", "boot_window_min", "30", "minutes to boot all concurrently needed desktops"),
     Param("RAID", "raid", "none", "none, raid10, raid5 or raid6 (write penalty 1, 2, 4, 6)"),
     Param("FAILOVER", "failover", "none", "none or controller (sized with one controller down)"),
+    Param(
+        "CLONE_TYPE",
+        "clone_type",
+        "linked",
+        "linked or full: capacity per desktop by clone type (per-array answers)",
+        check="vdi_report.models.verdicts:validate_clone_type",
+    ),
     Param(
         "REPORT_DATE",
         "report_date",
@@ -91,7 +98,7 @@ PARAMETERS = (
         "data/raw/cost_assumptions.csv",
         "cost assumptions CSV",
         path=True,
-        check="vdi_report.models.cost:load_assumptions",
+        check="vdi_report.models.cost:check_cost_file",
     ),
     # A reviewer's analysis choices (raw.choices): optional (empty: the declared defaults); the model
     # stage re-runs only when the options of the choices it applies change (its choices stamp).

@@ -32,18 +32,19 @@ def inputs(results, cap):
     """The written sizing inputs; their capability and arrays are what the records give now."""
     reg = sources.read_csv_text(config.RAW_DIR / "discrepancies.csv")
     written = scenario.read_inputs()
-    fresh = verdicts.to_inputs(cap, verdicts.arrays(results, sources.load_sources(), reg))
+    s = sources.load_sources()
+    fresh = verdicts.to_inputs(cap, verdicts.arrays(results, s, reg), verdicts.capacity(results, s))
     assert json.loads(json.dumps(fresh)) == {k: written[k] for k in fresh}, "sizing_inputs.json is stale"
     return written
 
 
-def _size(inp, **p):
-    params = scenario.validate(**{"desktops": 10000, "worker_class": "knowledge", **p})
+def _size(inp, clone_type="linked", **p):
+    scenario_params = scenario.validate(**{"desktops": 10000, "worker_class": "knowledge", **p})
     rows = [
         {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-        for r in scenario.size(params, inp).to_dict("records")
+        for r in scenario.size(scenario_params, inp).to_dict("records")
     ]
-    return params, rows
+    return {**scenario_params, "clone_type": clone_type}, rows
 
 
 def _row(rows, source_id, phase, condition, configuration=""):
@@ -167,7 +168,7 @@ def test_javascript_twin_gives_the_same_verdicts(inputs):
     for p, prices in (
         ({"failover": "controller"}, {"netapp_tr4540": 400000.0, "hitachi_g600:config2": 250000.0}),
         ({"desktops": 2000}, {"dell_sc9000": 900000.0}),
-        ({"desktops": 777, "headroom": 0.3}, {}),
+        ({"desktops": 777, "headroom": 0.3, "clone_type": "full"}, {}),
     ):
         params, size_rows = _size(inputs, **p)
         cases.append(
@@ -244,3 +245,26 @@ def test_done_when_the_report_answers_which_array_how_many_at_what_cost(tmp_path
         == f"{pn} arrays at half the normal load; ${pn * 250000 / 10000:,.0f} per desktop"
     )
     assert table.loc["AccelStor NeoSapphire P710", "USD per desktop (your quote)"] == "no quote given"
+
+
+def test_capacity_by_clone_type_from_cited_records(inputs, results):
+    """Full clones: NetApp's 20.3 TB without its data reduction (NTAP-0302) / 1,500 desktops, plus
+    its 2 GB of memory as swap (NTAP-0286; no reservation stated); linked clones: Dell's about 3 GB
+    per desktop after profiles (DELL-0015) plus 2 GB swap (DELL-0045); AccelStor's 100 %-reserved
+    memory swaps nothing. Usable: Dell 57 active drives x 1.75 TB (DELL-0036, DELL-0026)."""
+    per = inputs["capacity_by_clone"]["per_desktop"]
+    assert per["full"]["high"] == pytest.approx(_value(results, "NTAP-0302") / 1500 + _value(results, "NTAP-0286"))
+    assert per["full"]["low"] == pytest.approx(_value(results, "NTAP-0303") / 1500 + _value(results, "NTAP-0286"))
+    assert per["linked"]["high"] == pytest.approx(_value(results, "DELL-0015") + _value(results, "DELL-0045"))
+    assert per["linked"]["low"] == pytest.approx(_value(results, "ACCS-0245"))  # + 0 GB swap: memory 100 % reserved
+    usable = {(u["source_id"], u["configuration"]): u for u in inputs["capacity_by_clone"]["usable"]}
+    assert usable[("dell_sc9000", "")]["usable_tb"] == pytest.approx(57 * 1.75)
+    assert usable[("accelstor_p710", "")]["usable_tb"] == pytest.approx(420 / 0.04 / 1000)
+    params, size_rows = _size(inputs, desktops=20000, clone_type="full")
+    rows = verdicts.verdicts(size_rows, inputs, params, {})
+    d = _row(rows, "dell_sc9000", "login", "normal")
+    assert d["capacity_tb"] == pytest.approx(20000 * per["full"]["high"] / 1000)
+    assert d["arrays_needed_capacity"] == math.ceil(d["capacity_tb"] / (57 * 1.75))
+    a = _row(rows, "accelstor_p710", "login", "normal")
+    assert a["arrays_needed_binding"] >= a["arrays_needed_capacity"] > 1
+    assert _row(rows, "netapp_tr4540", "login", "normal")["arrays_needed_capacity"] is None  # usable not stated

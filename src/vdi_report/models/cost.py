@@ -349,3 +349,14 @@ def array_prices(assumptions: pd.DataFrame, sources_df: pd.DataFrame, path="cost
             raise ValueError(f"{where}: the price must be positive, got {r['value']!r}")
         out[key] = float(r["value"])
     return out
+
+
+def check_cost_file(path) -> pd.DataFrame:
+    """The COST_FILE report parameter's check (stages.PARAMETERS): the assumptions file loads
+    (``load_assumptions``) and its array prices are valid (``array_prices``); raises ValueError
+    naming the file and line."""
+    from ..raw import sources
+
+    a = load_assumptions(path)
+    array_prices(a, sources.load_sources(), path)
+    return a

@@ -131,6 +131,12 @@ VERDICT_COLUMNS = [
     "port_mbps",
     "port_bound",
     "arrays_needed_ports",
+    "clone_type",
+    "capacity_gb_per_desktop",
+    "capacity_tb",
+    "usable_tb",
+    "usable_bound",
+    "arrays_needed_capacity",
     "arrays_needed_binding",
     "binding_constraint",
     "price_usd",
@@ -482,7 +488,140 @@ def arrays(results, sources_df, register=None):
     )
 
 
-def to_inputs(cap, arr) -> dict:
+CLONE_TYPES = ("linked", "full")  # the scenario's CLONE_TYPE; sources.csv says linked_clone / full_clone
+CAPACITY_METRICS = ("used_capacity_per_desktop", "unreduced_capacity", "used_capacity")
+
+
+def validate_clone_type(clone_type) -> str:
+    """``clone_type`` if it is one of ``CLONE_TYPES``; raises ValueError with a plain message."""
+    if clone_type not in CLONE_TYPES:
+        raise ValueError(f"unknown clone_type {clone_type!r}; use full or linked (how the desktops are cloned)")
+    return clone_type
+
+
+def capacity(results, sources_df) -> dict:
+    """Capacity per desktop by clone type from the documents of that clone type (sources.csv
+    ``clone_type`` ``full_clone`` or ``linked_clone``; a mixed test bed is left out), and the usable
+    capacity of each tested configuration. Returns ``{"per_desktop": {clone_type: {high, low,
+    written_gb, reduced_gb, swap_gb, text, records}}, "usable": [{source_id, configuration,
+    usable_tb, bound, text, records}]}``, GB per desktop and TB (decimal).
+
+    written_gb: the most a desktop of that clone type wrote, before the vendor's data reduction
+    (``unreduced_capacity`` / desktops, derived, or a measured ``used_capacity_per_desktop``);
+    reduced_gb: the least after it (``used_capacity`` / desktops, derived, or a measured per-desktop
+    figure); swap_gb: memory - reservation (``memory``, ``memory_reservation`` or
+    ``memory_reservation_percent``; the whole memory where no reservation is stated). high =
+    written + the largest swap (what the scenario sizes with: no data-reduction credit, since the
+    reduction of identical synthetic clones is a test artefact); low = reduced + the smallest swap.
+    Usable: a test-bed ``usable_capacity``; else active drives x usable capacity per drive
+    (``active_drives``, ``drive_usable_capacity``, derived); else used capacity / its percentage of
+    the physical capacity (``used_capacity``, ``used_capacity_percent``, derived)."""
+
+    ok = results[results["used_in_analysis"]]
+    seeds = sources_df[sources_df["role"] == "seed"] if "role" in sources_df else sources_df
+    per = {}
+    for clone in CLONE_TYPES:
+        docs = seeds[seeds["clone_type"] == f"{clone}_clone"]
+        written, reduced, swap = [], [], []
+        for _, d in docs.iterrows():
+            r = ok[ok["source_id"] == d["source_id"]]
+            n = float(d["desktops"])
+            cap_rows = r[(r["phase"] == "capacity") & r["metric"].isin(CAPACITY_METRICS)]
+            for _, x in cap_rows[cap_rows["metric"] == "used_capacity_per_desktop"].iterrows():
+                txt = f"{_sign(x['bound'])}{x['value']:g} GB ({x['record_id']})"
+                written.append((float(x["value"]), txt, x["record_id"]))
+                reduced.append((float(x["value"]), txt, x["record_id"]))
+            for metric, into in (("unreduced_capacity", written), ("used_capacity", reduced)):
+                # the document's whole-population figure: its largest total (a table may give one volume's)
+                tot = cap_rows[(cap_rows["metric"] == metric) & cap_rows["statistic"].isin(["single", "total"])]
+                if len(tot):
+                    x = tot.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
+                    how = f"{x['value']:,.0f} GB / {n:,.0f} desktops ({x['record_id']}, derived)"
+                    into.append((float(x["value"]) / n, how, x["record_id"]))
+            tb = r[(r["phase"] == "testbed") & (r["worker_class"] == "")]
+            mem = tb[tb["metric"] == "memory"].sort_values("record_id")
+            if len(mem):
+                m = mem.iloc[0]
+                res = tb[tb["metric"] == "memory_reservation"]
+                pct = tb[tb["metric"] == "memory_reservation_percent"]
+                if len(res):
+                    v = float(m["value"] - res["value"].iloc[0])
+                    how = (
+                        f"{m['value']:g} - {res['value'].iloc[0]:g} GB reserved "
+                        f"({m['record_id']}, {res['record_id'].iloc[0]})"
+                    )
+                elif len(pct):
+                    v = float(m["value"]) * (1 - float(pct["value"].iloc[0]) / 100)
+                    how = (
+                        f"{m['value']:g} GB, {pct['value'].iloc[0]:g} % reserved "
+                        f"({m['record_id']}, {pct['record_id'].iloc[0]})"
+                    )
+                else:
+                    v, how = float(m["value"]), f"{m['value']:g} GB, no reservation stated ({m['record_id']})"
+                swap.append((v, how, m["record_id"]))
+        if not written:
+            continue
+        w, rd = max(written), min(reduced) if reduced else max(written)
+        sw_hi, sw_lo = (max(swap), min(swap)) if swap else ((0.0, "swap not stated", ""), (0.0, "", ""))
+        per[clone] = {
+            "written_gb": w[0],
+            "reduced_gb": rd[0],
+            "swap_gb": sw_hi[0],
+            "high": w[0] + sw_hi[0],
+            "low": rd[0] + sw_lo[0],
+            "text": f"written {w[1]} + swap {sw_hi[1]}; after the vendor's data reduction {rd[1]}",
+            "records": " ".join(dict.fromkeys(x for x in (w[2], sw_hi[2], rd[2]) if x)),
+        }
+    usable = []
+    for sid in seeds["source_id"]:
+        tb = ok[(ok["source_id"] == sid) & (ok["phase"] == "testbed")]
+        u = tb[tb["metric"] == "usable_capacity"]
+        for _, x in u.iterrows():
+            usable.append(
+                {
+                    "source_id": sid,
+                    "configuration": x["configuration"],
+                    "usable_tb": float(x["value"]) / 1000,
+                    "bound": x["bound"],
+                    "text": f"{_sign(x['bound'])}{x['value'] / 1000:g} TB usable ({x['record_id']})",
+                    "records": x["record_id"],
+                }
+            )
+        act, per_drive = tb[tb["metric"] == "active_drives"], tb[tb["metric"] == "drive_usable_capacity"]
+        if u.empty and len(act) and len(per_drive):
+            a, d = act.iloc[0], per_drive.iloc[0]
+            v = float(a["value"] * d["value"]) / 1000
+            usable.append(
+                {
+                    "source_id": sid,
+                    "configuration": "",
+                    "usable_tb": v,
+                    "bound": "eq",
+                    "text": f"{a['value']:g} active drives × {d['value'] / 1000:g} TB usable = {v:g} TB (derived; "
+                    f"{a['record_id']}, {d['record_id']})",
+                    "records": f"{a['record_id']} {d['record_id']}",
+                }
+            )
+        used = ok[(ok["source_id"] == sid) & (ok["metric"] == "used_capacity") & (ok["statistic"] == "total")]
+        pct = ok[(ok["source_id"] == sid) & (ok["metric"] == "used_capacity_percent")]
+        if u.empty and act.empty and len(used) and len(pct) and float(pct["value"].iloc[0]) > 0:
+            a, p = used.iloc[0], pct.iloc[0]
+            v = float(a["value"]) * 100 / float(p["value"]) / 1000
+            usable.append(
+                {
+                    "source_id": sid,
+                    "configuration": "",
+                    "usable_tb": v,
+                    "bound": "eq",
+                    "text": f"{a['value']:g} GB = {p['value']:g} % of the physical capacity → {v:g} TB (derived; "
+                    f"{a['record_id']}, {p['record_id']})",
+                    "records": f"{a['record_id']} {p['record_id']}",
+                }
+            )
+    return {"per_desktop": per, "usable": usable}
+
+
+def to_inputs(cap, arr, capacity_facts: dict | None = None) -> dict:
     """The JSON-able part of ``sizing_inputs.json`` the verdicts need: ``capability`` (rows of
     ``capability``) and ``arrays`` (rows of ``arrays``), NaN as null."""
 
@@ -496,6 +635,7 @@ def to_inputs(cap, arr) -> dict:
     return {
         "capability": [{k: clean(v) for k, v in r.items()} for r in cap.to_dict("records")],
         "arrays": [{k: clean(v) for k, v in r.items()} for r in arr.to_dict("records")],
+        "capacity_by_clone": capacity_facts or {"per_desktop": {}, "usable": []},
     }
 
 
@@ -596,6 +736,24 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
     return row
 
 
+def _capacity(rows: list[dict], inputs: dict, sid: str, conf: str, clone: str, desktops: int) -> None:
+    """Capacity for the scenario's desktops by clone type, beside the configuration's usable
+    capacity, and the arrays that capacity needs (``ceil(capacity_tb / usable_tb)``)."""
+    facts = inputs.get("capacity_by_clone") or {}
+    per = (facts.get("per_desktop") or {}).get(clone)
+    us = [u for u in facts.get("usable") or [] if u["source_id"] == sid and u["configuration"] in (conf, "")]
+    us.sort(key=lambda u: u["configuration"] != conf)
+    for r in rows:
+        r["clone_type"] = clone
+        if per is None:
+            continue
+        r["capacity_gb_per_desktop"] = per["high"]
+        r["capacity_tb"] = desktops * per["high"] / 1000
+        if us:
+            r["usable_tb"], r["usable_bound"] = us[0]["usable_tb"], us[0]["bound"]
+            r["arrays_needed_capacity"] = _ceil(r["capacity_tb"] / us[0]["usable_tb"])
+
+
 def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
     """The binding constraint over the phases of one configuration and condition: the most
     arrays any phase needs by IOPS or ports; USD per desktop from it (and, one controller down
@@ -613,6 +771,11 @@ def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
                 m = have * n / need if need else math.inf
                 if n > best_n or (n == best_n and m < best_m):
                     best_n, best_m, what = n, m, f"{kind}, {PHASE_WORDS[r['phase']]}"
+        c = rows[0]
+        if c["arrays_needed_capacity"] is not None:
+            m = c["usable_tb"] * c["arrays_needed_capacity"] / c["capacity_tb"] if c["capacity_tb"] else math.inf
+            if c["arrays_needed_capacity"] > best_n or (c["arrays_needed_capacity"] == best_n and m < best_m):
+                best_n, what = c["arrays_needed_capacity"], f"capacity, {c['clone_type']} clones"
         for r in rows:
             r["arrays_needed_binding"], r["binding_constraint"] = best_n, what
             if price is not None:
@@ -620,7 +783,14 @@ def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
     elif cond == "failover" and all(
         r["arrays_needed"] is not None or r["proxy_arrays_needed"] is not None for r in rows
     ):
-        pn = max(max(r["proxy_arrays_needed"] or r["arrays_needed"] or 0, r["arrays_needed_ports"] or 0) for r in rows)
+        pn = max(
+            max(
+                r["proxy_arrays_needed"] or r["arrays_needed"] or 0,
+                r["arrays_needed_ports"] or 0,
+                r["arrays_needed_capacity"] or 0,
+            )
+            for r in rows
+        )
         for r in rows:
             if price is not None:
                 r["proxy_usd_per_desktop"] = pn * price / desktops
@@ -639,6 +809,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     configs = list(dict.fromkeys((c["source_id"], c["configuration"]) for c in cap if c["phase"] in PHASES))
     out = []
     desktops = params["desktops"]
+    clone = validate_clone_type(params.get("clone_type", "linked"))
     for sid, conf in configs:
         mine = [c for c in cap if c["source_id"] == sid and c["configuration"] == conf]
         a = arr.get((sid, conf), arr.get((sid, ""), {}))
@@ -653,6 +824,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
         }
         for cond in ("normal", "failover"):
             rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in PHASES]
+            _capacity(rows, inputs, sid, conf, clone, desktops)
             _bind(rows, cond, price, desktops)
             out += rows
     return [{k: r.get(k) for k in VERDICT_COLUMNS} for r in out]

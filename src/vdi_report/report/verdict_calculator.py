@@ -20,6 +20,7 @@ COLUMNS = {
     "arrays_needed": "Arrays (estimate)",
     "arrays_needed_top": "Arrays (interval top)",
     "arrays_needed_ports": "Arrays (ports)",
+    "arrays_needed_capacity": "Arrays (capacity)",
     "arrays_needed_binding": "Arrays needed (binding)",
     "usd_per_desktop": "$ per desktop",
     "proxy_arrays_needed": "Proxy arrays (not a test)",
@@ -41,6 +42,11 @@ def verdicts_html(ctx, prices: dict) -> str:
             f'class="calc-price" data-key="{html.escape(key)}" id="calc-price-{html.escape(key.replace(":", "-"))}" '
             f'value="{v}" placeholder="your quote"></label>'
         )
+    clone = ctx.params.get("clone_type", "linked")
+    opts = "".join(
+        f'<option value="{c}"{" selected" if c == clone else ""}>{c} clones</option>' for c in ("linked", "full")
+    )
+    fields.insert(0, f'<label>Clone type<select name="clone_type" id="calc-clone_type">{opts}</select></label>')
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in COLUMNS.values())
     js = VERDICTS_JS.read_text(encoding="utf-8")
     return f"""<div class="vdi-calculator vdi-screen-only" id="verdict-calculator">
@@ -66,12 +72,14 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
       params[k] = Number(f.get(k));
     }});
     ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
+    params.clone_type = document.getElementById("calc-clone_type").value;
     Array.prototype.forEach.call(priceForm.querySelectorAll(".calc-price"), function (el) {{
       if (el.value !== "" && Number(el.value) > 0) {{ prices[el.dataset.key] = Number(el.value); }}
     }});
     var body = document.querySelector("#calc-verdicts tbody");
     try {{
       var p = VdiSizing.validate(params);
+      p.clone_type = params.clone_type;
       var cond = p.failover === "controller" ? "failover" : "normal";
       var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs), inputs, p, prices)
         .filter(function (r) {{ return r.condition === cond; }});
@@ -88,6 +96,7 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
   }}
   form.addEventListener("input", update); form.addEventListener("change", update);
   priceForm.addEventListener("input", update);
+  priceForm.addEventListener("change", update);
   update();
 }})();
 </script>

@@ -30,6 +30,7 @@
                  "demand_iops_top", "throughput_mbps", "demonstrated_iops", "demonstrated_bound", "demonstrated_phase",
                  "vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "at_limit", "verdict",
                  "arrays_needed", "arrays_needed_top", "port_mbps", "port_bound", "arrays_needed_ports",
+                 "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb", "usable_bound", "arrays_needed_capacity",
                  "arrays_needed_binding", "binding_constraint", "price_usd", "usd_per_desktop", "proxy_iops",
                  "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "note", "record_ids"];
 
@@ -51,7 +52,32 @@
     return isNum(prices[sid]) ? prices[sid] : null;
   }
 
+  var CLONE_TYPES = ["linked", "full"];
+
+  function capacity(rows, inputs, sid, conf, clone, desktops) {
+    var facts = inputs.capacity_by_clone || {};
+    var per = (facts.per_desktop || {})[clone];
+    var us = (facts.usable || []).filter(function (u) {
+      return u.source_id === sid && (u.configuration === conf || u.configuration === "");
+    });
+    us.sort(function (x, y) { return (x.configuration !== conf) - (y.configuration !== conf); });
+    rows.forEach(function (r) {
+      r.clone_type = clone;
+      if (!per) { return; }
+      r.capacity_gb_per_desktop = per.high;
+      r.capacity_tb = desktops * per.high / 1000;
+      if (us.length) {
+        r.usable_tb = us[0].usable_tb; r.usable_bound = us[0].bound;
+        r.arrays_needed_capacity = ceil(r.capacity_tb / us[0].usable_tb);
+      }
+    });
+  }
+
   function verdicts(sizeRows, inputs, params, prices) {
+    var clone = params.clone_type === undefined ? "linked" : params.clone_type;
+    if (CLONE_TYPES.indexOf(clone) < 0) {
+      throw new Error("unknown clone_type " + JSON.stringify(clone) + "; use full or linked (how the desktops are cloned)");
+    }
     var cap = inputs.capability || [];
     var arr = {};
     (inputs.arrays || []).forEach(function (a) { arr[a.source_id + "|" + a.configuration] = a; });
@@ -86,7 +112,8 @@
           ["demonstrated_iops", "demonstrated_bound", "demonstrated_phase", "vantage", "latency_ms", "latency_text",
            "busiest_resource", "busiest_text", "arrays_needed", "arrays_needed_top", "arrays_needed_ports", "proxy_iops",
            "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "usd_per_desktop", "arrays_needed_binding",
-           "binding_constraint", "verdict"].forEach(function (k) { row[k] = null; });
+           "binding_constraint", "verdict", "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb",
+           "usable_bound", "arrays_needed_capacity"].forEach(function (k) { row[k] = null; });
           if (isNum(a.port_mbps) && a.port_mbps > 0) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
           if (b) {
             row.demonstrated_iops = b.floor; row.demonstrated_bound = b.bound; row.demonstrated_phase = b.phase;
@@ -116,6 +143,7 @@
           }
           return row;
         });
+        capacity(rows, inputs, sid, conf, clone, desktops);
         var determined = rows.every(function (r) { return r.arrays_needed !== null; });
         if (determined) {
           // the most arrays; among equals the tightest (capacity x arrays / demand smallest)
@@ -128,6 +156,13 @@
               if (c[0] > bestN || (c[0] === bestN && m < bestM)) { bestN = c[0]; bestM = m; what = c[3] + ", " + PHASE_WORDS[r.phase]; }
             });
           });
+          var c0 = rows[0];
+          if (c0.arrays_needed_capacity !== null) {
+            var mc = c0.capacity_tb ? c0.usable_tb * c0.arrays_needed_capacity / c0.capacity_tb : Infinity;
+            if (c0.arrays_needed_capacity > bestN || (c0.arrays_needed_capacity === bestN && mc < bestM)) {
+              bestN = c0.arrays_needed_capacity; what = "capacity, " + c0.clone_type + " clones";
+            }
+          }
           rows.forEach(function (r) {
             r.arrays_needed_binding = bestN; r.binding_constraint = what;
             if (price !== null) { r.usd_per_desktop = bestN * price / desktops; }
@@ -135,7 +170,8 @@
         } else if (cond === "failover" && rows.every(function (r) { return r.arrays_needed !== null || r.proxy_arrays_needed !== null; })) {
           var pn = 0;
           rows.forEach(function (r) {
-            pn = Math.max(pn, r.proxy_arrays_needed || r.arrays_needed || 0, r.arrays_needed_ports || 0);
+            pn = Math.max(pn, r.proxy_arrays_needed || r.arrays_needed || 0, r.arrays_needed_ports || 0,
+                          r.arrays_needed_capacity || 0);
           });
           rows.forEach(function (r) { if (price !== null) { r.proxy_usd_per_desktop = pn * price / desktops; } });
         }

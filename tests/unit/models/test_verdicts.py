@@ -30,3 +30,18 @@ def test_price_rows_are_validated(tmp_path):
     assert cost.array_prices(cost.load_assumptions(p), s, p) == {"hitachi_g600:config2": 250000.0}
     assert verdicts.price_for({"hitachi_g600:config2": 1.0, "hitachi_g600": 2.0}, "hitachi_g600", "config2") == 1.0
     assert verdicts.price_for({"hitachi_g600:config2": 1.0, "hitachi_g600": 2.0}, "hitachi_g600", "config1") == 2.0
+
+
+def test_clone_type_and_quotes_are_validated_before_any_notebook(tmp_path):
+    from vdi_report import stages
+
+    with pytest.raises(ValueError, match="unknown clone_type 'thin'"):
+        verdicts.validate_clone_type("thin")
+    problems = stages.check_parameters({"CLONE_TYPE": "thin"})
+    assert any("CLONE_TYPE=thin" in p and "unknown clone_type" in p for p in problems), problems
+    bad = tmp_path / "quotes.csv"
+    base = (config.RAW_DIR / "cost_assumptions.csv").read_text(encoding="utf-8").rstrip("\n")
+    bad.write_text(base + "\narray_price_usd:nosuch,1,USD,1,1,quote,hw,q\n", encoding="utf-8")
+    problems = stages.check_parameters({"COST_FILE": str(bad)})
+    assert any("unknown source_id 'nosuch'" in p and "line 3" in p for p in problems), problems
+    assert stages.check_parameters({"CLONE_TYPE": "full"}) == []

@@ -354,6 +354,10 @@ def array_verdicts(ctx) -> pd.DataFrame:
     return rows
 
 
+def _sign(bound: str) -> str:
+    return {"gt": "> ", "lt": "< ", "approx": "≈ "}.get(bound, "")
+
+
 def _usd(x) -> str:
     return "–" if x is None or pd.isna(x) else f"${x:,.0f}" if x >= 100 else f"${x:,.2f}"
 
@@ -411,10 +415,21 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
             usd = f"{_usd(g['usd_per_desktop'].iloc[0])} ({int(n)} × {_usd(price)} ÷ {fmt.num(desktops)})"
         else:
             usd = "not determined"
+        c = g.iloc[0]
+        if pd.isna(c["capacity_tb"]):
+            capacity = "not determined"
+        elif pd.isna(c["usable_tb"]):
+            capacity = f"{fmt.num(c['capacity_tb'])} TB; usable capacity not stated"
+        else:
+            capacity = (
+                f"{fmt.num(c['capacity_tb'])} TB of {_sign(c['usable_bound'])}{fmt.num(c['usable_tb'])} TB usable: "
+                f"{_arrays(c['arrays_needed_capacity'])}"
+            )
         row = {
             "Array": g["array"].iloc[0],
             "Demonstrated, user phases (reported)": demo,
             "Verdict per phase (one array)": verdict_txt,
+            "Capacity for the desktops (usable per array)": capacity,
             "Arrays needed (binding constraint)": arrays,
             "USD per desktop (your quote)": usd,
         }
@@ -444,6 +459,11 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
                 )
         out.append(row)
     return pd.DataFrame(out)
+
+
+def _vendor_conf(ctx, source_id: str, configuration: str) -> tuple[str, str, str]:
+    s = ctx.sources.set_index("source_id")
+    return s.at[source_id, "vendor"], configuration, f"{s.at[source_id, 'vendor']} {s.at[source_id, 'array']}"
 
 
 def _short(vendor: str, configuration: str, array: str) -> str:
@@ -525,6 +545,27 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             "calculator; meanwhile the figure below gives USD per desktop for any price."
         ),
     )
+    facts = ctx.sizing_inputs.get("capacity_by_clone") or {}
+    clone = ctx.params.get("clone_type", "linked")
+    per = (facts.get("per_desktop") or {}).get(clone)
+    if per:
+        usable = "; ".join(
+            f"{_short(*_vendor_conf(ctx, u['source_id'], u['configuration']))} {u['text']}"
+            for u in facts.get("usable", [])
+        )
+        say(
+            "**Capacity** ({clone} clones, `CLONE_TYPE`): {high} GB per desktop, {text}; {total} TB for {desktops} "
+            "desktops (no data-reduction credit: the reduction of identical synthetic clones is a test artefact; after "
+            "the vendor's stated reduction, {low} GB per desktop). Usable capacity per tested array: {usable}; the "
+            "others do not state it.",
+            clone=clone,
+            high=fmt.num(per["high"]),
+            text=per["text"],
+            total=fmt.num(ctx.params["desktops"] * per["high"] / 1000),
+            desktops=fmt.num(ctx.params["desktops"]),
+            low=fmt.num(per["low"]),
+            usable=usable,
+        )
     table(
         verdict_table(ctx, rows),
         "Per-array answers at the scenario (reported capability, model demand)",
