@@ -124,7 +124,7 @@ def test_normal_and_failover_compare_with_their_own_tests(inputs):
 
 def test_written_sizing_inputs_read_back_the_same_everywhere(inputs):
     assert scenario.read_inputs() == inputs == scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
-    assert {"boot", "read_share", "capability", "arrays"} <= set(inputs)  # verdicts.to_inputs
+    assert {"boot", "read_share", "capability", "arrays", "capacity_by_clone"} <= set(inputs)  # verdicts.to_inputs
 
 
 def test_boot_storm_table_hand_calculation(results):
