@@ -59,7 +59,8 @@ EXECUTED  := reports/notebooks
 REPORT    := reports/vdi_storage_comparison
 
 # Report parameters (names, defaults and papermill names: PARAMETERS in src/vdi_report/stages.py):
-# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE COST_FILE CHOICES.
+# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE ERA LOGIN_WINDOW
+# PROFILE_FILE COST_FILE CHOICES.
 # They are checked (scenario CLI) and recorded in build/params.stamp only when they change, so
 # an unchanged build starts no Python at all.
 PARAMS_STAMP   := build/params.stamp
@@ -252,6 +253,6 @@ clean: ## Remove generated files (data/processed, reports, build); keeps .venv a
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	  /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE COST_FILE CHOICES"
+	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE ERA LOGIN_WINDOW PROFILE_FILE COST_FILE CHOICES"
 	@echo "  e.g. make report DESKTOPS=3000 WORKER=power RAID=raid5 FAILOVER=controller"
 endif

@@ -21,7 +21,8 @@
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
-# `iops_model_external.csv`, `boot_storms.csv`, `boot_external.csv` and `sizing_inputs.json`
+# `iops_model_external.csv`, `iops_model_lodo.csv`, `boot_storms.csv`, `boot_external.csv` and
+# `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
 # `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
 #
@@ -37,7 +38,7 @@ choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option);
 import pandas as pd
 
 from vdi_report import catalogue, config
-from vdi_report.models import boot, iops, scenario, sensitivity, verdicts
+from vdi_report.models import boot, era, iops, scenario, sensitivity, verdicts
 from vdi_report.raw import choices as analysis
 from vdi_report.raw import sources
 
@@ -101,19 +102,6 @@ catalogue.write("iops_model_cv_by_vendor", by_vendor)
 by_vendor
 
 # %% [markdown]
-# ## Out of sample: the external sources
-#
-# Sources with `role = external` in `sources.csv` are never fitted; their observations (same
-# semantics and exclusions) are predicted by the seed model and labelled by how they differ
-# (broker, load tool, guest OS, platform). Zero rows while no external records exist.
-
-# %%
-ext = iops.external_check(results, model, choices=choices) if model is not None else pd.DataFrame()
-ext = ext if len(ext.columns) else pd.DataFrame(columns=iops.EXTERNAL_COLUMNS)
-catalogue.write("iops_model_external", ext)
-ext
-
-# %% [markdown]
 # ## Boot storms by rate
 #
 # Boot demand depends on how fast desktops are booted. Per document: boot rate (desktops per
@@ -121,25 +109,59 @@ ext
 # upper bound where only a peak is reported) and peak IOPS per desktop booted per minute.
 
 # %%
-storms, boot_model = run.storms, run.boot_model
+storms = run.storms
 catalogue.write("boot_storms", storms)
 storms
 
 # %% [markdown]
-# External documents' boot storms against the seeds' boot-rate model (zero rows if none).
+# ## The planning table by era, the document as the unit of replication
+#
+# Two eras, never pooled (`era` in `data/raw/vocabulary.csv`): `seed` (the four 2016–2018
+# documents) and `modern` (the external 2022–2024 documents). Per era and cell, one figure per
+# document (its runs are not independent), pooled over documents: a 90 % prediction interval
+# with three documents or more, the range of the documents (and their runs) below that. The
+# planning rows are knowledge-worker rows (task-worker samples excluded). Modern figures are read
+# with their true status: read + write averages of one run are exact, one direction's peak is a
+# lower bound of the total peak, the sum of read and write peaks an upper bound. Read share, I/O
+# size and latency of the seed rows: the seeds' own (`scenario.io_characteristics`); of the
+# modern rows: their whole runs'. (The cross-vendor regression above, under the analysis
+# choices, is the check of the seed cells; `sensitivity.csv` varies it.)
 
 # %%
-ext_boot = boot.external_check(storms, boot_model)
+chars = scenario.io_characteristics(results, iops.io_profile(results))
+plan = era.planning_rows(results, storms, chars)
+catalogue.write("iops_per_desktop_model", plan)
+plan
+
+# %% [markdown]
+# Leave one document out, per era: each document's figure against the row pooled from the
+# era's other documents.
+
+# %%
+lodo = era.leave_one_document_out(results, storms)
+catalogue.write("iops_model_lodo", lodo)
+lodo
+
+# %% [markdown]
+# ## Out of sample: every external figure with its true status
+#
+# Each external figure against the seed row of its cell: whole-test averages (exact) against the
+# seed whole-test average, the login peak's lower and upper bounds against the seed login peak;
+# verdict inside, above, below, or uninformative (a bound that cannot contradict the interval).
+# `covered` means the seed interval contains the figure (an exact value inside it).
+
+# %%
+ext = era.external_evidence(results, plan)
+catalogue.write("iops_model_external", ext)
+ext
+
+# %%
+ext_boot = boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")])
 catalogue.write("boot_external", ext_boot)
 ext_boot
 
 # %% [markdown]
-# ## Read share, I/O size, latency; the planning table and the sizing inputs
-
-# %%
-plan = run.plan
-catalogue.write("iops_per_desktop_model", plan)
-plan
+# ## The sizing inputs
 
 # %%
 inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results))

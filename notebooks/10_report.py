@@ -23,6 +23,9 @@ raid = "none"  # RAID: none, raid10, raid5, raid6 (write penalty 1, 2, 4, 6)
 failover = "none"  # FAILOVER: none, controller (sized with one controller down)
 clone_type = "linked"  # CLONE_TYPE: linked, full (capacity per desktop by clone type)
 report_date = ""  # REPORT_DATE: ISO date; empty: today
+era = "modern"  # ERA: planning figures of the seed (2016–2018) or modern (2022–2024) documents
+login_window_min = 30  # LOGIN_WINDOW: minutes for all concurrently active users to log in
+profile_file = ""  # PROFILE_FILE: your own per-phase figures (CSV); empty: the era's
 cost_file = ""  # COST_FILE: cost assumptions CSV; empty: data/raw/cost_assumptions.csv
 choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option); empty: the declared defaults
 

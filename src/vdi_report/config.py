@@ -38,6 +38,7 @@ VOCABULARY_FIELDS = (
     "window",
     "load",
     "claim_topic",
+    "era",
 )
 
 

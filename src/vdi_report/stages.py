@@ -92,6 +92,16 @@ PARAMETERS = (
         "date printed on the report (empty: today)",
         check="vdi_report.stages:check_date",
     ),
+    Param("ERA", "era", "modern", "era of the planning figures: seed (2016–2018 documents) or modern (2022–2024)"),
+    Param("LOGIN_WINDOW", "login_window_min", "30", "minutes for all concurrently active users to log in"),
+    Param(
+        "PROFILE_FILE",
+        "profile_file",
+        "",
+        "your own per-phase figures (CSV; empty: the era's)",
+        path=True,
+        check="vdi_report.models.scenario:read_profile",
+    ),
     Param(
         "COST_FILE",
         "cost_file",

@@ -73,7 +73,7 @@ def _boot(processed):
     pred = processed("iops_per_desktop_model")
     storms = processed("boot_storms")
     storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
-    return pred[pred["phase"] == "boot"], storms
+    return pred[(pred["phase"] == "boot") & (pred["era"] == "seed")], storms
 
 
 def _line_x(spec, color):

@@ -72,6 +72,8 @@ def _expected_rows(words: list[str], column: str | None = None) -> int:
                 "boot_window_min": 30,
                 "raid": "none",
                 "failover": "none",
+                "era": "modern",
+                "login_window_min": 30,
                 "report_date": "",
                 "cost_file": "",
             }
@@ -109,6 +111,22 @@ def test_explorer_column_filter_and_record_lookup(page, results):
     box.press("Enter")
 
 
+def _calculator_cells(page) -> dict:
+    cells = page.eval_on_selector_all(
+        "#calc-result td",
+        "tds => tds.map(td => [td.parentElement.dataset.phase, td.dataset.col, td.dataset.value])",
+    )
+    return {(p, c): v for p, c, v in cells if c != "phase"}
+
+
+def _assert_cells_match(got: dict, want, label) -> None:
+    assert {p for p, _ in got} == set(want.index)
+    for (p, c), v in got.items():
+        if v == "" or c not in want.columns:
+            continue
+        assert float(v) == pytest.approx(float(want.at[p, c]), rel=1e-9, nan_ok=True), (label, p, c)
+
+
 def test_calculator_shows_the_python_sizing(page):
     scenario = pytest.importorskip("vdi_report.models.scenario")
     if not hasattr(scenario, "size") or page.query_selector("#calc-form") is None:
@@ -116,22 +134,25 @@ def test_calculator_shows_the_python_sizing(page):
     import json
 
     inputs = json.loads((config.PROCESSED_DIR / "sizing_inputs.json").read_text(encoding="utf-8"))
+    assert page.query_selector("#calc-worker_class") is None  # the rows are knowledge-worker rows: no selector
     for values in (
         {
+            "era": "seed",
             "desktops": "3000",
-            "worker_class": "power",
             "concurrency": "0.8",
             "headroom": "0.3",
             "boot_window_min": "20",
+            "login_window_min": "45",
             "raid": "raid5",
             "failover": "controller",
         },
         {
+            "era": "modern",
             "desktops": "750",
-            "worker_class": "task",
             "concurrency": "1",
             "headroom": "0",
             "boot_window_min": "45",
+            "login_window_min": "30",
             "raid": "none",
             "failover": "none",
         },
@@ -139,23 +160,28 @@ def test_calculator_shows_the_python_sizing(page):
         for k, v in values.items():
             el = page.locator(f"#calc-{k}")
             el.select_option(v) if el.evaluate("e => e.tagName") == "SELECT" else el.fill(v)
-        params = scenario.validate(
-            *(
-                values[k]
-                for k in ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
-            )
-        )
+        params = scenario.validate(**values)
         want = scenario.size(params, inputs).set_index("phase")
-        cells = page.eval_on_selector_all(
-            "#calc-result td",
-            "tds => tds.map(td => [td.parentElement.dataset.phase, td.dataset.col, td.dataset.value])",
-        )
-        got = {(p, c): v for p, c, v in cells if c != "phase"}
-        assert {p for p, _ in got} == set(want.index)
-        for (p, c), v in got.items():
-            if v == "" or c not in want.columns:
-                continue
-            assert float(v) == pytest.approx(float(want.at[p, c]), rel=1e-9), (values, p, c)
+        _assert_cells_match(_calculator_cells(page), want, values)
+        # the per-phase fields show the era's figures
+        for ph in scenario.PHASES:
+            shown = page.locator(f"#calc-{ph}-iops_per_desktop").input_value()
+            assert float(shown) == pytest.approx(
+                inputs["eras"][values["era"]]["per_desktop"][ph]["estimate"], rel=1e-12
+            )
+    # an architect's own figures: edit every per-phase field, the table follows scenario.size with that profile
+    mine = {
+        "boot": {"iops_per_desktop": 500.0, "read_share": 0.6, "io_size_kb": 24.0},
+        "login": {"iops_per_desktop": 30.0, "read_share": 0.4, "io_size_kb": 20.0},
+        "steady_state": {"iops_per_desktop": 12.0, "read_share": 0.3, "io_size_kb": 16.0},
+    }
+    for ph, row in mine.items():
+        for c, v in row.items():
+            page.locator(f"#calc-{ph}-{c}").fill(str(v))
+    want = scenario.size(params, inputs, mine, "calculator").set_index("phase")
+    _assert_cells_match(_calculator_cells(page), want, "profile")
+    assert float(want.at["steady_state", "fe_iops"]) == pytest.approx(750 * 12.0)
+    page.locator("#calc-reset").click()
 
 
 def test_calculator_rejects_a_bad_value_with_a_message(page):

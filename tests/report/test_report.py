@@ -26,17 +26,24 @@ def params():
 
 
 def test_page_one_answers_with_the_model_planning_figures(pages, params):
-    """Page 1 carries the model stage's planning table (every row for the report's worker class
-    or the pooled rows) with the numbers formatted from iops_per_desktop_model.csv."""
-    pred = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv")
+    """Page 1 carries the model stage's planning table, both eras (every row, with its interval
+    formatted from iops_per_desktop_model.csv and the number of documents behind it), and the
+    page-1 sentences computed from it: the seed and modern whole-test averages and their ratio."""
+    plan = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv")
     first = pages[0]
     assert "Answers" in first and "Planning figures per concurrent desktop" in first
-    first = first.replace("– ", "–")  # a cell may wrap after the dash
-    wc = params.get("worker_class", "knowledge")
-    rows = pred[pred["worker_class"].isin([wc, "any"])]
-    assert set(rows["phase"]) >= {"boot", "login", "steady_state"}
-    for _, r in rows.iterrows():
-        assert fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"]) in first, (r["phase"], r["statistic"])
+    flat = re.sub(r"\s+", " ", first.replace("– ", "–"))  # a cell may wrap after the dash
+    assert set(plan["era"]) == {"seed", "modern"}
+    assert set(plan.loc[plan["era"] == "seed", "phase"]) >= {"boot", "login", "steady_state"}
+    for _, r in plan.iterrows():
+        want = fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
+        assert want in flat, (r["era"], r["phase"], r["statistic"], want)
+        assert f"{int(r['n_documents'])} doc." in flat
+    whole = plan[plan["cell"] == "whole-test average"].set_index("era")
+    assert f"{whole.at['modern', 'ratio_to_seed']:.1f}× as much" in flat
+    assert whole.at["modern", "ratio_to_seed"] == pytest.approx(
+        whole.at["modern", "estimate"] / whole.at["seed", "estimate"]
+    )
 
 
 def test_page_one_has_scope_from_sources_and_printed_contents(pages, sources_df):

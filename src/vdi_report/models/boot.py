@@ -232,8 +232,11 @@ def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
     desktop boot and peak IOPS per desktop booted per minute (with bounds) beside the seed
     estimate and its interval. Columns: source_id, vendor, statistic (``io_per_boot``,
     ``peak_per_rate``), observed, bound, estimate, low, high (seed model), ratio (observed /
-    estimate), inside (``yes``, ``no``, or ``consistent``/``above`` for a lower bound),
+    estimate), inside (``era.verdict`` of the figure's status: ``inside``, ``above``, ``below``,
+    or ``uninformative`` for a bound that cannot contradict the seeds' interval),
     boot_rate_per_min. Zero rows without external boot storms."""
+    from .era import STATUS_OF_BOUND, verdict
+
     e = storms[storms["role"] == "external"]
     m = model.set_index("statistic")
     rows = []
@@ -246,12 +249,7 @@ def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:
                 continue
             lo, hi, est = m.at[stat, "pi90_low"], m.at[stat, "pi90_high"], m.at[stat, "estimate"]
             b = x[bcol]
-            if b == "gt":
-                inside = "above the seeds' range" if x[col] > hi else "consistent (a lower bound)"
-            elif b == "lt":
-                inside = "below the seeds' range" if x[col] < lo else "consistent (an upper bound)"
-            else:
-                inside = "yes" if lo <= x[col] <= hi else "no"
+            inside = verdict(float(x[col]), STATUS_OF_BOUND.get(b, "exact"), lo, hi)
             rows.append(
                 {
                     "source_id": x["source_id"],

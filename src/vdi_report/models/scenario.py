@@ -3,20 +3,29 @@
 Contract (shared with the report and the HTML calculator ``src/vdi_report/static/sizing.js``,
 which implements the same formulas):
 
-- ``validate(desktops, worker_class, concurrency, headroom, boot_window_min, raid, failover)``
-  returns the typed parameters as a dict or raises ValueError with a plain message.
-- ``size(params, inputs)`` returns one row per phase (boot, login, steady_state).
+- ``validate(desktops, worker_class, concurrency, headroom, boot_window_min, raid, failover, era,
+  login_window_min)`` returns the typed parameters as a dict or raises ValueError with a plain
+  message.
+- ``size(params, inputs, profile, profile_file)`` returns one row per phase (boot, login,
+  steady_state), recording every input it was computed from.
 - ``inputs`` is the JSON-able dict ``build_inputs`` makes in the model stage (notebook 04) and
-  writes to ``data/processed/sizing_inputs.json``: everything the formulas need, read from
-  ``data/processed``.
+  writes to ``data/processed/sizing_inputs.json``: the planning figures of each era (``seed``:
+  the 2016–2018 documents; ``modern``: the 2022–2024 documents), read from ``data/processed``.
+- ``read_profile(path)`` reads an architect's own per-desktop figures (``PROFILE_FILE``), which
+  replace the era's.
 
-Formulas: active = desktops x concurrency. Login (peak) and steady state (average): front-end
-IOPS = active x IOPS per desktop (estimate and 90 % PI ends). Boot: rate = active /
-boot_window_min desktops per minute; front-end peak IOPS = rate x peak IOPS per desktop booted
-per minute (the boot-rate model). Every front-end figure / (1 - headroom). Back-end IOPS = FE x
-(read_share + (1 - read_share) x write_penalty). Throughput (MB/s) = FE x io_size_kb x 1024 /
-10^6 (KB binary, MB decimal, as the codebook says). ``failover = controller`` compares the demand
-with what arrays demonstrated with one controller down.
+Formulas (k = 1 / (1 - headroom)). Boot: rate = desktops (all provisioned: an outage or
+maintenance reboots every desktop, not the concurrent fraction) / boot_window_min desktops per
+minute; front-end peak IOPS = rate x peak IOPS per desktop booted per minute x k. Login: active =
+desktops x concurrency; login rate = active / login_window_min; front-end peak IOPS = active x
+login peak per desktop x (reference login window / login_window_min) x k, i.e. login rate x
+peak per desktop x reference window: the login peak grows with the login rate as the boot peak
+with the boot rate (the reference window is the documents' own login window, over which their
+per-desktop peak was measured). Steady state: active x average IOPS per desktop x k. Back-end
+IOPS = FE x (read_share + (1 - read_share) x write_penalty). Throughput (MB/s) = FE x io_size_kb
+x 1024 / 10^6 (KB binary, MB decimal, as the codebook says; NaN when the I/O size is not known).
+A boot or login rate outside the documents' tested rates gets a ``warning``. ``failover =
+controller`` compares the demand with what arrays demonstrated with one controller down.
 """
 
 from __future__ import annotations
@@ -43,8 +52,21 @@ SIZE_COLUMNS = [
     "phase",
     "worker_class",
     "statistic",
+    "era",
+    "figures",
+    "note",
+    "desktops",
+    "concurrency",
+    "headroom",
+    "boot_window_min",
+    "login_window_min",
+    "reference_login_window_min",
+    "raid",
+    "failover",
     "active_desktops",
+    "desktops_sized",
     "boot_rate_per_min",
+    "login_rate_per_min",
     "per_desktop",
     "per_desktop_pi90_low",
     "per_desktop_pi90_high",
@@ -63,8 +85,33 @@ SIZE_COLUMNS = [
     "capacity_tb_high",
     "condition",
     "carried_by",
+    "warning",
 ]
+TEXT_COLUMNS = (
+    "phase",
+    "worker_class",
+    "statistic",
+    "era",
+    "figures",
+    "note",
+    "raid",
+    "failover",
+    "condition",
+    "carried_by",
+    "warning",
+)
 PHASE_STATISTIC = {"boot": "peak", "login": "peak", "steady_state": "average"}
+ERAS = ("seed", "modern")
+DEFAULT_ERA = "modern"
+PROFILE_COLUMNS = ("phase", "iops_per_desktop", "read_share", "io_size_kb")
+# What a profile's iops_per_desktop means per phase (the planning table's units): boot IOPS per
+# desktop booted per minute; login the login peak per desktop over the era's reference login
+# window; steady state the average per desktop.
+PROFILE_UNITS = {
+    "boot": "IOPS per (desktop booted per minute)",
+    "login": "IOPS per desktop (login peak)",
+    "steady_state": "IOPS per desktop (average)",
+}
 
 
 def _number(name, x, hint):
@@ -78,16 +125,24 @@ def _number(name, x, hint):
 
 
 def validate(
-    desktops, worker_class, concurrency=1.0, headroom=0.2, boot_window_min=30, raid="none", failover="none"
+    desktops,
+    worker_class="knowledge",
+    concurrency=1.0,
+    headroom=0.2,
+    boot_window_min=30,
+    raid="none",
+    failover="none",
+    era=DEFAULT_ERA,
+    login_window_min=30,
 ) -> dict:
     """Check the scenario parameters; returns ``{"desktops": int, "worker_class": str,
     "concurrency": float, "headroom": float, "boot_window_min": float, "raid": str,
-    "failover": str}``.
+    "failover": str, "era": str, "login_window_min": float}``.
 
     Raises ValueError with a plain message: desktops a positive whole number; worker_class one of
     ``WORKER_CLASSES`` (Login VSI terms); concurrency a fraction in (0, 1]; headroom a fraction in
-    [0, 1); boot_window_min a positive number of minutes; raid one of ``WRITE_PENALTY``; failover
-    ``none`` or ``controller``.
+    [0, 1); boot_window_min and login_window_min positive numbers of minutes; raid one of
+    ``WRITE_PENALTY``; failover ``none`` or ``controller``; era ``seed`` or ``modern``.
     """
     d = _number("desktops", desktops, "a positive whole number")
     if d <= 0 or d != int(d):
@@ -108,10 +163,15 @@ def validate(
     b = _number("boot_window_min", boot_window_min, "a positive number of minutes")
     if b <= 0:
         raise ValueError(f"boot_window_min must be a positive number of minutes, got {boot_window_min!r}")
+    lw = _number("login_window_min", login_window_min, "a positive number of minutes")
+    if lw <= 0:
+        raise ValueError(f"login_window_min must be a positive number of minutes, got {login_window_min!r}")
     if raid not in WRITE_PENALTY:
         raise ValueError(f"unknown raid {raid!r}; use one of {', '.join(WRITE_PENALTY)}")
     if failover not in FAILOVER:
         raise ValueError(f"unknown failover {failover!r}; use none or controller (sized with one controller down)")
+    if era not in ERAS:
+        raise ValueError(f"unknown era {era!r}; use seed (the 2016–2018 documents) or modern (the 2022–2024 documents)")
     return {
         "desktops": int(d),
         "worker_class": worker_class,
@@ -120,6 +180,8 @@ def validate(
         "boot_window_min": b,
         "raid": raid,
         "failover": failover,
+        "era": era,
+        "login_window_min": lw,
     }
 
 
@@ -277,47 +339,138 @@ def capacity_per_desktop(results: pd.DataFrame) -> pd.DataFrame:
     return r[["vendor", "record_id", "value", "bound", "quote"]].sort_values("record_id").reset_index(drop=True)
 
 
-def build_inputs(model: pd.DataFrame, demo: pd.DataFrame, capacity: pd.DataFrame) -> dict:
+def read_profile(path) -> dict:
+    """An architect's own per-desktop figures (``PROFILE_FILE``): a CSV with the columns
+    ``PROFILE_COLUMNS`` and one row per phase (boot, login, steady_state).
+
+    iops_per_desktop: a positive number in the planning table's unit of the phase
+    (``PROFILE_UNITS``); read_share: a fraction in [0, 1]; io_size_kb: a positive number of KB
+    (binary), or empty when unknown (no throughput is then computed). Returns ``{phase:
+    {"iops_per_desktop": float, "read_share": float, "io_size_kb": float | None}}``. Raises
+    FileNotFoundError for a missing file and ValueError naming the file, line and column of
+    every problem (unknown or missing column, unknown, repeated or missing phase, a value out
+    of range)."""
+    import csv
+
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p}: profile file not found (PROFILE_FILE)")
+    problems, out = [], {}
+    with open(p, encoding="utf-8-sig", newline="") as fh:
+        reader = csv.DictReader(fh)
+        cols = [c.strip() for c in (reader.fieldnames or [])]
+        if tuple(cols) != PROFILE_COLUMNS:
+            raise ValueError(
+                f"{p}: line 1: columns must be {', '.join(PROFILE_COLUMNS)} (in this order), got "
+                f"{', '.join(cols) or 'none'}"
+            )
+        for line, row in enumerate(reader, start=2):
+            row = {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
+            ph = row["phase"]
+            if ph not in PHASES:
+                problems.append(f"{p}: line {line}: column 'phase' = {ph!r}: expected one of {', '.join(PHASES)}")
+                continue
+            if ph in out:
+                problems.append(f"{p}: line {line}: column 'phase' = {ph!r}: phase given twice")
+                continue
+            vals = {}
+            for col, lo, hi, hint, optional in (
+                ("iops_per_desktop", 0, None, "a positive number", False),
+                ("read_share", 0, 1, "a fraction in [0, 1]", False),
+                ("io_size_kb", 0, None, "a positive number of KB, or empty", True),
+            ):
+                txt = row.get(col, "")
+                if txt == "" and optional:
+                    vals[col] = None
+                    continue
+                try:
+                    v = float(txt)
+                except ValueError:
+                    v = float("nan")
+                ok = math.isfinite(v) and (v >= lo if col == "read_share" else v > lo) and (hi is None or v <= hi)
+                if not ok:
+                    problems.append(f"{p}: line {line}: column {col!r} = {txt!r}: expected {hint}")
+                vals[col] = v
+            out[ph] = vals
+    missing = [ph for ph in PHASES if ph not in out and not any(f"{ph!r}" in x for x in problems)]
+    if missing:
+        problems.append(f"{p}: missing phase row(s): {', '.join(missing)} (one row per phase: {', '.join(PHASES)})")
+    if problems:
+        raise ValueError(f"{len(problems)} problem(s) in the profile file:\n  " + "\n  ".join(problems))
+    return out
+
+
+def _era_inputs(model, era: str) -> dict:
+    def num(x):
+        return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+    m = model[model["era"] == era]
+
+    def row(phase, statistic):
+        r = m[(m["phase"] == phase) & (m["statistic"] == statistic)]
+        return r.iloc[0] if len(r) else None
+
+    rows = {
+        "boot": row("boot", "peak_per_rate"),
+        "login": row("login", "peak"),
+        "steady_state": row("steady_state", "average"),
+    }
+    notes = {"boot": "", "login": "", "steady_state": ""}
+    if rows["steady_state"] is None:  # the modern documents report no steady-state average: their whole runs' stands in
+        whole = m[(m["statistic"] == "average") & m["phase"].isin(["full_run", "login_and_steady_state"])]
+        if len(whole):
+            rows["steady_state"] = whole.iloc[0]
+            notes["steady_state"] = (
+                f"no {era} steady-state average: the whole-test average ({whole.iloc[0]['phase']}) stands in"
+            )
+    for ph, r in rows.items():
+        if r is None:
+            raise ValueError(f"planning table has no {era} row for {ph}")
+        if r["bound"] == "gt":
+            notes[ph] = (notes[ph] + "; " if notes[ph] else "") + "a lower bound (the documents give only an average)"
+        elif r["bound"] == "bounds":
+            notes[ph] = (notes[ph] + "; " if notes[ph] else "") + "the geometric midpoint of bounds (assumed)"
+    return {
+        "per_desktop": {
+            ph: {
+                "statistic": r["statistic"],
+                "estimate": num(r["estimate"]),
+                "pi90_low": num(r["pi90_low"]),
+                "pi90_high": num(r["pi90_high"]),
+                "bound": r["bound"],
+            }
+            for ph, r in rows.items()
+        },
+        "read_share": {ph: num(r["read_share"]) for ph, r in rows.items()},
+        "io_size_kb": {ph: num(r["io_size_kb"]) for ph, r in rows.items()},
+        "tested_rates": {ph: [num(rows[ph]["rate_low"]), num(rows[ph]["rate_high"])] for ph in ("boot", "login")},
+        "login_window_min": num(rows["login"]["login_window_min"]),
+        "notes": notes,
+    }
+
+
+def build_inputs(model, demo, capacity) -> dict:
     """The JSON-able dict ``size`` (and sizing.js) read: written to
     ``data/processed/sizing_inputs.json`` by the model stage.
 
-    ``model``: the planning table (``iops_per_desktop_model.csv``: rows per phase, worker_class,
-    statistic with estimate, pi90_low, pi90_high, read_share, io_size_kb; boot rows
-    ``peak_per_rate`` and ``io_per_boot``). ``demo``: ``demonstrated``. ``capacity``:
-    ``capacity_per_desktop``. Keys: per_desktop {phase: {worker_class: {statistic, estimate,
-    pi90_low, pi90_high}}}, boot {peak_per_rate, pi90_low, pi90_high, io_per_boot}, read_share
-    {phase}, io_size_kb {phase}, write_penalty {raid}, capacity_gb_per_desktop {low, high,
-    records}, demonstrated [rows of ``demo``].
+    ``model``: the planning table by era (``era.planning_rows``). ``demo``: ``demonstrated``.
+    ``capacity``: ``capacity_per_desktop``. Keys: default_era; eras {era: {per_desktop {phase:
+    {statistic, estimate, pi90_low, pi90_high, bound}}, read_share {phase}, io_size_kb {phase}
+    (null: not reported), tested_rates {boot, login: [low, high] desktops per minute},
+    login_window_min (the documents' login window behind the login peak), notes {phase}}};
+    write_penalty {raid}; capacity_gb_per_desktop {low, high, records}; demonstrated [rows of
+    ``demo``]. Per phase: boot = the peak per desktop booted per minute, login = the login peak
+    per desktop, steady state = the steady-state average (the whole-test average where an era
+    has none, with a note).
     """
 
     def num(x):
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
-    per = {}
-    for phase in ("login", "steady_state"):
-        m = model[(model["phase"] == phase) & (model["statistic"] == PHASE_STATISTIC[phase])]
-        per[phase] = {
-            r["worker_class"]: {
-                "statistic": r["statistic"],
-                "estimate": num(r["estimate"]),
-                "pi90_low": num(r["pi90_low"]),
-                "pi90_high": num(r["pi90_high"]),
-            }
-            for _, r in m.iterrows()
-        }
-    b = model[(model["phase"] == "boot") & (model["statistic"] == "peak_per_rate")].iloc[0]
-    chars = model.drop_duplicates("phase").set_index("phase")
     cap = capacity[capacity["bound"].isin(["eq", "approx", "lt"])]
     return {
-        "per_desktop": per,
-        "boot": {
-            "peak_per_rate": num(b["estimate"]),
-            "pi90_low": num(b["pi90_low"]),
-            "pi90_high": num(b["pi90_high"]),
-            "io_per_boot": num(b["io_per_boot"]),
-        },
-        "read_share": {p: num(chars.at[p, "read_share"]) for p in PHASES},
-        "io_size_kb": {p: num(chars.at[p, "io_size_kb"]) for p in PHASES},
+        "default_era": DEFAULT_ERA,
+        "eras": {e: _era_inputs(model, e) for e in ERAS if (model["era"] == e).any()},
         "write_penalty": dict(WRITE_PENALTY),
         "capacity_gb_per_desktop": {
             "low": num(cap["value"].min()) if len(cap) else None,
@@ -346,49 +499,73 @@ def read_inputs(path=None) -> dict:
     return json.loads(p.read_text(encoding="utf-8"))
 
 
-def size(params: dict, inputs: dict) -> pd.DataFrame:
+def rate_warning(what: str, rate: float, tested) -> str:
+    """``""`` when ``rate`` (desktops per minute) lies within the documents' tested rates
+    ``[low, high]``, else a sentence saying the scenario extrapolates."""
+    lo, hi = tested if tested else (None, None)
+    if lo is None or hi is None or lo <= rate <= hi:
+        return ""
+    side = "above" if rate > hi else "below"
+    span = f"{lo:,.1f}" if lo == hi else f"{lo:,.1f}–{hi:,.1f}"
+    return f"{what} rate {rate:,.1f} per minute is {side} the documents' tested {span} per minute: extrapolated"
+
+
+def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: str = ""):
     """Size the scenario: one row per phase (boot, login, steady_state), columns ``SIZE_COLUMNS``.
 
     ``params``: the dict of ``validate`` (validated again here). ``inputs``: ``build_inputs``.
-    Units: desktops; boot_rate_per_min desktops per minute (boot only); per_desktop IOPS per
-    desktop (login, steady state) or IOPS per desktop-per-minute booted (boot); fe_iops,
-    be_iops IOPS including headroom (estimate, ``_pi90_low``, ``_pi90_high``); read_share
-    fraction; write_penalty; io_size_kb KB (binary); throughput_mbps MB/s (decimal);
-    capacity_gb_per_desktop_low/high GB measured per desktop, capacity_tb_high TB for all
-    desktops at the high end; worker_class the class used (``any`` when the model pools them);
-    condition (``normal`` or ``failover``); carried_by: arrays that demonstrably carried at
-    least fe_iops in that phase under that condition, with the record (``; ``-joined), or
-    ``none demonstrated``. Raises ValueError for invalid parameters or inputs missing a phase.
+    ``profile``: ``read_profile`` (the architect's figures replace the era's per phase; no
+    interval), ``profile_file`` its name (recorded). Formulas (k = 1 / (1 - headroom)):
+    boot: rate = desktops (all provisioned: an outage reboots them all) ÷ boot window; FE = rate ×
+    peak IOPS per desktop booted per minute × k. Login: active = desktops × concurrency; rate =
+    active ÷ login window; FE = active × login peak per desktop × (reference login window ÷ login
+    window) × k (= rate × peak per desktop × reference window: demand grows with the login rate).
+    Steady state: FE = active × average per desktop × k. BE = FE × (read share + (1 − read share)
+    × write penalty); throughput (MB/s) = FE × io_size_kb × 1024 ÷ 10^6 (NaN when the I/O size is
+    unknown). warning: a rate outside the documents' tested rates. Every input is recorded in
+    the row (era, figures, desktops, concurrency, headroom, windows, raid, failover, profile).
+    Raises ValueError for invalid parameters or inputs missing an era.
     """
     import pandas as pd
 
     p = validate(**params)
+    if p["era"] not in inputs["eras"]:
+        raise ValueError(f"sizing inputs have no {p['era']} era")
+    e = inputs["eras"][p["era"]]
     active = p["desktops"] * p["concurrency"]
     k = 1.0 / (1.0 - p["headroom"])
     wp = inputs["write_penalty"][p["raid"]]
     cond = "failover" if p["failover"] == "controller" else "normal"
     cap = inputs.get("capacity_gb_per_desktop", {})
+    w_ref = e["login_window_min"]
     rows = []
     for phase in PHASES:
-        if phase == "boot":
-            b = inputs["boot"]
-            rate = active / p["boot_window_min"]
-            per = (b["peak_per_rate"], b["pi90_low"], b["pi90_high"])
-            fe = tuple(rate * x * k for x in per)
-            wc = "any"
+        fig = e["per_desktop"][phase]
+        if profile is not None:
+            x = profile[phase]
+            per = (x["iops_per_desktop"],) * 3
+            rs, io, source = x["read_share"], x["io_size_kb"], f"profile {profile_file}".strip()
+            note = ""
         else:
-            table = inputs["per_desktop"].get(phase, {})
-            wc = p["worker_class"] if p["worker_class"] in table else "any"
-            if wc not in table:
-                raise ValueError(f"sizing inputs have no {phase} estimate for {p['worker_class']!r} nor a pooled row")
-            e = table[wc]
-            rate = float("nan")
-            per = (e["estimate"], e["pi90_low"], e["pi90_high"])
+            per = (fig["estimate"], fig["pi90_low"], fig["pi90_high"])
+            rs, io, source = e["read_share"][phase], e["io_size_kb"][phase], f"era {p['era']}"
+            note = e["notes"].get(phase, "")
+        boot_rate = login_rate = float("nan")
+        if phase == "boot":
+            sized = float(p["desktops"])
+            boot_rate = sized / p["boot_window_min"]
+            fe = tuple(boot_rate * x * k for x in per)
+            warn = rate_warning("boot", boot_rate, e["tested_rates"]["boot"])
+        elif phase == "login":
+            sized = active
+            login_rate = active / p["login_window_min"]
+            fe = tuple(active * x * (w_ref / p["login_window_min"]) * k for x in per)
+            warn = rate_warning("login", login_rate, e["tested_rates"]["login"])
+        else:
+            sized = active
             fe = tuple(active * x * k for x in per)
-        rs = inputs["read_share"][phase]
+            warn = ""
         factor = rs + (1 - rs) * wp
-        io = inputs["io_size_kb"][phase]
-        # carried: the least the statement guarantees covers the demand ("approximately 41,021" is 36,919 at least)
         carried = [
             d
             for d in inputs["demonstrated"]
@@ -404,10 +581,23 @@ def size(params: dict, inputs: dict) -> pd.DataFrame:
         rows.append(
             {
                 "phase": phase,
-                "worker_class": wc,
+                "worker_class": "knowledge" if phase != "boot" else "any",
                 "statistic": PHASE_STATISTIC[phase],
+                "era": p["era"],
+                "figures": source,
+                "note": note,
+                "desktops": p["desktops"],
+                "concurrency": p["concurrency"],
+                "headroom": p["headroom"],
+                "boot_window_min": p["boot_window_min"],
+                "login_window_min": p["login_window_min"],
+                "reference_login_window_min": w_ref if phase == "login" else float("nan"),
+                "raid": p["raid"],
+                "failover": p["failover"],
                 "active_desktops": active,
-                "boot_rate_per_min": rate,
+                "desktops_sized": sized,
+                "boot_rate_per_min": boot_rate,
+                "login_rate_per_min": login_rate,
                 "per_desktop": per[0],
                 "per_desktop_pi90_low": per[1],
                 "per_desktop_pi90_high": per[2],
@@ -419,18 +609,17 @@ def size(params: dict, inputs: dict) -> pd.DataFrame:
                 "be_iops": fe[0] * factor,
                 "be_iops_pi90_low": fe[1] * factor,
                 "be_iops_pi90_high": fe[2] * factor,
-                "io_size_kb": io,
-                "throughput_mbps": fe[0] * io * 1024 / 1e6,
+                "io_size_kb": io if io is not None else float("nan"),
+                "throughput_mbps": fe[0] * io * 1024 / 1e6 if io is not None else float("nan"),
                 "capacity_gb_per_desktop_low": cap.get("low"),
                 "capacity_gb_per_desktop_high": cap.get("high"),
                 "capacity_tb_high": (p["desktops"] * cap["high"] / 1000) if cap.get("high") is not None else None,
                 "condition": cond,
                 "carried_by": carried_txt,
+                "warning": warn,
             }
         )
-    return pd.DataFrame(rows, columns=SIZE_COLUMNS).astype(
-        {c: float for c in SIZE_COLUMNS if c not in ("phase", "worker_class", "statistic", "condition", "carried_by")}
-    )
+    return pd.DataFrame(rows, columns=SIZE_COLUMNS).astype({c: float for c in SIZE_COLUMNS if c not in TEXT_COLUMNS})
 
 
 ARGS = (
@@ -441,24 +630,31 @@ ARGS = (
     ("--boot-window", "boot_window_min"),
     ("--raid", "raid"),
     ("--failover", "failover"),
+    ("--era", "era"),
+    ("--login-window", "login_window_min"),
 )
 
 
 def main(argv: list[str]) -> int:
-    """``python -m vdi_report.models.scenario --desktops N --worker W --concurrency C --headroom H
-    --boot-window B --raid R --failover F``: check the report's scenario parameters before any
-    notebook runs (exit 2 with the reason; omitted options take validate's defaults)."""
+    """``python -m vdi_report.models.scenario --desktops N [--worker W --concurrency C --headroom H
+    --boot-window B --raid R --failover F --era E --login-window L --profile FILE]``: check the
+    report's scenario parameters (and the profile file, when given) before any notebook runs (exit
+    2 with the reason; omitted options take validate's defaults)."""
     import argparse
 
     ap = argparse.ArgumentParser(
         prog="python -m vdi_report.models.scenario", description="Check the sizing scenario's parameters."
     )
     for flag, dest in ARGS:
-        ap.add_argument(flag, dest=dest, required=dest in ("desktops", "worker_class"))
+        ap.add_argument(flag, dest=dest, required=dest == "desktops")
+    ap.add_argument("--profile", dest="profile", default="")
     a = vars(ap.parse_args(argv))
+    profile = a.pop("profile")
     try:
         validate(**{k: v for k, v in a.items() if v is not None})
-    except (TypeError, ValueError) as exc:
+        if profile:
+            read_profile(profile)
+    except (TypeError, ValueError, FileNotFoundError) as exc:
         print(f"invalid report parameter: {exc}", file=sys.stderr)
         return 2
     return 0

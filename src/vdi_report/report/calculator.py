@@ -1,6 +1,9 @@
-"""The HTML report's sizing calculator: a form for the seven scenario parameters and a result
-table computed in the page by ``VdiSizing.size`` (``src/vdi_report/static/sizing.js``, the
-JavaScript twin of ``vdi_report.models.scenario.size``) from the embedded ``sizing_inputs.json``.
+"""The HTML report's sizing calculator: a form for the scenario parameters (era, editable
+per-phase figures prefilled from the era, desktops, concurrency, headroom, boot and login windows,
+RAID, failover; no worker class: the planning rows are knowledge-worker rows, so it could not
+change the answer) and a result table computed in the page by ``VdiSizing.size``
+(``src/vdi_report/static/sizing.js``, the JavaScript twin of ``vdi_report.models.scenario.size``)
+from the embedded ``sizing_inputs.json``.
 
 Everything is inlined: the page needs no network and no server.
 
@@ -21,7 +24,7 @@ from . import formatting as fmt
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
     "phase": "Phase",
-    "active_desktops": "Active desktops",
+    "desktops_sized": "Desktops sized",
     "fe_iops": "Front-end IOPS (model)",
     "fe_iops_pi90_low": "Front-end IOPS, PI low",
     "fe_iops_pi90_high": "Front-end IOPS, PI high",
@@ -30,7 +33,9 @@ RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF
     "be_iops_pi90_low": "Back-end IOPS, PI low",
     "be_iops_pi90_high": "Back-end IOPS, PI high",
     "throughput_mbps": "Throughput, MB/s (model)",
+    "warning": "Warning",
 }
+PROFILE_FIELDS = ("iops_per_desktop", "read_share", "io_size_kb")  # scenario.PROFILE_COLUMNS without phase
 
 
 def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
@@ -67,22 +72,46 @@ def calculator_html(ctx) -> str:
     from ..models import scenario
 
     p = ctx.params
-    classes = [(w, ctx.label("worker_class", w)) for w in scenario.WORKER_CLASSES]
+    eras = [(e, ctx.label("era", e)) for e in scenario.ERAS if e in ctx.sizing_inputs["eras"]]
     fields = [
+        f"<label>Era{_select('era', eras, p['era'])}</label>",
         '<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" '
         f'value="{p["desktops"]}"></label>',
-        f"<label>Worker class{_select('worker_class', classes, p['worker_class'])}</label>",
         '<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" '
         f'max="1" step="0.05" value="{p["concurrency"]}"></label>',
         '<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" '
         f'max="0.95" step="0.05" value="{p["headroom"]}"></label>',
-        '<label>Boot window (minutes)<input type="number" name="boot_window_min" id="calc-boot_window_min" min="1" '
-        f'step="1" value="{p["boot_window_min"]}"></label>',
+        '<label>Boot window (minutes, all desktops)<input type="number" name="boot_window_min" '
+        f'id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
+        '<label>Login window (minutes, active users)<input type="number" name="login_window_min" '
+        f'id="calc-login_window_min" min="1" step="1" value="{p["login_window_min"]}"></label>',
         "<label>RAID"
         + _select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])
         + "</label>",
         f"<label>Failover{_select('failover', [(f, f) for f in scenario.FAILOVER], p['failover'])}</label>",
     ]
+    units = {
+        "iops_per_desktop": "IOPS per desktop",
+        "read_share": "read share",
+        "io_size_kb": "KB per I/O",
+    }
+    per_phase = "".join(
+        f'<fieldset class="vdi-calc-phase"><legend>{html.escape(ctx.label("phase", ph))} '
+        f"({html.escape(scenario.PROFILE_UNITS[ph])})</legend>"
+        + "".join(
+            f'<label>{html.escape(units[c])}<input type="number" step="any" min="0" name="{ph}.{c}" '
+            f'id="calc-{ph}-{c}" data-phase="{ph}" data-field="{c}" class="vdi-calc-figure"></label>'
+            for c in PROFILE_FIELDS
+        )
+        + "</fieldset>"
+        for ph in scenario.PHASES
+    )
+    fields.append(
+        '<div class="vdi-calc-figures"><p>Per-phase figures, prefilled from the era (or your profile); edit '
+        "them to size with your own assessment (no interval then). "
+        '<button type="button" id="calc-reset">Reset to the era</button></p>' + per_phase + "</div>"
+    )
+    profile = json.dumps(ctx.profile, sort_keys=True) if ctx.profile else "null"
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
     labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
     inputs = json.dumps(ctx.sizing_inputs, sort_keys=True).replace("</", "<\\/")
@@ -111,14 +140,46 @@ def calculator_html(ctx) -> str:
     if (col === "read_share") return (v * 100).toFixed(0) + " %";
     return num(v);
   }}
+  var profile = {profile};
+  var edited = profile !== null;
+  var figs = Array.prototype.slice.call(form.querySelectorAll(".vdi-calc-figure"));
+  function fill() {{
+    var e = inputs.eras[form.elements["era"].value];
+    figs.forEach(function (el) {{
+      var ph = el.dataset.phase, c = el.dataset.field, v;
+      if (profile !== null && edited) {{ v = profile[ph][c]; }}
+      else if (c === "iops_per_desktop") {{ v = e.per_desktop[ph].estimate; }}
+      else {{ v = e[c][ph]; }}
+      el.value = (v === null || v === undefined) ? "" : String(v);
+    }});
+  }}
+  function mine() {{
+    var out = {{}};
+    figs.forEach(function (el) {{
+      var ph = el.dataset.phase, c = el.dataset.field;
+      out[ph] = out[ph] || {{}};
+      var t = el.value.trim();
+      if (t === "" && c === "io_size_kb") {{ out[ph][c] = null; return; }}
+      var v = Number(t);
+      var bad = t === "" || !isFinite(v) || v < 0 || (c === "read_share" && v > 1)
+        || (c === "iops_per_desktop" && v <= 0);
+      if (bad) {{
+        var want = c === "read_share" ? "a fraction in [0, 1]" : "a positive number";
+        throw new Error(ph + " " + c + " must be " + want + ", got " + JSON.stringify(t));
+      }}
+      out[ph][c] = v;
+    }});
+    return out;
+  }}
   function update() {{
     var f = new FormData(form), params = {{}};
-    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{ params[k] = Number(f.get(k));
+    ["desktops", "concurrency", "headroom", "boot_window_min", "login_window_min"].forEach(function (k) {{
+      params[k] = Number(f.get(k));
     }});
-    ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
+    ["era", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
     var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
     try {{
-      var rows = last = VdiSizing.size(params, inputs);
+      var rows = last = (edited ? VdiSizing.size(params, inputs, mine(), "calculator") : VdiSizing.size(params, inputs));
       err.textContent = "";
       body.innerHTML = rows.map(function (r) {{
         return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
@@ -170,11 +231,21 @@ def calculator_html(ctx) -> str:
     a.download = "vdi-sizing-scenario.csv";
     document.body.appendChild(a); a.click(); a.remove();
   }});
+  fill();
   var shared = fromAddress(), changed = false;
   update();
   changed = true;  // from now on each change is written into the address
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
+  form.addEventListener("input", function (ev) {{
+    if (ev.target.classList && ev.target.classList.contains("vdi-calc-figure")) {{ edited = true; }}
+    update();
+  }});
+  form.addEventListener("change", function (ev) {{
+    if (ev.target.name === "era") {{ edited = false; profile = null; fill(); }}
+    update();
+  }});
+  document.getElementById("calc-reset").addEventListener("click", function () {{
+    edited = false; profile = null; fill(); update();
+  }});
   if (shared) {{ document.getElementById("sizing-calculator").scrollIntoView(); }}
 }})();
 </script>

@@ -1,6 +1,6 @@
 """Everything a report section reads, loaded once and only when a section asks for it.
 
-``Context(params)`` holds the report parameters (the nine of notebook ``10_report``) and exposes
+``Context(params)`` holds the report parameters (those of notebook ``10_report``) and exposes
 the processed tables as cached attributes (``ctx.results``, ``ctx.tests``, ``ctx.pred`` ...).
 Sections read data only from here; the processed tables come through ``vdi_report.catalogue``
 (``TABLES``), the curated registers through ``vdi_report.audit``.
@@ -9,13 +9,24 @@ Sections read data only from here; the processed tables come through ``vdi_repor
 import datetime
 import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pandas as pd
 
 from .. import config
 from ..raw import sources
 
-SCENARIO_PARAMS = ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
+SCENARIO_PARAMS = (
+    "desktops",
+    "worker_class",
+    "concurrency",
+    "headroom",
+    "boot_window_min",
+    "raid",
+    "failover",
+    "era",
+    "login_window_min",
+)
 
 
 # The processed tables a section reads, by the attribute that exposes them: ``ctx.<attribute>``
@@ -26,7 +37,7 @@ TABLES = {
     "tests": "tests",  # one row per test run, with headline figures
     "testbeds": "testbeds",  # drives and raw capacity per document
     "findings": "audit_findings",  # the automated audit's findings
-    "pred": "iops_per_desktop_model",  # planning figures per phase (the IOPS model)
+    "plan": "iops_per_desktop_model",  # the planning table, both eras
     "obs": "iops_model_observations",  # the model's observations
     "exclusions": "iops_model_exclusions",  # records the model leaves out, and why
     "coefs": "iops_model_coefficients",
@@ -53,7 +64,10 @@ def validate(params: dict) -> dict:
     from ..models import scenario
 
     p = dict(params)
-    p.update(scenario.validate(*(p[n] for n in SCENARIO_PARAMS)))
+    p.update(scenario.validate(**{n: p[n] for n in SCENARIO_PARAMS if n in p}))
+    p["profile_file"] = p.get("profile_file") or ""
+    if p["profile_file"]:
+        scenario.read_profile(p["profile_file"])  # a bad profile fails here, with file, line and column
     return p
 
 
@@ -113,7 +127,31 @@ class Context:
         """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
         from ..models import scenario
 
-        return scenario.size({k: self.params[k] for k in SCENARIO_PARAMS}, self.sizing_inputs)
+        return scenario.size(
+            {k: self.params[k] for k in SCENARIO_PARAMS},
+            self.sizing_inputs,
+            self.profile,
+            Path(self.params["profile_file"]).name if self.params["profile_file"] else "",
+        )
+
+    @functools.cached_property
+    def pred(self) -> pd.DataFrame:
+        """The seed era's rows of the planning table (what the seed-model chapter charts)."""
+        return self.plan[self.plan["era"] == "seed"].reset_index(drop=True)
+
+    @functools.cached_property
+    def lodo(self) -> pd.DataFrame:
+        """Leave-one-document-out per era (``iops_model_lodo.csv``)."""
+        from .. import catalogue
+
+        return catalogue.read("iops_model_lodo")
+
+    @functools.cached_property
+    def profile(self) -> dict | None:
+        """The architect's figures of ``PROFILE_FILE`` (``scenario.read_profile``), or None."""
+        from ..models import scenario
+
+        return scenario.read_profile(self.params["profile_file"]) if self.params["profile_file"] else None
 
     @functools.cached_property
     def choices(self):

@@ -31,21 +31,28 @@ def _phase(p: pd.Series) -> pd.Series:
 
 
 def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
-    """The planning table (``iops_per_desktop_model.csv``): per phase, statistic and worker class
-    (``any`` = pooled), the estimate with its interval and its kind, the documents behind it, and
-    read share, I/O size and latency beside every IOPS figure."""
+    """The planning table (``iops_per_desktop_model.csv``): per era, phase, statistic and worker
+    class, the estimate (``≥`` a lower bound) with its interval and its kind, the documents behind
+    it, a modern row's ratio to the seed row, and read share, I/O size and latency beside every
+    IOPS figure."""
     unit = pred["unit"].fillna("")
+    bound = pred["bound"] if "bound" in pred.columns else pd.Series("", index=pred.index)
     return pd.DataFrame(
         {
+            "Era": pred["era"] if "era" in pred.columns else "",
             "Phase": _phase(pred["phase"]),
             "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
             "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
-            "Estimate (model)": [
-                f"{_iv(e, lo, hi)} {u}"
-                for e, lo, hi, u in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit)
+            "Estimate": [
+                f"{BOUND_WORDS.get(b, '')}{_iv(e, lo, hi)} {u}"
+                for e, lo, hi, u, b in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit, bound)
             ],
             "Interval": pred["interval_kind"],
-            "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_vendors"], pred["vendors"])],
+            "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_documents"], pred["documents"])],
+            "Modern ÷ seed": [
+                "" if pd.isna(r) else f"{r:.2f}× ({lo:.2f}–{hi:.2f}×)"
+                for r, lo, hi in zip(pred["ratio_to_seed"], pred["ratio_low"], pred["ratio_high"])
+            ],
             "Read share (derived)": pred["read_share"].map(lambda x: "" if pd.isna(x) else f"{x:.0%}"),
             "I/O size, KB (derived)": pred["io_size_kb"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
             "Latency, ms (reported, median)": pred["latency_ms"].map(lambda x: "" if pd.isna(x) else fmt_number(x)),
@@ -185,42 +192,62 @@ def record_ids(ids: str) -> str:
 
 EXTERNAL_WIDTHS = {
     "Document": "10%",
-    "Test": "12%",
-    "Cell": "8%",
-    "Observed (derived)": "11%",
-    "Predicted (model, 90 % PI)": "13%",
-    "Observed ÷ predicted": "11%",
-    "Against the 90 % PI": "20%",
-    "Records": "15%",
+    "Test": "13%",
+    "Cell": "9%",
+    "Status": "9%",
+    "Observed (derived)": "9%",
+    "Seed row (interval)": "13%",
+    "Observed ÷ seed": "8%",
+    "Verdict": "13%",
+    "Records": "16%",
 }
 
 
 def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> pd.DataFrame:
-    """External documents' per-desktop figures (``iops.external_check``) against the seed
-    model: document (``labels``: {source_id: name}, e.g. ``iops.document_labels``; its setup,
-    which differs from the seeds', is in the prose), test, cell, observed (``≤`` an upper bound), prediction with its
-    90 % PI,
-    ratio, the verdict in words (``iops.bound_verdict_words``: an upper bound above the
-    interval is *uninformative*, not a confirmation) and the record ids. Column widths for
-    ``show.table``: ``EXTERNAL_WIDTHS``."""
+    """Every external figure (``era.external_evidence``, ``iops_model_external.csv``) against the
+    seed row of its cell: document (``labels``: {source_id: name}), test (with its variant),
+    cell, status (exact, lower bound, upper bound), observed (``≥`` a lower bound, ``≤`` an upper
+    bound), the seed row with its interval, the ratio, the CSV's ``verdict`` as it stands
+    (inside, above, below, uninformative) and the record ids. Column widths: ``EXTERNAL_WIDTHS``."""
     labels = labels or {}
+    test = [
+        t.replace("_", " ") + (f" ({v.replace('_', ' ')})" if v else "") for t, v in zip(ext["test_id"], ext["variant"])
+    ]
     return pd.DataFrame(
         {
             "Document": ext["source_id"].map(lambda s: labels.get(s, s)),
-            "Test": ext["test_id"].str.replace("_", " "),
-            "Cell": ext["cell"].str.replace("_", " "),
+            "Test": test,
+            "Cell": ext["cell"],
+            "Status": ext["status"],
             "Observed (derived)": [
                 BOUND_WORDS.get(b, "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])
             ],
-            "Predicted (model, 90 % PI)": [
+            "Seed row (interval)": [
                 _iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])
             ],
-            "Observed ÷ predicted": ext["ratio"].map(lambda x: f"{x:.2f}×"),
-            "Against the 90 % PI": [
-                bound_verdict_words(v, b, lo, hi)
-                for v, b, lo, hi in zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])
-            ],
+            "Observed ÷ seed": ext["ratio"].map(lambda x: f"{x:.2f}×"),
+            "Verdict": ext["verdict"],
             "Records": ext["record_ids"].map(record_ids),
+        }
+    )
+
+
+def lodo_table(lodo: pd.DataFrame) -> pd.DataFrame:
+    """Leave-one-document-out per era (``era.leave_one_document_out``): era, cell, held-out
+    document, the row from the other documents (estimate and interval, its kind), the held-out
+    figure, the ratio and the verdict."""
+    return pd.DataFrame(
+        {
+            "Era": lodo["era"],
+            "Cell": lodo["cell"].str.replace("_", " "),
+            "Held out": lodo["held_out"],
+            "From the others": [
+                f"{_iv(e, lo, hi)} ({t})"
+                for e, lo, hi, t in zip(lodo["estimate"], lodo["pi90_low"], lodo["pi90_high"], lodo["trained_on"])
+            ],
+            "Held-out figure": lodo["observed"].map(fmt_number),
+            "Held out ÷ others": lodo["ratio"].map(lambda x: f"{x:.2f}×"),
+            "Verdict": lodo["verdict"],
         }
     )
 
@@ -234,16 +261,20 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
         {
             "Phase": _phase(t["phase"]),
             "Statistic": t["statistic"],
-            "Worker class used": t["worker_class"].replace({"any": "any (pooled)"}),
+            "Figures": [f + (f" ({n})" if n else "") for f, n in zip(t["figures"], t["note"])],
+            "Desktops, rate per minute": [
+                fmt_number(d) + ("" if pd.isna(r) else f", {fmt_number(r)}")
+                for d, r in zip(t["desktops_sized"], t["boot_rate_per_min"].fillna(t["login_rate_per_min"]))
+            ],
             "Front-end IOPS (model, 90 % PI)": [
                 _iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])
             ],
-            "Read share": t["read_share"].map(lambda x: f"{x:.0%}"),
+            "Read share": t["read_share"].map(lambda x: "–" if pd.isna(x) else f"{x:.0%}"),
             "Back-end IOPS (write penalty)": [
                 f"{_iv(e, lo, hi)} (×{w:g})"
                 for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])
             ],
-            "Throughput, MB/s": t["throughput_mbps"].map(fmt_number),
+            "Throughput, MB/s": t["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt_number(x)),
             "Capacity per desktop (measured in the tests: a floor)": [
                 f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)"
                 if pd.notna(hi)
@@ -253,6 +284,7 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
                 )
             ],
             "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"],
+            "Warning": t["warning"].replace("", "–"),
         }
     )
 

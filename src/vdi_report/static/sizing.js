@@ -1,14 +1,18 @@
 /*
  * VDI storage sizing scenario: the JavaScript twin of vdi_report.models.scenario.size().
- * Same formulas, same keys, same numbers (tests/test_sizing.py runs both and compares).
+ * Same formulas, same keys, same numbers (the tests run both and compare).
  *
- *   active = desktops x concurrency
- *   login (peak) / steady state (average): FE IOPS = active x IOPS per desktop (estimate, 90 % PI ends)
- *   boot: rate = active / boot_window_min (desktops per minute); FE peak IOPS = rate x peak IOPS per
- *         desktop booted per minute (boot-rate model)
- *   every FE figure / (1 - headroom)
+ *   inputs.eras[era]: the era's per-desktop figures (seed: 2016-2018 documents; modern: 2022-2024)
+ *   a profile {phase: {iops_per_desktop, read_share, io_size_kb}} replaces them (no interval)
+ *   k = 1 / (1 - headroom)
+ *   boot: rate = desktops (all provisioned) / boot_window_min; FE = rate x peak IOPS per desktop
+ *         booted per minute x k
+ *   login: active = desktops x concurrency; rate = active / login_window_min;
+ *          FE = active x login peak per desktop x (reference login window / login_window_min) x k
+ *   steady state: FE = active x average IOPS per desktop x k
  *   BE IOPS = FE x (read_share + (1 - read_share) x write_penalty)
- *   throughput (MB/s) = FE x io_size_kb x 1024 / 1e6
+ *   throughput (MB/s) = FE x io_size_kb x 1024 / 1e6 (null I/O size: NaN)
+ *   warning: a boot or login rate outside the documents' tested rates
  *
  * inputs: data/processed/sizing_inputs.json (written by notebooks/04_iops_model.py).
  * Works in a browser (global VdiSizing) and in Node (module.exports).
@@ -23,6 +27,7 @@
   var PHASE_STATISTIC = { boot: "peak", login: "peak", steady_state: "average" };
   var WORKER_CLASSES = ["task", "office", "knowledge", "power"];
   var RAID = ["none", "raid10", "raid5", "raid6"];
+  var ERAS = ["seed", "modern"];
 
   function num(name, x, hint) {
     var v = (typeof x === "string" && x.trim() === "") ? NaN : Number(x);
@@ -33,50 +38,80 @@
   function validate(p) {
     var d = num("desktops", p.desktops, "a positive whole number");
     if (d <= 0 || Math.floor(d) !== d) { throw new Error("desktops must be a positive whole number, got " + JSON.stringify(p.desktops)); }
-    if (WORKER_CLASSES.indexOf(p.worker_class) < 0) { throw new Error("unknown worker_class " + JSON.stringify(p.worker_class) + "; use one of " + WORKER_CLASSES.join(", ")); }
+    var wc = p.worker_class === undefined ? "knowledge" : p.worker_class;
+    if (WORKER_CLASSES.indexOf(wc) < 0) { throw new Error("unknown worker_class " + JSON.stringify(wc) + "; use one of " + WORKER_CLASSES.join(", ")); }
     var c = num("concurrency", p.concurrency === undefined ? 1.0 : p.concurrency, "a fraction in (0, 1]");
     if (!(c > 0 && c <= 1)) { throw new Error("concurrency must be a fraction in (0, 1], got " + JSON.stringify(p.concurrency)); }
     var h = num("headroom", p.headroom === undefined ? 0.2 : p.headroom, "a fraction in [0, 1)");
     if (!(h >= 0 && h < 1)) { throw new Error("headroom must be a fraction in [0, 1), got " + JSON.stringify(p.headroom)); }
     var b = num("boot_window_min", p.boot_window_min === undefined ? 30 : p.boot_window_min, "a positive number of minutes");
     if (!(b > 0)) { throw new Error("boot_window_min must be a positive number of minutes, got " + JSON.stringify(p.boot_window_min)); }
+    var lw = num("login_window_min", p.login_window_min === undefined ? 30 : p.login_window_min, "a positive number of minutes");
+    if (!(lw > 0)) { throw new Error("login_window_min must be a positive number of minutes, got " + JSON.stringify(p.login_window_min)); }
     var raid = p.raid === undefined ? "none" : p.raid;
     if (RAID.indexOf(raid) < 0) { throw new Error("unknown raid " + JSON.stringify(raid) + "; use one of " + RAID.join(", ")); }
     var fo = p.failover === undefined ? "none" : p.failover;
     if (fo !== "none" && fo !== "controller") { throw new Error("unknown failover " + JSON.stringify(fo) + "; use none or controller"); }
-    return { desktops: d, worker_class: p.worker_class, concurrency: c, headroom: h, boot_window_min: b, raid: raid, failover: fo };
+    var era = p.era === undefined ? "modern" : p.era;
+    if (ERAS.indexOf(era) < 0) { throw new Error("unknown era " + JSON.stringify(era) + "; use seed or modern"); }
+    return { desktops: d, worker_class: wc, concurrency: c, headroom: h, boot_window_min: b, raid: raid, failover: fo,
+             era: era, login_window_min: lw };
   }
 
   function fmtInt(x) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function fmt1(x) {
+    var s = (Math.round(x * 10) / 10).toFixed(1);
+    var parts = s.split(".");
+    return parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, ",") + "." + parts[1];
+  }
 
-  function size(params, inputs) {
+  function rateWarning(what, rate, tested) {
+    if (!tested || tested[0] === null || tested[1] === null || (rate >= tested[0] && rate <= tested[1])) { return ""; }
+    var side = rate > tested[1] ? "above" : "below";
+    var span = tested[0] === tested[1] ? fmt1(tested[0]) : fmt1(tested[0]) + "\u2013" + fmt1(tested[1]);
+    return what + " rate " + fmt1(rate) + " per minute is " + side + " the documents' tested " + span + " per minute: extrapolated";
+  }
+
+  // profile: {phase: {iops_per_desktop, read_share, io_size_kb}} or null; profileFile: its name (recorded)
+  function size(params, inputs, profile, profileFile) {
     var p = validate(params);
+    var e = inputs.eras[p.era];
+    if (!e) { throw new Error("sizing inputs have no " + p.era + " era"); }
     var active = p.desktops * p.concurrency;
     var k = 1.0 / (1.0 - p.headroom);
     var wp = inputs.write_penalty[p.raid];
     var cond = p.failover === "controller" ? "failover" : "normal";
     var cap = inputs.capacity_gb_per_desktop || {};
+    var wRef = e.login_window_min;
     return PHASES.map(function (phase) {
-      var per, fe, wc, rate;
-      if (phase === "boot") {
-        var b = inputs.boot;
-        rate = active / p.boot_window_min;
-        per = [b.peak_per_rate, b.pi90_low, b.pi90_high];
-        fe = per.map(function (x) { return rate * x * k; });
-        wc = "any";
+      var fig = e.per_desktop[phase], per, rs, io, source, note, fe, warn, sized;
+      if (profile) {
+        var x = profile[phase];
+        per = [x.iops_per_desktop, x.iops_per_desktop, x.iops_per_desktop];
+        rs = x.read_share; io = (x.io_size_kb === undefined) ? null : x.io_size_kb;
+        source = ("profile " + (profileFile || "")).trim(); note = "";
       } else {
-        var table = inputs.per_desktop[phase] || {};
-        wc = (p.worker_class in table) ? p.worker_class : "any";
-        if (!(wc in table)) { throw new Error("sizing inputs have no " + phase + " estimate for " + p.worker_class + " nor a pooled row"); }
-        var e = table[wc];
-        rate = NaN;
-        per = [e.estimate, e.pi90_low, e.pi90_high];
-        fe = per.map(function (x) { return active * x * k; });
+        per = [fig.estimate, fig.pi90_low, fig.pi90_high];
+        rs = e.read_share[phase]; io = e.io_size_kb[phase];
+        source = "era " + p.era; note = e.notes[phase] || "";
       }
-      var rs = inputs.read_share[phase];
+      var bootRate = NaN, loginRate = NaN;
+      if (phase === "boot") {
+        sized = p.desktops;
+        bootRate = sized / p.boot_window_min;
+        fe = per.map(function (v) { return bootRate * v * k; });
+        warn = rateWarning("boot", bootRate, e.tested_rates.boot);
+      } else if (phase === "login") {
+        sized = active;
+        loginRate = active / p.login_window_min;
+        fe = per.map(function (v) { return active * v * (wRef / p.login_window_min) * k; });
+        warn = rateWarning("login", loginRate, e.tested_rates.login);
+      } else {
+        sized = active;
+        fe = per.map(function (v) { return active * v * k; });
+        warn = "";
+      }
       var factor = rs + (1 - rs) * wp;
-      var io = inputs.io_size_kb[phase];
-      // carried: the least the statement guarantees covers the demand (scenario.size)
       var carried = inputs.demonstrated.filter(function (d) {
         var floor = (d.fe_iops_floor === undefined || d.fe_iops_floor === null) ? d.fe_iops : d.fe_iops_floor;
         return d.phase === phase && d.condition === cond && floor >= fe[0];
@@ -85,17 +120,21 @@
       });
       var high = (cap.high === null || cap.high === undefined) ? null : cap.high;
       return {
-        phase: phase, worker_class: wc, statistic: PHASE_STATISTIC[phase], active_desktops: active,
-        boot_rate_per_min: rate, per_desktop: per[0], per_desktop_pi90_low: per[1], per_desktop_pi90_high: per[2],
+        phase: phase, worker_class: phase === "boot" ? "any" : "knowledge", statistic: PHASE_STATISTIC[phase],
+        era: p.era, figures: source, note: note, desktops: p.desktops, concurrency: p.concurrency, headroom: p.headroom,
+        boot_window_min: p.boot_window_min, login_window_min: p.login_window_min,
+        reference_login_window_min: phase === "login" ? wRef : NaN, raid: p.raid, failover: p.failover,
+        active_desktops: active, desktops_sized: sized, boot_rate_per_min: bootRate, login_rate_per_min: loginRate,
+        per_desktop: per[0], per_desktop_pi90_low: per[1], per_desktop_pi90_high: per[2],
         fe_iops: fe[0], fe_iops_pi90_low: fe[1], fe_iops_pi90_high: fe[2], read_share: rs, write_penalty: wp,
         be_iops: fe[0] * factor, be_iops_pi90_low: fe[1] * factor, be_iops_pi90_high: fe[2] * factor,
-        io_size_kb: io, throughput_mbps: fe[0] * io * 1024 / 1e6,
+        io_size_kb: io === null ? NaN : io, throughput_mbps: io === null ? NaN : fe[0] * io * 1024 / 1e6,
         capacity_gb_per_desktop_low: (cap.low === undefined ? null : cap.low), capacity_gb_per_desktop_high: high,
         capacity_tb_high: high === null ? null : p.desktops * high / 1000,
-        condition: cond, carried_by: carried.length ? carried.join("; ") : "none demonstrated"
+        condition: cond, carried_by: carried.length ? carried.join("; ") : "none demonstrated", warning: warn
       };
     });
   }
 
-  return { size: size, validate: validate, PHASES: PHASES };
+  return { size: size, validate: validate, PHASES: PHASES, ERAS: ERAS };
 }));

@@ -10,6 +10,8 @@ import pytest
 from vdi_report import config
 from vdi_report.models import scenario
 
+EXAMPLE_PROFILE = config.RAW_DIR / "profile_example.csv"
+
 JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
 
 DONE_WHEN = {
@@ -18,9 +20,36 @@ DONE_WHEN = {
     "concurrency": 0.8,
     "headroom": 0.2,
     "boot_window_min": 30,
-    "raid": "raid6",
-    "failover": "controller",
+    "raid": "none",
+    "failover": "none",
+    "era": "modern",
+    "login_window_min": 30,
 }
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("phase,iops,read_share,io_size_kb\n", "line 1: columns must be phase, iops_per_desktop"),
+        ("phase,iops_per_desktop,read_share,io_size_kb\nboot,600,0.7,32\nlogin,25,0.5,\n", "missing phase row"),
+        ("phase,iops_per_desktop,read_share,io_size_kb\nboot,600,1.7,32\n", "line 2: column 'read_share' = '1.7'"),
+        ("phase,iops_per_desktop,read_share,io_size_kb\nboot,-6,0.5,32\n", "line 2: column 'iops_per_desktop' = '-6'"),
+        ("phase,iops_per_desktop,read_share,io_size_kb\nlogon,6,0.5,32\n", "line 2: column 'phase' = 'logon'"),
+        (
+            "phase,iops_per_desktop,read_share,io_size_kb\nboot,6,0.5,\nboot,6,0.5,\n",
+            "line 3: column 'phase' = 'boot': phase given twice",
+        ),
+        ("phase,iops_per_desktop,read_share,io_size_kb\nboot,6,x,\n", "line 2: column 'read_share' = 'x'"),
+    ],
+)
+def test_bad_profile_names_file_line_and_column(tmp_path, text, message):
+    f = tmp_path / "p.csv"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=message) as e:
+        scenario.read_profile(f)
+    assert str(f) in str(e.value)
+    with pytest.raises(FileNotFoundError, match="profile file not found"):
+        scenario.read_profile(tmp_path / "nope.csv")
 
 
 @pytest.mark.parametrize(
@@ -35,8 +64,10 @@ DONE_WHEN = {
         ({"headroom": 1.0}, "headroom must be a fraction in \\[0, 1\\)"),
         ({"headroom": float("nan")}, "headroom must be a fraction"),
         ({"boot_window_min": 0}, "boot_window_min must be a positive number"),
+        ({"login_window_min": -1}, "login_window_min must be a positive number"),
         ({"raid": "raid4"}, "unknown raid 'raid4'"),
         ({"failover": "node"}, "unknown failover 'node'"),
+        ({"era": "today"}, "unknown era 'today'"),
     ],
 )
 def test_invalid_parameters_raise_clear_errors(change, message):
@@ -45,7 +76,7 @@ def test_invalid_parameters_raise_clear_errors(change, message):
 
 
 def test_valid_parameters_are_typed():
-    p = scenario.validate("3000", "power", "0.8", "0.25", "30", "raid5", "none")
+    p = scenario.validate("3000", "power", "0.8", "0.25", "30", "raid5", "none", "seed", "45")
     assert p == {
         "desktops": 3000,
         "worker_class": "power",
@@ -54,52 +85,41 @@ def test_valid_parameters_are_typed():
         "boot_window_min": 30.0,
         "raid": "raid5",
         "failover": "none",
+        "era": "seed",
+        "login_window_min": 45.0,
     }
+    assert scenario.validate(3000)["era"] == scenario.DEFAULT_ERA == "modern"
 
 
-def test_cli_exits_2_with_message_on_bad_values():
-    ok = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "vdi_report.models.scenario",
-            "--desktops",
-            "3000",
-            "--worker",
-            "knowledge",
-            "--concurrency",
-            "0.8",
-            "--headroom",
-            "0.2",
-            "--boot-window",
-            "30",
-            "--raid",
-            "raid6",
-            "--failover",
-            "controller",
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
+def _cli(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "vdi_report.models.scenario", *args], check=False, capture_output=True, text=True
+    )
+
+
+def test_cli_exits_2_with_message_on_bad_values(tmp_path):
+    ok = _cli(
+        "--desktops",
+        "3000",
+        "--concurrency",
+        "0.8",
+        "--boot-window",
+        "30",
+        "--login-window",
+        "30",
+        "--era",
+        "modern",
+        "--profile",
+        str(EXAMPLE_PROFILE),
     )
     assert ok.returncode == 0, ok.stderr
-    bad = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "vdi_report.models.scenario",
-            "--desktops",
-            "3000",
-            "--worker",
-            "knowledge",
-            "--raid",
-            "raid7",
-        ],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
+    bad = _cli("--desktops", "3000", "--worker", "knowledge", "--raid", "raid7")
     assert bad.returncode == 2 and "unknown raid 'raid7'" in bad.stderr
+    assert "unknown era 'now'" in _cli("--desktops", "3000", "--era", "now").stderr
+    f = tmp_path / "bad.csv"
+    f.write_text("phase,iops_per_desktop,read_share,io_size_kb\nboot,1,2,\n", encoding="utf-8")
+    bad = _cli("--desktops", "3000", "--profile", str(f))
+    assert bad.returncode == 2 and "line 2: column 'read_share'" in bad.stderr
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")

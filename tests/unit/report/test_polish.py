@@ -70,7 +70,9 @@ def _ext(**kw):
         "pi90_low": 5.33,
         "pi90_high": 28.0,
         "ratio": 3.98,
-        "covered": True,
+        "status": "upper bound",
+        "verdict": "uninformative",
+        "covered": False,
         "record_ids": "RA2022-0173+RA2022-0175",
     }
     row.update(kw)
@@ -80,16 +82,26 @@ def _ext(**kw):
 def test_external_table_says_uninformative_and_keeps_record_ids_whole():
     t = mtables.external_table(_ext(), {"x_doc": "V RA-1"})
     assert t.loc[0, "Document"] == "V RA-1"
-    assert t.loc[0, "Against the 90 % PI"].startswith("uninformative")
+    assert t.loc[0, "Verdict"] == "uninformative" and t.loc[0, "Status"] == "upper bound"
+    assert t.loc[0, "Observed (derived)"].startswith("≤ ")
     assert t.loc[0, "Records"] == '<span class="vdi-id">RA2022-0173</span>, <span class="vdi-id">RA2022-0175</span>'
     assert set(mtables.EXTERNAL_WIDTHS) == set(t.columns)
 
 
-def test_external_table_value_inside_is_yes_and_outside_is_no():
+def test_external_table_shows_the_csv_verdict_as_it_stands():
+    """One meaning everywhere: the table prints the CSV's verdict (era.verdict), not a recomputation."""
     t = mtables.external_table(
-        pd.concat([_ext(observed=20.0, bound="eq"), _ext(observed=40.0, bound="eq")], ignore_index=True)
+        pd.concat(
+            [
+                _ext(observed=20.0, bound="eq", status="exact", verdict="inside", covered=True),
+                _ext(observed=40.0, bound="eq", status="exact", verdict="above"),
+                _ext(observed=30.0, bound="gt", status="lower bound", verdict="above"),
+            ],
+            ignore_index=True,
+        )
     )
-    assert list(t["Against the 90 % PI"]) == ["yes", "no: above the interval"]
+    assert list(t["Verdict"]) == ["inside", "above", "above"]
+    assert list(t["Status"]) == ["exact", "exact", "lower bound"]
 
 
 def test_record_ids_are_separated_between_ids():
@@ -130,7 +142,7 @@ def test_log_ticks_rejects_a_non_positive_range():
         charts.log_ticks(0, 10)
 
 
-def _external_prose(monkeypatch, ext, sources_df):
+def _external_prose(monkeypatch, ext, sources_df, plan):
     """The out-of-sample prose of the models section for ``ext`` (tables and boot storms aside)."""
     from types import SimpleNamespace
 
@@ -143,7 +155,9 @@ def _external_prose(monkeypatch, ext, sources_df):
         sources=sources_df,
         seeds=sources_df[sources_df["role"] == "seed"],
         boot_external=pd.DataFrame(),
-        pred=pd.DataFrame(),
+        plan=plan,
+        lodo=pd.DataFrame(),
+        label=lambda field, v: v,
     )
     section._external(ctx, ext, "90 %")
     return " ".join(said)
@@ -151,21 +165,45 @@ def _external_prose(monkeypatch, ext, sources_df):
 
 def test_external_prose_counts_and_plurals(monkeypatch, sources_df):
     sid = sources_df["source_id"].iloc[0]
-    one_exact = _ext(source_id=sid, observed=20.0, bound="eq", ratio=1.64)
-    text = _external_prose(monkeypatch, one_exact, sources_df)
-    assert "1 external figure from" in text and "1 figure reported as values, 1 falls inside" in text
-    assert "observed ÷ predicted is 1.6×" in text and "upper bound" not in text and "– to –" not in text
+    plan = pd.DataFrame(
+        [
+            {"era": "seed", "cell": "login peak", "estimate": 12.2, "pi90_low": 5.33, "pi90_high": 28.0},
+            {"era": "seed", "cell": "whole-test average", "estimate": 5.8, "pi90_low": 4.8, "pi90_high": 6.6},
+        ]
+    )
+    one_exact = _ext(
+        source_id=sid,
+        cell="whole-test average",
+        observed=6.0,
+        bound="eq",
+        ratio=1.03,
+        status="exact",
+        verdict="inside",
+        covered=True,
+    )
+    text = _external_prose(monkeypatch, one_exact, sources_df, plan)
+    assert "1 external figure from" in text and "1 whole-test average (read + write" in text
+    assert "1 inside" in text and "login-peak upper bound" not in text and "– to –" not in text
     two = pd.concat(
         [
             one_exact,
-            _ext(source_id=sid, observed=40.0, bound="eq", ratio=3.3),
-            _ext(source_id=sid, observed=48.7, bound="lt", ratio=3.98),
+            _ext(
+                source_id=sid,
+                cell="whole-test average",
+                observed=40.0,
+                bound="eq",
+                ratio=6.9,
+                status="exact",
+                verdict="above",
+            ),
+            _ext(source_id=sid),
         ],
         ignore_index=True,
     )
-    text = _external_prose(monkeypatch, two, sources_df)
-    assert "3 external figures" in text and "2 figures reported as values, 1 falls inside" in text
-    assert "runs from 1.6× to 3.3×" in text and "1 figure is an upper bound" in text and "uninformative" in text
+    text = _external_prose(monkeypatch, two, sources_df, plan)
+    assert "3 external figures" in text and "2 whole-test averages" in text and "1 inside and 1 above" in text
+    assert "1 login-peak upper bound (" in text and "1 uninformative" in text
+    assert "1.03–6.9×" in text
     assert sid not in text
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ... import config
 from .. import formatting as fmt
-from ..show import block, figure, heading, ref, say, table
+from ..show import block, figure, fill, heading, ref, say, table
 
 ORDER = 10  # position in the report (sections/__init__.py)
 
@@ -70,41 +70,158 @@ def _pi_label() -> str:
 
 
 def planning_table(ctx) -> pd.DataFrame:
-    """The model stage's planning table (``iops_per_desktop_model.csv``) for the report's worker
-    class (or the pooled ``any`` rows): one row per phase and statistic.
-
-    Columns: Phase, Statistic, Estimate (interval), Unit, Read share, KB per I/O, Latency (ms),
-    Vendors (IOPS). Read share, I/O size and latency are the model stage's figures for the row's
-    phase, each followed by the number of vendors behind it.
+    """The model stage's planning table (``iops_per_desktop_model.csv``), one line per cell with
+    the two eras side by side (never pooled): Phase, Statistic, Unit, Seed and Modern (estimate
+    with its interval and the number of documents behind it and how the interval was formed; the
+    clone type where a seed row rests on one), Modern ÷ seed (with the range the two intervals
+    allow), and Read share, KB per I/O and Latency as ``seed / modern``.
     """
-    from ...models import boot, iops
+    from ...models import boot
 
-    wc = ctx.params["worker_class"]
-    p = ctx.pred
-    p = p[p["worker_class"].isin([wc, iops.ANY_CLASS])]
+    p = ctx.plan
     order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
-    p = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
-    return pd.DataFrame(
-        {
-            "Phase": [ctx.label("phase", x) for x in p["phase"]],
-            "Statistic": [boot.STATISTIC_LABELS.get(x, ctx.label("statistic", x)) for x in p["statistic"]],
-            "Estimate (interval)": [
-                fmt.interval(e, lo, hi) + _clone_note(ctx, v)
-                for e, lo, hi, v in zip(p["estimate"], p["pi90_low"], p["pi90_high"], p["vendors"])
-            ],
-            "Unit": p["unit"],
-            "Read share (derived)": _with_vendors(
-                p["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)), p["read_share_vendors"]
-            ),
-            "KB per I/O (derived)": _with_vendors(
-                p["io_size_kb"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)), p["io_size_vendors"]
-            ),
-            "Latency, ms": _with_vendors(
-                p["latency_ms"].map(lambda x: "–" if pd.isna(x) else fmt.num(x)), p["latency_vendors"]
-            ),
-            "Vendors (IOPS)": p["n_vendors"].map(lambda x: "–" if pd.isna(x) else str(int(x))),
+    cells = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
+    cells = cells.drop_duplicates("cell")["cell"]
+    prefix = {"gt": "≥ "}
+
+    def fig(r, col, f):
+        if r is None:
+            return "–"
+        v = r[col]
+        return "–" if pd.isna(v) else f(v)
+
+    rows = []
+    for cell in cells:
+        by = {
+            e: (g.iloc[0] if len(g) else None)
+            for e, g in ((e, p[(p["era"] == e) & (p["cell"] == cell)]) for e in ("seed", "modern"))
         }
+        any_r = by["seed"] if by["seed"] is not None else by["modern"]
+
+        def est(r, era):
+            if r is None:
+                return "–"
+            return (
+                prefix.get(r["bound"], "")
+                + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
+                + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
+                + f"; {int(r['n_documents'])} doc., {_interval_words(r['interval_kind'])}"
+            )
+
+        m = by["modern"]
+        rows.append(
+            {
+                "Phase": "; ".join(dict.fromkeys(ctx.label("phase", r["phase"]) for r in by.values() if r is not None)),
+                "Statistic": boot.STATISTIC_LABELS.get(any_r["statistic"], ctx.label("statistic", any_r["statistic"])),
+                "Unit": any_r["unit"],
+                "Seed": est(by["seed"], "seed"),
+                "Modern": est(m, "modern"),
+                "Modern ÷ seed": "–"
+                if m is None or pd.isna(m["ratio_to_seed"])
+                else f"{m['ratio_to_seed']:.1f}× ({m['ratio_low']:.1f}–{m['ratio_high']:.1f}×)",
+                "Read share (derived), seed / modern": " / ".join(
+                    fig(by[e], "read_share", fmt.pct) for e in ("seed", "modern")
+                ),
+                "KB per I/O (derived), seed / modern": " / ".join(
+                    fig(by[e], "io_size_kb", fmt.num) for e in ("seed", "modern")
+                ),
+                "Latency, ms, seed / modern": " / ".join(fig(by[e], "latency_ms", fmt.num) for e in ("seed", "modern")),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _years(docs: pd.DataFrame) -> str:
+    """``2016–2018``: the first and last publication years of ``docs`` (sources.csv rows)."""
+    y = docs["published"].astype(str).str[:4]
+    return "–".join(dict.fromkeys([y.min(), y.max()]))
+
+
+def _interval_words(kind: str) -> str:
+    """A short reading of a row's interval_kind for the planning table's Documents column."""
+    if kind.startswith("90 %"):
+        return "90 % PI"
+    if kind.startswith("range"):
+        return "range"
+    if kind.startswith("one document"):
+        return "its runs"
+    if kind.startswith("lower bounds"):
+        return "lower bounds"
+    return kind
+
+
+def era_sentences(ctx) -> str:
+    """Page 1 in words, every number from the planning table: what a 2016–2018 desktop needed,
+    what the modern documents measured, their ratio and what it cannot separate, which rows to
+    plan with, and the boot unit explained once with a worked line."""
+    from ...models import era
+
+    p = ctx.plan.set_index(["era", "cell"])
+
+    def row(e, cell):
+        return p.loc[(e, cell)] if (e, cell) in p.index else None
+
+    seed_w, mod_w = row("seed", era.WHOLE_TEST), row("modern", era.WHOLE_TEST)
+    seed_l, mod_l = row("seed", "login peak"), row("modern", "login peak")
+    boot_m = row(ctx.params["era"], era.BOOT_CELLS["peak_per_rate"])
+    out = []
+    if seed_w is not None and mod_w is not None:
+        out.append(
+            fill(
+                "A {sy} knowledge-worker desktop averaged {sw} front-end IOPS over a whole Login VSI run "
+                "({swi}; {swn}); the {my} documents measured {mw} over a whole Login Enterprise run ({mwi}; {mwn}): "
+                "{ratio}× as much ({rlo}–{rhi}× within the two intervals).",
+                sy=_years(ctx.seeds),
+                my=_years(ctx.sources[ctx.sources["role"] == "external"]),
+                sw=fmt.num(seed_w["estimate"]),
+                swi=fmt.interval(seed_w["estimate"], seed_w["pi90_low"], seed_w["pi90_high"])
+                .split(" (")[-1]
+                .rstrip(")"),
+                swn=seed_w["documents"],
+                mw=fmt.num(mod_w["estimate"]),
+                mwi=fmt.interval(mod_w["estimate"], mod_w["pi90_low"], mod_w["pi90_high"]).split(" (")[-1].rstrip(")"),
+                mwn=mod_w["documents"],
+                ratio=f"{mod_w['ratio_to_seed']:.1f}",
+                rlo=f"{mod_w['ratio_low']:.1f}",
+                rhi=f"{mod_w['ratio_high']:.1f}",
+            )
+        )
+    if seed_l is not None and mod_l is not None:
+        out.append(
+            fill(
+                "At login the seed documents peaked at {sl} IOPS per desktop ({sll}–{slh}); in {ml_doc} even the "
+                "lower bound of the login peak (one direction's peak alone) is {mlo}, above that range.",
+                sl=fmt.num(seed_l["estimate"]),
+                sll=fmt.num(seed_l["pi90_low"]),
+                slh=fmt.num(seed_l["pi90_high"]),
+                ml_doc=mod_l["documents"],
+                mlo=fmt.num(mod_l["pi90_low"]),
+            )
+            if mod_l["pi90_low"] > seed_l["pi90_high"]
+            else ""
+        )
+    out.append(
+        fill(
+            "The ratio cannot separate {what}. Plan a deployment of today's desktops with the modern rows (the "
+            "report sizes with the {era} rows: `ERA`), better still with your own assessment (`PROFILE_FILE`); the "
+            "seed rows describe the {sy} arrays' tests.",
+            sy=_years(ctx.seeds),
+            what=era.NOT_SEPARABLE,
+            era=ctx.label("era", ctx.params["era"]),
+        )
     )
+    if boot_m is not None:
+        rate = 100
+        out.append(
+            fill(
+                "Boot is sized per desktop booted per minute: booting {rate} desktops per minute at {per} IOPS per "
+                "desktop booted per minute asks for {rate} × {per} = {tot} front-end IOPS.",
+                rate=fmt.num(rate),
+                per=f"{boot_m['estimate']:,.1f}",
+                tot=fmt.num(rate * round(boot_m["estimate"], 1)),
+            )
+        )
+    return " ".join(x for x in out if x)
 
 
 def _clone_note(ctx, vendors: str) -> str:
@@ -168,7 +285,8 @@ def sizing(ctx) -> None:
 
     say(
         "**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this for any "
-        "desktops, worker class, concurrency, headroom, boot window, RAID level and failover, with the same formulas; "
+        "era, per-phase figures (yours or the era's), desktops, concurrency, headroom, boot and login windows, RAID "
+        "level and failover, with the same formulas; "
         "the PDF shows the report parameters' scenario.",
         desktops=fmt.num(ctx.params["desktops"]),
         how=fmt_how(ctx),
@@ -176,33 +294,41 @@ def sizing(ctx) -> None:
     )
     table(
         sizing_table(ctx),
-        "Sizing scenario of the report parameters (model)",
+        "Sizing scenario of the report parameters (* a rate outside the documents' tested rates)",
         "answers-scenario",
         {
-            "Phase": "16%",
-            "Front-end IOPS (model, PI)": "30%",
-            "Read share": "14%",
-            "Back-end IOPS (model)": "20%",
-            "Throughput, MB/s (model)": "20%",
+            "Phase": "14%",
+            "Desktops (rate per minute)": "18%",
+            "Front-end IOPS (PI)": "28%",
+            "Read share": "12%",
+            "Back-end IOPS": "14%",
+            "Throughput, MB/s": "14%",
         },
     )
 
 
 def sizing_table(ctx) -> pd.DataFrame:
-    """``scenario.size`` of the report parameters, compact: Phase, Front-end IOPS (model, PI),
-    Read share, Back-end IOPS (model), Throughput. Which arrays carry it: the per-array answers
-    (``verdict_table``), held to what each demonstrably carried in any user phase."""
+    """``scenario.size`` of the report parameters, compact: Phase, Desktops (all provisioned for
+    boot, active for login and steady state) with the boot or login rate (``*`` when outside the
+    documents' tested rates), Front-end IOPS (PI), Read share, Back-end IOPS, Throughput. Which
+    arrays carry it: the per-array answers (``verdict_table``), held to what each demonstrably
+    carried in any user phase."""
     s = ctx.sizing
+    rate = s["boot_rate_per_min"].fillna(s["login_rate_per_min"])
     return pd.DataFrame(
         {
             "Phase": [ctx.label("phase", p) for p in s["phase"]],
-            "Front-end IOPS (model, PI)": [
+            "Desktops (rate per minute)": [
+                fmt.num(d) + ("" if pd.isna(r) else f" ({fmt.num(r)}{' *' if w else ''})")
+                for d, r, w in zip(s["desktops_sized"], rate, s["warning"])
+            ],
+            "Front-end IOPS (PI)": [
                 fmt.interval(e, lo, hi)
                 for e, lo, hi in zip(s["fe_iops"], s["fe_iops_pi90_low"], s["fe_iops_pi90_high"])
             ],
-            "Read share": s["read_share"].map(fmt.pct),
-            "Back-end IOPS (model)": s["be_iops"].map(fmt.num),
-            "Throughput, MB/s (model)": s["throughput_mbps"].map(fmt.num),
+            "Read share": s["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
+            "Back-end IOPS": s["be_iops"].map(fmt.num),
+            "Throughput, MB/s": s["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt.num(x)),
         }
     )
 
@@ -238,48 +364,30 @@ def render(ctx) -> None:
     scope(ctx)
     verdicts_rows = array_verdicts(ctx)
     per_array_summary(ctx, verdicts_rows)
-    from ...models import iops
-    from ..tables import VANTAGE_LABELS
-
-    obs, pred = ctx.obs, ctx.pred
-    pooled = (pred.loc[pred["phase"] != "boot", "worker_class"] == iops.ANY_CLASS).all()
-    spec = pred.loc[pred["phase"] != "boot", "spec"].iloc[0]
-    vantages = [VANTAGE_LABELS.get(v, v) for v in obs["vantage"].value_counts().index if v]
     say(
-        "**Planning figures** for a {wc} (the report's worker class{pooled}): front-end IOPS per concurrent desktop "
-        "by phase with the {pi} interval of the cross-vendor model ({ref_model}){vantage}; boot storms per desktop "
-        "booted per minute; read share, I/O size and latency of the phase, each with the number of vendors behind it "
-        "in parentheses; the number of vendors behind each IOPS estimate.",
-        wc=ctx.label("worker_class", ctx.params["worker_class"]).lower(),
-        pi=_pi_label(),
+        "**Planning figures** for a knowledge worker, by era: front-end IOPS per concurrent desktop by phase, and "
+        "boot storms per desktop booted per minute, each pooled over documents (one test bed counts once) with the "
+        "number of documents behind it and how its interval was formed ({ref_model}); the modern rows' ratio to the "
+        "seed row of the same cell; read share, I/O size and latency of the phase with the documents or vendors "
+        "behind each in parentheses. {sentences}",
         ref_model=ref("model-prediction"),
-        pooled=(
-            "; the model pools the worker classes, each tested by one vendor only, so these figures are the same "
-            "for every class"
-            if pooled
-            else ""
-        ),
-        vantage=(
-            f", observations at the {fmt.words(vantages)} pooled as the front end (the model-selection "
-            f"criteria chose the {spec} specification over one with a vantage effect)"
-            if len(vantages) > 1 and spec != "vantage"
-            else ""
-        ),
+        sentences=era_sentences(ctx),
     )
     choices_line(ctx)
     table(
         planning_table(ctx),
-        "Planning figures per concurrent desktop",
+        "Planning figures per concurrent desktop, by era",
         "planning",
         {
-            "Phase": "12%",
-            "Statistic": "10%",
-            "Estimate (interval)": "21%",
-            "Unit": "16%",
-            "Read share (derived)": "9%",
-            "KB per I/O (derived)": "10%",
-            "Latency, ms": "9%",
-            "Vendors (IOPS)": "9%",
+            "Phase": "10%",
+            "Statistic": "9%",
+            "Unit": "11%",
+            "Seed": "17%",
+            "Modern": "17%",
+            "Modern ÷ seed": "10%",
+            "Read share (derived), seed / modern": "9%",
+            "KB per I/O (derived), seed / modern": "8%",
+            "Latency, ms, seed / modern": "9%",
         },
     )
     per_array(ctx, verdicts_rows)

@@ -2,6 +2,8 @@
 out), rules of thumb, I/O profile, headroom and density, cost per desktop, the sizing scenario
 and (HTML) the sizing calculator."""
 
+from pathlib import Path
+
 import pandas as pd
 
 from ... import config
@@ -25,17 +27,32 @@ def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
 
 
 def fmt_how(ctx) -> str:
-    """The scenario's formulas in words, with the report parameters (for the prose)."""
+    """The scenario's formulas in words, with the report parameters and where its figures come
+    from (the era's planning rows or the architect's profile), and its rate warnings (prose)."""
     p, inputs = ctx.params, ctx.sizing_inputs
+    sz = ctx.sizing
+    login = sz[sz["phase"] == "login"].iloc[0]
+    figures = (
+        f"the figures of your profile `{Path(p['profile_file']).name}` (no interval)"
+        if p["profile_file"]
+        else f"the {ctx.label('era', p['era'])} planning rows"
+    )
+    warnings = [w for w in sz["warning"] if w]
     return (
-        f"{fmt.num(p['desktops'])} {ctx.label('worker_class', p['worker_class']).lower()} desktops, "
-        f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, all booted within "
-        f"{fmt.num(p['boot_window_min'])} minutes, RAID: {p['raid']} (write penalty "
-        f"{inputs['write_penalty'][p['raid']]}), "
-        f"failover: {p['failover']}. Active desktops = desktops × concurrency; login and steady state: active × IOPS "
-        "per desktop; boot: (active ÷ boot window) × peak IOPS per desktop booted per minute; everything ÷ "
-        "(1 − headroom); back end = front end × (read share + (1 − read share) × write penalty); throughput = "
-        "front end × I/O size."
+        f"{fmt.num(p['desktops'])} knowledge-worker desktops, sized with {figures}; "
+        f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, every desktop booted "
+        f"within {fmt.num(p['boot_window_min'])} minutes, the active users logged in within "
+        f"{fmt.num(p['login_window_min'])} minutes, RAID: {p['raid']} (write penalty "
+        f"{inputs['write_penalty'][p['raid']]}), failover: {p['failover']}. "
+        "Boot: (all desktops ÷ boot window) × peak IOPS per desktop booted per minute (an outage reboots every "
+        "provisioned desktop, not the concurrent fraction); login: active desktops × login peak per desktop × "
+        f"(the documents' login window, {fmt.num(login['reference_login_window_min'])} minutes, ÷ the login "
+        "window), "
+        "i.e. login rate × peak per desktop × reference window, so login demand grows with the login rate as boot "
+        "demand with the boot rate; steady state: active desktops × average IOPS per desktop; active desktops = "
+        "desktops × concurrency; everything ÷ (1 − headroom); back end = front end × (read share + (1 − read share) "
+        "× write penalty); throughput = front end × I/O size."
+        + (" **Extrapolated:** " + "; ".join(warnings) + "." if warnings else "")
     )
 
 
@@ -59,99 +76,59 @@ def _seed_range(lo: float, hi: float, n_docs) -> str:
     return fill("the seeds' range {lo}–{hi} ({docs})", lo=fmt.num(lo), hi=fmt.num(hi), docs=_count(n_docs, "document"))
 
 
+STATUS_WORDS = {  # status: (one, several, what it is)
+    "exact": ("whole-test average", "whole-test averages", "read + write averages of one run: exact"),
+    "lower bound": (
+        "login-peak lower bound",
+        "login-peak lower bounds",
+        "one direction's peak alone: the total peak is at least that",
+    ),
+    "upper bound": (
+        "login-peak upper bound",
+        "login-peak upper bounds",
+        "read peak + write peak: the two need not coincide",
+    ),
+}
+
+
 def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
-    """The out-of-sample section: prose with only the clauses whose counts are not zero, the
-    table, and the external boot storms in words."""
-    from ...models import iops
+    """The out-of-sample section: every external figure with its status and the CSV's verdict
+    (counted per status in the prose, listed in the table), the external boot storms in words,
+    and leave-one-document-out for both eras."""
+    from ...models import era, iops
 
     ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")})
-    verdicts = pd.Series(
-        [
-            iops.bound_verdict(v, b, lo, hi)[0]
-            for v, b, lo, hi in zip(ext["observed"], ext["bound"], ext["pi90_low"], ext["pi90_high"])
-        ],
-        index=ext.index,
-    )
-    exact = ext["bound"].isin(["eq", "approx"])
     labels = iops.document_labels(ctx.sources)
-    years = "–".join(
-        dict.fromkeys(
-            [ctx.seeds["published"].astype(str).str[:4].min(), ctx.seeds["published"].astype(str).str[:4].max()]
-        )
-    )
+    plan = ctx.plan.set_index(["era", "cell"])
     clauses = []
-    if exact.any():
-        r = ext.loc[exact, "ratio"]
-        ratios = (
-            fill("observed ÷ predicted is {r}", r=f"{r.iloc[0]:.1f}×")
-            if len(r) == 1
-            else fill("observed ÷ predicted runs from {lo} to {hi}", lo=f"{r.min():.1f}×", hi=f"{r.max():.1f}×")
-        )
-        k = int((verdicts[exact] == "yes").sum())
-        clauses.append(
-            fill(
-                "Of the {n_exact} reported as values, {n_in} inside the seed model's {pi} interval; {ratios}.",
-                n_exact=_count(exact.sum(), "figure"),
-                pi=pi,
-                ratios=ratios,
-                n_in=(fmt.num(k) + (" falls" if k == 1 else " fall")) if k else "none falls",
-            )
-        )
-    for kind, bound, what in (
-        ("upper bound", "lt", "a sum of separate read and write peaks"),
-        ("lower bound", "gt", ""),
-    ):
-        b = ext["bound"] == bound
-        if not b.any():
+    for status, (one, several, what) in STATUS_WORDS.items():
+        g = ext[ext["status"] == status]
+        if g.empty:
             continue
-        v = verdicts[b]
-        outside_ok, outside_bad = ("above", "below") if bound == "lt" else ("below", "above")
-        parts = [
-            fill(t, n=("all" if (v == k).sum() == len(v) > 1 else fmt.num((v == k).sum())), pi=pi, side=side)
-            for k, t, side in (
-                (
-                    "consistent",
-                    "{n} inside the seed model's {pi} interval (not contradicted; a bound cannot confirm it)",
-                    "",
-                ),
-                (
-                    "uninformative",
-                    (
-                        "{n} {side} the seed model's {pi} interval, where a bound cannot contradict the model "
-                        "(uninformative, not a confirmation)"
-                    ),
-                    outside_ok,
-                ),
-                ("no", "{n} {side} the seed model's {pi} interval (the model is contradicted)", outside_bad),
-            )
-            if (v == k).any()
-        ]
-        r = ext.loc[b, "ratio"]
+        seed = plan.loc[("seed", g["cell"].iloc[0])]
+        counts = g["verdict"].value_counts()
         clauses.append(
             fill(
-                "{n} {are}{what}: {parts}; the bound is {ratios} the prediction.",
-                n=_count(b.sum(), "figure"),
-                are=f"is an {kind}" if b.sum() == 1 else f"are {kind}s",
-                what=fill(" ({w})", w=what) if what else "",
-                parts=fmt.words(parts),
-                ratios=(f"{r.iloc[0]:.1f}×" if len(r) == 1 else f"{r.min():.1f}–{r.max():.1f}×"),
+                "{n} {noun} ({what}) against the seed row of the cell, {cell} {seed_iv}: {verdicts}; observed ÷ "
+                "seed {ratios}.",
+                n=fmt.num(len(g)),
+                noun=one if len(g) == 1 else several,
+                what=what,
+                cell=g["cell"].iloc[0],
+                seed_iv=fmt.interval(seed["estimate"], seed["pi90_low"], seed["pi90_high"]),
+                verdicts=fmt.words(fill("{k} {v}", k=fmt.num(k), v=v) for v, k in counts.items()),
+                ratios=fmt.span(g["ratio"]) + "×",
             )
         )
     say(
-        "### Out of sample: the external documents\n\nLater documents (`role = external` in `sources.csv`) are "
-        "never fitted; the seed model predicts their figures, labelled by what differs. {n} from {docs}. {clauses} "
-        "{era}",
-        era=fill(
-            "Documents with another load tool and guest OS sit far from the seeds: the planning table describes "
-            "the seeds' era ({years}), not today's desktops.",
-            years=years,
-        )
-        if (verdicts == "no").any()
-        else fill(
-            "The planning table describes the seeds' era ({years}); whether it describes desktops measured with "
-            "another load tool and guest OS, these figures cannot tell.",
-            years=years,
-        ),
+        "### Out of sample: every external figure with its true status\n\nLater documents (`role = external` in "
+        "`sources.csv`) never enter the seed rows. They print controller read and write IOPS, not totals, so each "
+        "figure is read as what it is: the read and write averages of one run add up to its exact average; one "
+        "direction's peak alone is a lower bound of the total peak; the sum of the read and write peaks is an upper "
+        "bound. {n} from {docs}. {clauses} A verdict is *inside*, *above* or *below* the seed interval; "
+        "*uninformative* only for a bound that cannot contradict it (a lower bound inside or below, an upper bound "
+        "inside or above). In `iops_model_external.csv` the column `verdict` is this table's, and `covered` means the "
+        "seed interval contains the figure, which only an exact value inside it can.",
         n=_count(len(ext), "external figure"),
         docs=fmt.words(
             fill(
@@ -159,12 +136,7 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
                 doc=labels.get(sid, sid),
                 setup="; ".join(
                     fill("{what}: {value}", what=what, value=g[col].iloc[0])
-                    for col, what in (
-                        ("broker", "broker"),
-                        ("load_tool", "load tool"),
-                        ("guest_os", "guest OS"),
-                        ("platform", "platform"),
-                    )
+                    for col, what in (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"))
                     if str(g[col].iloc[0]).strip()
                 ),
             )
@@ -174,42 +146,52 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
     )
     table(
         mtables.external_table(ext, labels),
-        "External documents predicted by the seed model",
+        "External figures against the seed rows, with their status and verdict",
         "model-external",
         mtables.EXTERNAL_WIDTHS,
     )
     eb = ctx.boot_external
     if len(eb):
-        m = ctx.pred[ctx.pred["phase"] == "boot"].set_index("statistic")
+        m = plan.xs("seed", level="era")
         items = {}
         for r in eb.itertuples():
             obs, lo, hi = float(r.observed), float(r.low), float(r.high)
-            verdict, where = iops.bound_verdict(obs, r.bound, lo, hi)
-            seeds = _seed_range(lo, hi, m.at[r.statistic, "n_vendors"] if r.statistic in m.index else 0)
-            if r.bound in ("lt", "gt"):
-                said = {
-                    "consistent": "inside {seeds}: not contradicted (a bound cannot confirm them)",
-                    "no": "{where} {seeds}: it contradicts them",
-                    "uninformative": "{where} {seeds}: uninformative (it cannot contradict them)",
-                }[verdict]
-            else:
-                said = "inside {seeds}" if verdict == "yes" else "outside {seeds} ({where})"
+            key = era.BOOT_CELLS.get(r.statistic, r.statistic)
+            seeds = _seed_range(lo, hi, m.at[key, "n_documents"] if key in m.index else 0)
             items.setdefault(labels.get(r.source_id, r.source_id), []).append(
                 fill(
-                    "{obs} {what}, " + said,
+                    "{obs} {what}: {verdict} against {seeds}",
                     obs=BOUND_PREFIX.get(r.bound, "") + fmt.num(obs),
                     what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
+                    verdict=r.inside,
                     seeds=seeds,
-                    **({"where": where} if "{where}" in said else {}),
                 )
             )
         say(
-            "Boot storms of the external documents against the seeds' boot-rate model (both derived as in "
+            "Boot storms of the external documents against the seeds' boot rows (both derived as in "
             "{ref_boot}: I/O per desktop boot = average IOPS × boot duration ÷ desktops; peak per desktop booted per "
-            "minute = peak IOPS ÷ boot rate). {items}",
+            "minute = peak IOPS ÷ boot rate, a lower bound where only the average is given). {items}",
             ref_boot=ref("boot-storms"),
             items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()),
         )
+    lodo = ctx.lodo
+    if len(lodo):
+        say(
+            "### Leave one document out, per era\n\nEach era's rows pool documents, so each document is held out in "
+            "turn and set against the row its era's other documents give (with two documents or fewer left, their "
+            "range, not an interval). {items}",
+            items=" ".join(
+                fill(
+                    "{era} era, {cell}: {n_in} of {n} held-out documents inside the others' range or interval.",
+                    era=ctx.label("era", e),
+                    cell=c,
+                    n_in=fmt.num(int((g["verdict"] == "inside").sum())),
+                    n=fmt.num(len(g)),
+                )
+                for (e, c), g in lodo.groupby(["era", "cell"], sort=False)
+            ),
+        )
+        table(mtables.lodo_table(lodo), "Leave one document out, per era and cell", "model-lodo")
 
 
 BOUND_PREFIX = {"lt": "≤ ", "gt": "≥ ", "approx": "≈ "}
@@ -222,31 +204,35 @@ def _iops_model(ctx) -> None:
     pi, ci = fmt.pct(1 - iops.PI_ALPHA), fmt.pct(1 - iops.CI_ALPHA)
     pred, obs, excl = ctx.pred, ctx.obs, ctx.exclusions
     model_rows = pred[pred["phase"] != "boot"]
-    pooled = (model_rows["worker_class"] == iops.ANY_CLASS).all()
+    from ...models import era
+
     say(
         "## IOPS per desktop: what the documents can tell a planner\n\nEach per-desktop figure says what it "
         "aggregates (an array or host total divided by the test's desktops, or a sample of single desktops), over what "
-        "window (a phase, or a whole test spanning login and steady state), at what vantage and under what load (a "
-        "standard Login VSI workload or a boosted one). The model (statsmodels OLS on the logarithm) uses like with "
-        "like: the login peak, the steady-state average and the average over a whole test are separate cells. Boot "
-        "storms are modelled by boot rate. The criteria computed in notebook `04_iops_model` (held-out predictions, "
-        "leave-one-vendor-out error, AIC) choose the **{spec}** specification. {pooled} It rests on {n_obs} "
+        "window (a phase, or a whole test), at what vantage and under what load (a standard Login VSI workload or a "
+        "boosted one); the login peak, the steady-state average and the average over a whole test are separate cells. "
+        "The planning rows pool **documents**, one figure per document and cell (its runs or worker classes combined "
+        "by their geometric mean): one test bed counts once. With {min_pi} documents or more a row's interval is a "
+        "{pi} prediction interval over documents; with fewer it is the range of the documents and their runs. Two "
+        "eras are never pooled: the seed documents and the modern (external) ones, each row with the number of "
+        "documents behind it. The rows are knowledge-worker rows: Login VSI {classes} observations enter, task-worker "
+        "samples do not (Login VSI defines the task worker as a lighter workload). Boot storms are sized by boot rate. "
+        "The cross-vendor regression (statsmodels OLS on the logarithm; the criteria computed in notebook "
+        "`04_iops_model` chose the **{spec}** specification) is kept as a check of the seed cells, on {n_obs} "
         "observations from {n_docs} documents; {n_excl} records are left out, each with its reason ({ref_excl}).",
-        spec=model_rows["spec"].iloc[0],
+        min_pi=fmt.num(era.MIN_FOR_PI),
+        classes=fmt.words(era.PLANNING_CLASSES),
+        spec=ctx.cv["spec"].iloc[0] if len(ctx.cv) else "",
+        pi=pi,
         n_obs=len(obs),
         n_docs=obs["vendor"].nunique(),
         n_excl=excl["record_id"].nunique(),
         ref_excl=ref("model-exclusions"),
-        pooled=(
-            f"It pools the worker classes ({iops.class_vendors(obs)}): the class effect cannot be separated from the "
-            "vendor effect."
-            if pooled
-            else "It estimates a worker-class effect."
-        ),
     )
+    pred_all = ctx.plan
     table(
-        mtables.prediction_table(pred),
-        f"Planning table: IOPS per desktop (model, {pi} interval), boot-rate model, read share, I/O size, latency",
+        mtables.prediction_table(pred_all),
+        "Planning table by era: IOPS per desktop pooled over documents, boot rows, read share, I/O size, latency",
         "model-prediction",
     )
     table(
@@ -261,12 +247,14 @@ def _iops_model(ctx) -> None:
         "model-context",
     )
     figure(
-        charts.prediction_chart(model_rows, obs),
+        charts.prediction_chart(model_rows.assign(worker_class=iops.ANY_CLASS), obs),
         fill(
-            "IOPS per desktop: model estimate (black dot) with its {pi} prediction "
-            "interval (grey bar) per cell, and the observations (crosses, colour = "
-            "vendor)",
+            "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar: a "
+            "{pi} prediction interval with {min_pi} documents or more, else the range of the documents and their "
+            "runs) per cell, and every seed observation (crosses, colour = vendor; task-worker samples are shown but "
+            "not pooled)",
             pi=pi,
+            min_pi=fmt.num(era.MIN_FOR_PI),
         ),
         "model-prediction-chart",
     )
@@ -322,7 +310,7 @@ def _iops_model(ctx) -> None:
     num_storms = storms.assign(
         **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
     )
-    rate = p["desktops"] * p["concurrency"] / p["boot_window_min"]
+    rate = p["desktops"] / p["boot_window_min"]  # an outage reboots every provisioned desktop
     fitted = boot_mod.fitted_storms(boot_model, num_storms)
     limits = ctx.density_summary
     limits = limits[
@@ -397,7 +385,7 @@ def _iops_model(ctx) -> None:
         "model as data."
     )
     table(
-        mtables.rules_table(iops.rules_of_thumb(ctx.results, pred)),
+        mtables.rules_table(iops.rules_of_thumb(ctx.results, pred.assign(worker_class=iops.ANY_CLASS))),
         "Quoted IOPS-per-desktop rules against the model",
         "model-rules",
     )
@@ -532,17 +520,19 @@ def _limits_note(ctx, configurations: list[str]) -> str:
 def _scenario(ctx) -> None:
     rows, how = scenario_rows(ctx)
     say(
-        "## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `WORKER`, `CONCURRENCY`, `HEADROOM`, "
-        "`BOOT_WINDOW`, `RAID`, `FAILOVER`; written to `reports/sizing_scenario.csv`.",
+        "## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `CONCURRENCY`, `HEADROOM`, `BOOT_WINDOW`, "
+        "`LOGIN_WINDOW`, `RAID`, `FAILOVER`, `ERA`, `PROFILE_FILE` (`WORKER` changes nothing: the planning rows are "
+        "knowledge-worker rows); written to `reports/sizing_scenario.csv` with every input of each row.",
         how=how,
     )
     table(rows, "Sizing scenario per phase (model)", "scenario")
     say("### Sizing calculator")
     html_only(
         calculator.calculator_html(ctx),
-        "The HTML report has a sizing calculator: change desktops, worker class, concurrency, headroom, boot "
-        "window, RAID level and failover and it recomputes this table in the page, with the same formulas as "
-        "the Python sizing function (a test checks that the two agree).",
+        "The HTML report has a sizing calculator: choose the era, edit the per-phase figures (prefilled from it), "
+        "change desktops, concurrency, headroom, boot and login windows, RAID level and failover, and it recomputes "
+        "this table in the page, with the same formulas as the Python sizing function (a test checks that the two "
+        "agree).",
     )
     from .answers import _prices
 

@@ -1,0 +1,717 @@
+"""Planning figures by era, the document as the unit of replication.
+
+Two eras (``data/raw/vocabulary.csv``, field ``era``): ``seed`` (the four 2016–2018 documents:
+Login VSI 4.x, Windows 7/10 1709, VMware Horizon, storage arrays) and ``modern`` (the external
+documents, 2022–2024: Login Enterprise knowledge worker, Windows 10 22H2/11, Citrix MCS and
+Provisioning on hyperconverged clusters). A document's era is its ``role`` in sources.csv
+(``ERA_OF_ROLE``). Eras are never pooled: each era's rows come from its own documents only, and
+the modern rows carry their ratio to the seed row of the same cell.
+
+Pipeline: ``run_figures`` (one figure per test run and cell, with its status: an exact value, or
+bounds) -> ``document_figures`` (one figure per document and cell: runs of one document are not
+independent) -> ``pool`` (per era and cell: the documents' geometric mean; as interval the range
+of the documents and their runs when fewer than ``MIN_FOR_PI`` documents remain, else a 90 %
+prediction interval of an intercept-only OLS on the logarithm) -> ``planning_rows``;
+``leave_one_document_out`` checks each era's rows against each held-out document;
+``external_evidence`` reads every external figure against the seed rows with its true status.
+
+Cells (``CELLS``): ``login`` ``peak`` (the login storm's peak, IOPS per desktop),
+``steady_state`` ``average``, and the whole-test average: ``login_and_steady_state`` (seed: a
+Login VSI run, login storm and steady state) or ``full_run`` (modern: a whole Login Enterprise
+run, whose window also holds the boot and an idle wait, register D-RA2053-08) — compared with
+each other as the two eras' whole-test averages (``WHOLE_TEST``).
+
+How a modern figure is read (the documents print controller read and write IOPS, no totals):
+- read average + write average of one run = the run's total average (exact: an average of a sum
+  is the sum of the averages);
+- one direction's peak alone is a lower bound of the total peak (the total is at least either
+  part at any instant): the larger of the read and write peaks;
+- read peak + write peak is an upper bound (the two peaks need not coincide).
+A run known only by bounds enters its document's figure at the geometric midpoint of its bounds
+(an assumption, labelled); the row's interval then spans its runs' bounds.
+
+Worker class: the planning rows are knowledge-worker rows. Seed observations of the Login VSI
+classes ``PLANNING_CLASSES`` (office, knowledge, power: NetApp tested office workers, AccelStor
+knowledge and power) enter; a task-worker sample (Hitachi's four representative light
+desktops) does not: Login VSI defines task workers as a lighter workload, so pooling them pulls
+the knowledge figure down. Variants that are not the daily design case are left out
+(``EXCLUDED_VARIANTS``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+ERAS = ("seed", "modern")
+ERA_OF_ROLE = {"seed": "seed", "external": "modern"}
+MIN_FOR_PI = 3  # documents: with fewer, the interval is the range of the documents (a PI from two points is vacuous)
+PI_ALPHA = 0.10
+PLANNING_CLASS = "knowledge"
+PLANNING_CLASSES = ("office", "knowledge", "power")  # Login VSI classes behind a knowledge-worker row (task excluded)
+EXCLUDED_VARIANTS = {
+    "tuesday": "Tuesday login (warm caches); Monday is the design case",
+    "first_run": "first run: user profiles created for the first time, not the daily login",
+}
+WHOLE_TEST = "whole-test average"
+CELLS = {
+    ("login", "peak"): "login peak",
+    ("steady_state", "average"): "steady-state average",
+    ("login_and_steady_state", "average"): WHOLE_TEST,
+    ("full_run", "average"): WHOLE_TEST,
+}
+STATUS = ("exact", "lower bound", "upper bound", "bounds")
+RUN_COLUMNS = [
+    "era",
+    "source_id",
+    "vendor",
+    "test_id",
+    "configuration",
+    "variant",
+    "worker_class",
+    "phase",
+    "statistic",
+    "cell",
+    "value",
+    "low",
+    "high",
+    "status",
+    "desktops",
+    "record_ids",
+]
+DOC_COLUMNS = [
+    "era",
+    "source_id",
+    "vendor",
+    "cell",
+    "phase",
+    "statistic",
+    "value",
+    "low",
+    "high",
+    "status",
+    "n_runs",
+    "record_ids",
+]
+
+
+def _gmean(x) -> float:
+    v = np.asarray(list(x), dtype=float)
+    v = v[~np.isnan(v)]
+    if len(v) and (v == v[0]).all():
+        return float(v[0])  # one value (or repeats of it): itself, without a round trip through ln
+    return float(np.exp(np.log(v).mean())) if len(v) else np.nan
+
+
+def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None) -> pd.DataFrame:
+    """Seed observations of the IOPS model (``iops.observations``: one per document, cell and
+    worker class, standard loads, front end preferred) of the ``PLANNING_CLASSES``."""
+    from . import iops
+
+    o = iops.observations(results, sources_df=sources_df)
+    o = o[o["worker_class"].isin(PLANNING_CLASSES)]
+    return pd.DataFrame(
+        {
+            "era": "seed",
+            "source_id": o["source_id"],
+            "vendor": o["vendor"],
+            "test_id": "",
+            "configuration": "",
+            "variant": "",
+            "worker_class": o["worker_class"],
+            "phase": o["phase"],
+            "statistic": o["statistic"],
+            "cell": [CELLS[(p, s)] for p, s in zip(o["phase"], o["statistic"])],
+            "value": o["iops_per_desktop"],
+            "low": o["low"],
+            "high": o["high"],
+            "status": "exact",
+            "desktops": np.nan,
+            "record_ids": o["record_ids"],
+        }
+    )
+
+
+def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variants: bool = False) -> pd.DataFrame:
+    """Per external run: the whole-test average (read + write averages, exact) and the login peak
+    (bounds from the read and write peaks). Front-end (controller) figures, normal condition,
+    records used in the analysis; ``variants``: keep ``EXCLUDED_VARIANTS`` too."""
+    from . import semantics
+
+    r = semantics.observation_semantics(results, sources_df)
+    r = r[
+        (r["role"] == "external")
+        & r["used_in_analysis"]
+        & (r["condition"].isin(["normal", ""]))
+        & r["metric"].isin(["read_iops", "write_iops"])
+        & (r["vantage"] == "array_frontend")
+        & r["worker_class"].isin(PLANNING_CLASSES)
+    ]
+    if not variants:
+        r = r[~r["variant"].isin(list(EXCLUDED_VARIANTS))]
+    keys = ["source_id", "vendor", "test_id", "configuration", "variant", "worker_class", "phase", "statistic"]
+    rows = []
+    for k, g in r.groupby(keys, sort=True):
+        phase, stat = k[-2], k[-1]
+        if (phase, stat) not in (("full_run", "average"), ("login", "peak")):
+            continue
+        g = g.sort_values("record_id").drop_duplicates("metric")
+        if set(g["metric"]) != {"read_iops", "write_iops"} or not g["bound"].isin(["eq", "approx"]).all():
+            continue
+        rd, wr = (g[g["metric"] == m].iloc[0] for m in ("read_iops", "write_iops"))
+        n = float(rd["desktops"])
+        ids = f"{rd['record_id']} {wr['record_id']}"
+        base = dict(zip(keys, k)) | {"era": "modern", "cell": CELLS[(phase, stat)], "desktops": n, "record_ids": ids}
+        if stat == "average":
+            v = (rd["value"] + wr["value"]) / n
+            rows.append(base | {"value": v, "low": v, "high": v, "status": "exact"})
+        else:
+            lo, hi = max(rd["value"], wr["value"]) / n, (rd["value"] + wr["value"]) / n
+            rows.append(base | {"value": float(np.sqrt(lo * hi)), "low": lo, "high": hi, "status": "bounds"})
+    return pd.DataFrame(rows, columns=RUN_COLUMNS)
+
+
+def run_figures(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One figure per test run (seed: per worker class, as the IOPS model observes it) and cell,
+    both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
+    (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
+    sum of the read and write peaks; value: their geometric midpoint, assumed)."""
+    return pd.concat([_seed_runs(results, sources_df), _modern_runs(results, sources_df)], ignore_index=True)[
+        RUN_COLUMNS
+    ]
+
+
+def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
+    """One figure per document and cell: the geometric mean of its runs (value), the lowest
+    low and highest high of its runs; status ``exact`` when every run is, else ``bounds``.
+    Columns ``DOC_COLUMNS`` (n_runs: runs or worker classes behind the figure)."""
+    rows = []
+    for (era, sid, cell), g in runs.groupby(["era", "source_id", "cell"], sort=True):
+        rows.append(
+            {
+                "era": era,
+                "source_id": sid,
+                "vendor": g["vendor"].iloc[0],
+                "cell": cell,
+                "phase": g["phase"].iloc[0],
+                "statistic": g["statistic"].iloc[0],
+                "value": _gmean(g["value"]),
+                "low": float(g["low"].min()),
+                "high": float(g["high"].max()),
+                "status": "exact" if (g["status"] == "exact").all() else "bounds",
+                "n_runs": len(g),
+                "record_ids": " ".join(g["record_ids"]),
+            }
+        )
+    return pd.DataFrame(rows, columns=DOC_COLUMNS)
+
+
+def pool(values: pd.Series, lows: pd.Series | None = None, highs: pd.Series | None = None) -> dict:
+    """Pool documents' figures (one per document): ``estimate`` (geometric mean), ``pi90_low``,
+    ``pi90_high`` and ``interval_kind``. Fewer than ``MIN_FOR_PI`` documents: the range of the
+    documents (with one document, the range of its runs or bounds ``lows``/``highs``);
+    otherwise a 90 % prediction interval of an intercept-only OLS on ln (statsmodels), widened
+    to cover bounds (``lows``/``highs``) when given. ``n_documents``: documents pooled."""
+    v = pd.Series(values, dtype=float).dropna()
+    lo = pd.Series(lows if lows is not None else values, dtype=float).loc[v.index]
+    hi = pd.Series(highs if highs is not None else values, dtype=float).loc[v.index]
+    n = len(v)
+    if n == 0:
+        return {
+            "estimate": np.nan,
+            "pi90_low": np.nan,
+            "pi90_high": np.nan,
+            "interval_kind": "not estimable",
+            "n_documents": 0,
+        }
+    est = _gmean(v)
+    if n < MIN_FOR_PI:
+        kind = (
+            "one document: the range of its runs, not an interval across documents"
+            if n == 1
+            else f"range of {n} documents and their runs (too few documents for a prediction interval)"
+        )
+        return {
+            "estimate": est,
+            "pi90_low": float(lo.min()),
+            "pi90_high": float(hi.max()),
+            "interval_kind": kind,
+            "n_documents": n,
+        }
+    from statsmodels.regression.linear_model import OLS
+
+    res = OLS(np.log(v.to_numpy()), np.ones((n, 1))).fit()
+    f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
+    return {
+        "estimate": float(np.exp(f["mean"])),
+        "pi90_low": float(min(np.exp(f["obs_ci_lower"]), lo.min())),
+        "pi90_high": float(max(np.exp(f["obs_ci_upper"]), hi.max())),
+        "interval_kind": f"90 % prediction interval over {n} documents (OLS on ln)",
+        "n_documents": n,
+    }
+
+
+def login_windows(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The login window behind each document's login peak: minutes for all its desktops to log
+    in, and the login rate (desktops per minute = desktops ÷ window).
+
+    From results.csv, records used in the analysis, worker classes ``PLANNING_CLASSES``: a
+    session launch interval (metric ``login_interval``, s) x the test's desktops, else a stated
+    login-phase duration (phase ``login``, metric ``duration``, exact or approximate, min) with
+    the test's desktops. Columns: era, source_id, vendor, desktops, login_window_min,
+    login_rate_per_min, record_id. One row per document that states one."""
+    from . import semantics
+
+    r = semantics.observation_semantics(results, sources_df)
+    r = r[r["used_in_analysis"] & (r["worker_class"].isin(PLANNING_CLASSES) | (r["role"] == "external"))]
+    rows = []
+    for sid, g in r.groupby("source_id", sort=True):
+        li = g[(g["metric"] == "login_interval") & g["bound"].isin(["eq", "approx"])].sort_values("record_id")
+        du = g[(g["phase"] == "login") & (g["metric"] == "duration") & g["bound"].isin(["eq", "approx"])].sort_values(
+            "record_id"
+        )
+        if len(li):
+            x = li.iloc[0]
+            window = float(x["desktops"]) * float(x["value"]) / 60.0
+        elif len(du):
+            x = du.iloc[0]
+            window = float(x["value"])
+        else:
+            continue
+        rows.append(
+            {
+                "era": ERA_OF_ROLE.get(x["role"], x["role"]),
+                "source_id": sid,
+                "vendor": x["vendor"],
+                "desktops": float(x["desktops"]),
+                "login_window_min": window,
+                "login_rate_per_min": float(x["desktops"]) / window,
+                "record_id": x["record_id"],
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["era", "source_id", "vendor", "desktops", "login_window_min", "login_rate_per_min", "record_id"]
+    )
+
+
+VERDICTS = ("inside", "above", "below", "uninformative")
+STATUS_OF_BOUND = {"eq": "exact", "approx": "exact", "": "exact", "gt": "lower bound", "lt": "upper bound"}
+
+
+def verdict(observed: float, status: str, low: float, high: float) -> str:
+    """What a figure says about an interval ``low``–``high`` (same unit), by its status: an
+    ``exact`` value is ``inside``, ``above`` or ``below``; a ``lower bound`` (the true figure is
+    at least ``observed``) above the interval puts the figure ``above`` it, otherwise it cannot
+    contradict the interval (``uninformative``); an ``upper bound`` below the interval puts it
+    ``below``, otherwise ``uninformative``. Raises ValueError for another status or a missing
+    number."""
+    if any(pd.isna(x) for x in (observed, low, high)):
+        raise ValueError(f"verdict needs observed, low and high, got {observed!r}, {low!r}, {high!r}")
+    if status == "exact":
+        return "inside" if low <= observed <= high else ("above" if observed > high else "below")
+    if status == "lower bound":
+        return "above" if observed > high else "uninformative"
+    if status == "upper bound":
+        return "below" if observed < low else "uninformative"
+    raise ValueError(f"verdict: unknown status {status!r} (expected exact, lower bound or upper bound)")
+
+
+ERA_PHASES = {
+    "seed": {"login peak": "login", "steady-state average": "steady_state", WHOLE_TEST: "login_and_steady_state"},
+    "modern": {"login peak": "login", "steady-state average": "steady_state", WHOLE_TEST: "full_run"},
+}
+BOOT_CELLS = {"peak_per_rate": "boot peak per boot rate", "io_per_boot": "boot I/O per desktop boot"}
+BOOT_STATS = (
+    ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound", "IOPS per (desktop booted per minute)"),
+    ("io_per_boot", "io_per_boot", "io_per_boot_bound", "I/O per desktop boot"),
+)
+NOT_SEPARABLE = (
+    "broker (Citrix MCS and Provisioning against VMware Horizon), load tool (Login Enterprise knowledge "
+    "worker against Login VSI 4.x), desktop OS (Windows 10 22H2 and 11 against Windows 7 and 10 1709), "
+    "platform (hyperconverged cluster counters against storage arrays), and for the whole-test average "
+    "the window (a Login Enterprise run also holds the boot and an idle wait)"
+)
+PLANNING_COLUMNS = [
+    "era",
+    "phase",
+    "worker_class",
+    "statistic",
+    "cell",
+    "estimate",
+    "pi90_low",
+    "pi90_high",
+    "bound",
+    "interval_kind",
+    "unit",
+    "n_obs",
+    "n_documents",
+    "documents",
+    "n_vendors",
+    "vendors",
+    "spec",
+    "boot_rate_per_min",
+    "io_per_boot",
+    "rate_low",
+    "rate_high",
+    "login_window_min",
+    "ratio_to_seed",
+    "ratio_low",
+    "ratio_high",
+    "read_share",
+    "io_size_kb",
+    "latency_ms",
+    "read_share_vendors",
+    "io_size_vendors",
+    "latency_vendors",
+    "identifiable",
+]
+
+
+def _labels(sources_df: pd.DataFrame | None) -> dict[str, str]:
+    from ..raw import sources
+    from .iops import document_labels
+
+    return document_labels(sources.load_sources() if sources_df is None else sources_df)
+
+
+def boot_rows(storms: pd.DataFrame, era: str) -> list[dict]:
+    """The boot rows of one era from ``boot.boot_storms`` (documents of the era's role): per
+    statistic (``peak_per_rate``, ``io_per_boot``) the documents' exact or approximate values
+    pooled (``pool``); where an era has only lower bounds (an average boot IOPS in place of a
+    peak), their geometric mean with bound ``gt`` and the range of the bounds. rate_low/high:
+    the tested boot rates (desktops per minute) of the storms behind the peak row."""
+    role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
+    s = storms[storms["role"] == role]
+    out = []
+    for stat, col, bcol, unit in BOOT_STATS:
+        ok = s[s[bcol].isin(["eq", "approx"]) & s[col].notna()]
+        bound = "eq"
+        if ok.empty:
+            ok, bound = s[(s[bcol] == "gt") & s[col].notna()], "gt"
+        if ok.empty:
+            continue
+        p = pool(ok[col].astype(float))
+        if bound == "gt":
+            p["interval_kind"] = (
+                f"lower bounds of {len(ok)} document{'s' if len(ok) > 1 else ''} (average boot IOPS ÷ "
+                "boot rate: the peak is higher)"
+            )
+        out.append(
+            {
+                "era": era,
+                "phase": "boot",
+                "worker_class": "any",
+                "statistic": stat,
+                "cell": BOOT_CELLS[stat],
+                **p,
+                "bound": bound,
+                "unit": unit,
+                "n_obs": len(ok),
+                "vendors": ", ".join(sorted(set(ok["vendor"]))),
+                "n_vendors": ok["vendor"].nunique(),
+                "_sources": list(ok["source_id"]),
+                "rate_low": float(ok["boot_rate_per_min"].astype(float).min()),
+                "rate_high": float(ok["boot_rate_per_min"].astype(float).max()),
+                "boot_rate_per_min": _gmean(ok["boot_rate_per_min"].astype(float)),
+                "spec": "boot rate",
+            }
+        )
+    io = [r for r in out if r["statistic"] == "io_per_boot"]
+    for r in out:
+        r["io_per_boot"] = io[0]["estimate"] if io else np.nan
+    return out
+
+
+def modern_profile(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> dict:
+    """Read share and latency of the modern documents' whole runs: per run read average ÷ (read +
+    write averages) (runs of ``_modern_runs``), the mean of a document's runs, the median over
+    documents; latency: stated average controller latencies of whole runs (bounds excluded), the
+    median of each document's, then over documents. Keys read_share, read_share_vendors,
+    latency_ms, latency_vendors (documents behind each, comma-separated labels)."""
+    from . import semantics
+
+    r = semantics.observation_semantics(results, sources_df)
+    r = r[
+        (r["role"] == "external")
+        & r["used_in_analysis"]
+        & (r["phase"] == "full_run")
+        & (r["statistic"] == "average")
+        & (r["vantage"] == "array_frontend")
+        & ~r["variant"].isin(list(EXCLUDED_VARIANTS))
+    ]
+    labels = _labels(sources_df)
+    keys = ["source_id", "test_id", "configuration"]
+    w = (
+        r[r["metric"].isin(["read_iops", "write_iops"])]
+        .drop_duplicates(keys + ["metric"])
+        .pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+        .dropna()
+    )
+    share = (w["read_iops"] / (w["read_iops"] + w["write_iops"])).groupby(level="source_id").mean()
+    lat = r[(r["metric"] == "latency") & r["bound"].isin(["eq", "approx"])].drop_duplicates(keys)
+    lat = lat.groupby("source_id")["value"].median()
+    return {
+        "read_share": float(share.median()) if len(share) else np.nan,
+        "read_share_vendors": ", ".join(labels.get(s, s) for s in share.index),
+        "latency_ms": float(lat.median()) if len(lat) else np.nan,
+        "latency_vendors": ", ".join(labels.get(s, s) for s in lat.index),
+    }
+
+
+def planning_rows(
+    results: pd.DataFrame, storms: pd.DataFrame, chars: pd.DataFrame, sources_df: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
+
+    Per era (``ERAS``) and cell: the documents' figures pooled by ``pool`` (IOPS per desktop;
+    ``n_documents``, ``documents``: the documents behind the row; ``n_obs``: their runs or worker
+    classes), and the boot rows of ``boot_rows``. Login rows carry the documents' login windows
+    (``login_window_min``: their geometric mean, the reference window of the per-desktop peak)
+    and tested login rates (rate_low/high, desktops per minute); boot rows the tested boot rates.
+    ``ratio_to_seed`` (and ratio_low/high: modern low ÷ seed high, modern high ÷ seed low): a
+    modern row against the seed row of the same cell (empty on seed rows). read_share,
+    io_size_kb, latency_ms: seed rows from ``chars`` (``scenario.io_characteristics``, by phase);
+    modern rows from ``modern_profile`` (whole runs; the documents report no throughput, so no
+    I/O size). identifiable: what the row can and cannot tell.
+    """
+    labels = _labels(sources_df)
+    docs = document_figures(run_figures(results, sources_df))
+    win = login_windows(results, sources_df).set_index("source_id")
+    rows = []
+    for era in ERAS:
+        for cell, phase in ERA_PHASES[era].items():
+            d = docs[(docs["era"] == era) & (docs["cell"] == cell)]
+            if d.empty:
+                continue
+            p = pool(d["value"], d["low"], d["high"])
+            row = {
+                "era": era,
+                "phase": phase,
+                "worker_class": PLANNING_CLASS,
+                "statistic": d["statistic"].iloc[0],
+                "cell": cell,
+                **p,
+                "bound": "eq" if (d["status"] == "exact").all() else "bounds",
+                "unit": "IOPS per desktop",
+                "n_obs": int(d["n_runs"].sum()),
+                "n_vendors": d["vendor"].nunique(),
+                "vendors": ", ".join(sorted(set(d["vendor"]))),
+                "_sources": list(d["source_id"]),
+                "spec": "documents pooled (geometric mean)",
+            }
+            if (d["status"] != "exact").any():
+                row["interval_kind"] += (
+                    "; runs known by bounds (one direction's peak to the sum of read and write peaks) "
+                    "enter at their geometric midpoint (assumed)"
+                )
+            if cell == "login peak":
+                w = win.reindex(d["source_id"]).dropna(subset=["login_window_min"])
+                row.update(
+                    login_window_min=_gmean(w["login_window_min"]),
+                    rate_low=float(w["login_rate_per_min"].min()),
+                    rate_high=float(w["login_rate_per_min"].max()),
+                )
+            rows.append(row)
+        rows += boot_rows(storms, era)
+    t = pd.DataFrame(rows)
+    t["documents"] = t.pop("_sources").map(lambda s: ", ".join(labels.get(x, x) for x in s))
+    seed = t[t["era"] == "seed"].set_index("cell")
+    for i, r in t[t["era"] == "modern"].iterrows():
+        if r["cell"] in seed.index:
+            s = seed.loc[r["cell"]]
+            t.loc[i, ["ratio_to_seed", "ratio_low", "ratio_high"]] = [
+                r["estimate"] / s["estimate"],
+                r["pi90_low"] / s["pi90_high"],
+                r["pi90_high"] / s["pi90_low"],
+            ]
+    ch = chars.set_index("phase")
+    for i, r in t[t["era"] == "seed"].iterrows():
+        key = r["phase"] if r["phase"] in ch.index else "steady_state"
+        for c in ("read_share", "io_size_kb", "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors"):
+            t.loc[i, c] = ch.at[key, c] if c in ch.columns else np.nan
+    mp = modern_profile(results, sources_df)
+    m = t["era"] == "modern"
+    for c, v in mp.items():
+        t.loc[m, c] = v
+    t.loc[m, "io_size_vendors"] = ""
+    t["identifiable"] = np.where(
+        t["phase"] == "boot",
+        "no user session during boot: one row for every worker class; demand scales with the boot rate",
+        np.where(
+            t["era"] == "seed",
+            "knowledge-worker row: Login VSI office, knowledge and power observations (task samples excluded); "
+            "the worker class cannot be separated from the document",
+            "Login Enterprise knowledge worker; the ratio to the seed row cannot separate " + NOT_SEPARABLE,
+        ),
+    )
+    for c in ("documents", "read_share_vendors", "io_size_vendors", "latency_vendors", "interval_kind", "vendors"):
+        t[c] = t[c].fillna("")
+    return t.reindex(columns=PLANNING_COLUMNS).reset_index(drop=True)
+
+
+def leave_one_document_out(
+    results: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Each era's rows against each of its documents held out: the row pooled (``pool``) from the
+    era's other documents, and the held-out document's figure beside it. Cells with two or more
+    documents (IOPS per desktop cells and the boot statistics with exact values). Columns: era,
+    cell, held_out, trained_on (``;``-joined labels), n_train (documents), observed, estimate,
+    pi90_low, pi90_high, interval_kind, ratio (observed ÷ estimate), verdict (``verdict``)."""
+    labels = _labels(sources_df)
+    docs = document_figures(run_figures(results, sources_df))
+    b = []
+    for era in ERAS:
+        role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
+        s = storms[storms["role"] == role]
+        for stat, col, bcol, _ in BOOT_STATS:
+            ok = s[s[bcol].isin(["eq", "approx"]) & s[col].notna()]
+            b += [
+                {
+                    "era": era,
+                    "source_id": x.source_id,
+                    "cell": BOOT_CELLS[stat],
+                    "value": float(getattr(x, col)),
+                    "low": float(getattr(x, col)),
+                    "high": float(getattr(x, col)),
+                    "status": "exact",
+                }
+                for x in ok.itertuples()
+            ]
+    allf = pd.concat([docs, pd.DataFrame(b)], ignore_index=True)
+    rows = []
+    for (era, cell), g in allf.groupby(["era", "cell"], sort=False):
+        if len(g) < 2:
+            continue
+        for i, h in g.iterrows():
+            rest = g.drop(index=i)
+            p = pool(rest["value"], rest["low"], rest["high"])
+            obs = float(h["value"])
+            rows.append(
+                {
+                    "era": era,
+                    "cell": cell,
+                    "held_out": labels.get(h["source_id"], h["source_id"]),
+                    "trained_on": "; ".join(labels.get(x, x) for x in rest["source_id"]),
+                    "n_train": len(rest),
+                    "observed": obs,
+                    "estimate": p["estimate"],
+                    "pi90_low": p["pi90_low"],
+                    "pi90_high": p["pi90_high"],
+                    "interval_kind": p["interval_kind"],
+                    "ratio": obs / p["estimate"],
+                    "verdict": verdict(obs, "exact", p["pi90_low"], p["pi90_high"]),
+                }
+            )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "era",
+            "cell",
+            "held_out",
+            "trained_on",
+            "n_train",
+            "observed",
+            "estimate",
+            "pi90_low",
+            "pi90_high",
+            "interval_kind",
+            "ratio",
+            "verdict",
+        ],
+    )
+
+
+EXTERNAL_COLUMNS = [
+    "source_id",
+    "vendor",
+    "broker",
+    "load_tool",
+    "guest_os",
+    "platform",
+    "test_id",
+    "configuration",
+    "variant",
+    "cell",
+    "worker_class",
+    "observed",
+    "bound",
+    "status",
+    "predicted",
+    "pi90_low",
+    "pi90_high",
+    "ratio",
+    "verdict",
+    "covered",
+    "record_ids",
+]
+
+
+def external_evidence(
+    results: pd.DataFrame, plan: pd.DataFrame, sources_df: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """Every external per-desktop IOPS figure read with its true status against the seed row of
+    its cell (``iops_model_external.csv``): columns ``EXTERNAL_COLUMNS``.
+
+    Per external run (``EXCLUDED_VARIANTS`` included: every figure is checked): the whole-test
+    average (read + write averages of the run, ``exact``, bound ``eq``) against the seed
+    whole-test row; the login peak as a ``lower bound`` (the larger of the read and write peaks,
+    bound ``gt``) and an ``upper bound`` (their sum, bound ``lt``) against the seed login-peak
+    row. observed, predicted (the seed row's estimate), pi90_low, pi90_high (its interval) in IOPS
+    per desktop; ratio = observed ÷ predicted; verdict (``verdict``: inside, above, below,
+    uninformative); covered = the seed interval contains the figure (``verdict == inside``, which
+    only an exact value can be). Zero rows without external figures."""
+    from ..raw import sources
+
+    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    runs = _modern_runs(results, sources_df, variants=True)
+    seed = plan[plan["era"] == "seed"].set_index("cell")
+    rows = []
+    for r in runs.itertuples():
+        if r.cell not in seed.index:
+            continue
+        sr = seed.loc[r.cell]
+        figs = (
+            [(r.value, "eq", "exact")]
+            if r.status == "exact"
+            else [(r.low, "gt", "lower bound"), (r.high, "lt", "upper bound")]
+        )
+        ids = r.record_ids.split()
+        for v, b, st in figs:
+            rows.append(
+                {
+                    "source_id": r.source_id,
+                    "vendor": r.vendor,
+                    "test_id": r.test_id,
+                    "configuration": r.configuration,
+                    "variant": r.variant,
+                    "cell": r.cell,
+                    "worker_class": r.worker_class,
+                    "observed": v,
+                    "bound": b,
+                    "status": st,
+                    "predicted": sr["estimate"],
+                    "pi90_low": sr["pi90_low"],
+                    "pi90_high": sr["pi90_high"],
+                    "ratio": v / sr["estimate"],
+                    "verdict": verdict(v, st, sr["pi90_low"], sr["pi90_high"]),
+                    "record_ids": " + ".join(ids) if b != "gt" else _larger(results, ids),
+                }
+            )
+    out = pd.DataFrame(
+        rows,
+        columns=[c for c in EXTERNAL_COLUMNS if c not in ("broker", "load_tool", "guest_os", "platform", "covered")],
+    )
+    for col in ("broker", "load_tool", "guest_os", "platform"):
+        out[col] = out["source_id"].map(s[col]) if len(out) else pd.Series(dtype=str)
+    out["covered"] = out["verdict"] == "inside"
+    order = {"whole-test average": 0, "login peak": 1}
+    out = out.assign(_c=out["cell"].map(order), _s=out["status"].map({"exact": 0, "lower bound": 1, "upper bound": 2}))
+    return out.sort_values(["source_id", "_c", "configuration", "variant", "_s"])[EXTERNAL_COLUMNS].reset_index(
+        drop=True
+    )
+
+
+def _larger(results: pd.DataFrame, ids: list[str]) -> str:
+    """The record id of the larger of two records (a lower bound rests on that record alone)."""
+    v = results.set_index("record_id").loc[ids, "value"]
+    return str(v.astype(float).idxmax())

@@ -1,0 +1,165 @@
+"""Planning figures by era (issue 16, ``vdi_report.models.era``): the external evidence read with
+its true status, the document as the unit of replication, never pooled across eras, and the
+verdicts the same in the CSV, the table and the prose of the PDF."""
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+from scipy import stats
+
+from vdi_report.models import boot, era, iops, scenario
+
+
+def gmean(xs):
+    return math.exp(np.mean(np.log(xs)))
+
+
+# --- unit -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "observed, status, want",
+    [
+        (5.0, "exact", "inside"),
+        (9.0, "exact", "above"),
+        (1.0, "exact", "below"),
+        (9.0, "lower bound", "above"),  # at least 9, above an interval ending at 8: contradicts it
+        (5.0, "lower bound", "uninformative"),  # at least 5: may be inside, cannot contradict
+        (1.0, "lower bound", "uninformative"),
+        (1.0, "upper bound", "below"),  # at most 1, below an interval starting at 2
+        (5.0, "upper bound", "uninformative"),
+        (9.0, "upper bound", "uninformative"),
+    ],
+)
+def test_verdict_is_uninformative_only_when_a_figure_cannot_contradict(observed, status, want):
+    assert era.verdict(observed, status, 2.0, 8.0) == want
+
+
+def test_verdict_rejects_an_unknown_status_and_missing_numbers():
+    with pytest.raises(ValueError, match="unknown status 'roughly'"):
+        era.verdict(1.0, "roughly", 0.0, 2.0)
+    with pytest.raises(ValueError, match="needs observed, low and high"):
+        era.verdict(float("nan"), "exact", 0.0, 2.0)
+
+
+def test_two_documents_give_their_range_and_three_a_prediction_interval():
+    two = era.pool(pd.Series([10.0, 40.0]))
+    assert two["estimate"] == pytest.approx(20.0) and (two["pi90_low"], two["pi90_high"]) == (10.0, 40.0)
+    assert two["interval_kind"].startswith("range of 2 documents") and two["n_documents"] == 2
+    one = era.pool(pd.Series([7.0]), pd.Series([6.0]), pd.Series([8.0]))
+    assert (one["pi90_low"], one["pi90_high"]) == (6.0, 8.0) and one["interval_kind"].startswith("one document")
+    three = era.pool(pd.Series([10.0, 20.0, 40.0]))
+    logs = np.log([10.0, 20.0, 40.0])
+    half = stats.t.ppf(0.95, 2) * logs.std(ddof=1) * math.sqrt(1 + 1 / 3)
+    assert three["pi90_low"] == pytest.approx(math.exp(logs.mean() - half))
+    assert three["pi90_high"] == pytest.approx(math.exp(logs.mean() + half))
+    assert three["interval_kind"].startswith("90 % prediction interval over 3 documents")
+
+
+# --- data (results.csv) ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def plan(results):
+    storms = boot.boot_storms(results)
+    return era.planning_rows(results, storms, scenario.io_characteristics(results, iops.io_profile(results)))
+
+
+def test_planning_rows_by_era_count_documents_not_runs(plan, sources_df):
+    roles = sources_df.set_index("source_id")["role"]
+    labels = iops.document_labels(sources_df)
+    by_label = {v: k for k, v in labels.items()}
+    for _, r in plan.iterrows():
+        docs = [by_label[d] for d in r["documents"].split(", ")]
+        assert len(docs) == r["n_documents"]
+        assert {roles[d] for d in docs} == {"seed" if r["era"] == "seed" else "external"}  # never pooled
+        if r["n_documents"] < era.MIN_FOR_PI:
+            assert not r["interval_kind"].startswith("90 %"), (r["era"], r["cell"])
+    p = plan.set_index(["era", "cell"])
+    # AccelStor's knowledge and power login peaks (4,000 and 5,500 IOPS / 500: ACCS-0180, ACCS-0189) are one test
+    # bed: one document with NetApp's 31,088 / 1,500 (NTAP-0014); two documents: their range
+    login = p.loc[("seed", "login peak")]
+    assert login["n_documents"] == 2 and login["n_obs"] == 3
+    assert login["estimate"] == pytest.approx(gmean([gmean([8.0, 11.0]), 31088 / 1500]))
+    assert (login["pi90_low"], login["pi90_high"]) == pytest.approx((8.0, 31088 / 1500))
+    # the knowledge-worker steady state leaves Hitachi's task sample (HDS-0259, 3-4 IOPS) out
+    steady = p.loc[("seed", "steady-state average")]
+    assert steady["vendors"] == "AccelStor" and steady["estimate"] == pytest.approx(gmean([6.4, 7.2]))
+    # modern whole runs: read + write averages of one run (RA2022-0105/0107 ...), three documents: a 90 % PI
+    whole = p.loc[("modern", "whole-test average")]
+    assert whole["n_documents"] == 3 and whole["interval_kind"].startswith("90 % prediction interval")
+    seed_whole = p.loc[("seed", "whole-test average")]
+    assert whole["ratio_to_seed"] == pytest.approx(whole["estimate"] / seed_whole["estimate"])
+    assert whole["ratio_low"] == pytest.approx(whole["pi90_low"] / seed_whole["pi90_high"])
+    # the modern login peak is known by bounds: RA-2022 MCS writes 23,820 (RA2022-0117) to reads + writes 46,780
+    mlogin = p.loc[("modern", "login peak")]
+    assert mlogin["bound"] == "bounds" and mlogin["pi90_low"] == pytest.approx(23820 / 880)
+    assert mlogin["pi90_high"] == pytest.approx((22960 + 23820) / 880)
+    assert mlogin["login_window_min"] == 48 and mlogin["rate_low"] == pytest.approx(880 / 48)
+    # modern boot: the average over the boot (RA2022-0071, RA2053-0044) bounds the peak from below
+    mboot = p.loc[("modern", "boot peak per boot rate")]
+    assert mboot["bound"] == "gt"
+    assert mboot["estimate"] == pytest.approx(gmean([36480 / (880 / 18.9), 29426 / (1040 / 27.7)]))
+
+
+def test_external_evidence_reads_each_figure_with_its_status(results, plan):
+    ext = era.external_evidence(results, plan)
+    seed = plan[plan["era"] == "seed"].set_index("cell")
+    mcs = ext[(ext["test_id"] == "mcs_w11_8n_login") & (ext["variant"] == "")].set_index("status")
+    assert mcs.at["lower bound", "observed"] == pytest.approx(23820 / 880)  # writes alone, RA2022-0117
+    assert mcs.at["lower bound", "record_ids"] == "RA2022-0117"
+    assert mcs.at["upper bound", "observed"] == pytest.approx((22960 + 23820) / 880)
+    w = ext[(ext["test_id"] == "w11_8n_full_run")].iloc[0]  # RA-2053 Windows 11: 22,598 + 24,123 over 1,040
+    assert w["status"] == "exact" and w["observed"] == pytest.approx(46721 / 1040)
+    for _, r in ext.iterrows():
+        s = seed.loc[r["cell"]]
+        assert (r["predicted"], r["pi90_low"], r["pi90_high"]) == pytest.approx(
+            (s["estimate"], s["pi90_low"], s["pi90_high"])
+        )
+        assert r["verdict"] == era.verdict(r["observed"], r["status"], r["pi90_low"], r["pi90_high"])
+        assert r["covered"] == (r["verdict"] == "inside")  # one meaning of covered
+        assert {"exact": "eq", "lower bound": "gt", "upper bound": "lt"}[r["status"]] == r["bound"]
+    # the like-with-like comparison: whole-test averages against the seed whole-test cell
+    assert set(ext.loc[ext["status"] == "exact", "cell"]) == {era.WHOLE_TEST}
+    assert (ext.loc[ext["status"] == "lower bound", "verdict"] == "above").all()
+
+
+def test_leave_one_document_out_holds_out_documents_within_each_era(results):
+    lodo = era.leave_one_document_out(results, boot.boot_storms(results))
+    assert set(lodo["era"]) == {"seed", "modern"}
+    w = lodo[(lodo["era"] == "modern") & (lodo["cell"] == era.WHOLE_TEST)].set_index("held_out")
+    assert len(w) == 3 and (w["n_train"] == 2).all()
+    ra2053 = gmean([(21745 + 21148) / 1040, (7199 + 33763) / 1040, (22598 + 24123) / 1040])
+    assert w.at["Nutanix RA-2053", "observed"] == pytest.approx(ra2053)
+    assert w.at["Nutanix RA-2053", "verdict"] == "above"  # above RA-2022's and RA-2136's runs (max 38.35)
+    s = lodo[(lodo["era"] == "seed") & (lodo["cell"] == "login peak")].set_index("held_out")
+    assert s.at["NetApp TR-4540", "pi90_high"] == 11.0 and s.at["NetApp TR-4540", "verdict"] == "above"
+
+
+# --- the built report -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pdf_text(report_pdf):
+    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(report_pdf).pages))
+
+
+def test_external_csv_table_and_prose_agree_on_every_verdict(pdf_text, processed):
+    ext = processed("iops_model_external")
+    i = pdf_text.index("Out of sample: every external figure with its true status")
+    section = pdf_text[i : pdf_text.index("Leave one document out, per era", i)]
+    prose, tab = section.split("External figures against the seed rows", 1)
+    tab = tab.split("Boot storms of the external documents")[0]
+    for status, g in ext.groupby("status"):
+        counts = g["verdict"].value_counts()
+        for verdict, k in counts.items():
+            assert f"{k} {verdict}" in prose, (status, verdict, k)
+    # the table lists every figure with the CSV's verdict: as many verdict words as rows per verdict
+    for verdict in ("inside", "above", "below", "uninformative"):
+        n = len(re.findall(rf"\b{verdict}\b", tab.replace("uninformativ e", "uninformative")))
+        assert n == int((ext["verdict"] == verdict).sum()), verdict
+    assert "covered means the seed interval contains the figure" in prose.replace("`", "")
