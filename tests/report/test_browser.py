@@ -210,11 +210,12 @@ def test_verdict_calculator_gives_the_python_verdicts_and_costs(page):
         pytest.skip("verdict calculator not in this build")
     inputs = json.loads((config.PROCESSED_DIR / "sizing_inputs.json").read_text(encoding="utf-8"))
     values = {
+        "era": "seed",
         "desktops": "10000",
-        "worker_class": "knowledge",
         "concurrency": "1",
         "headroom": "0.2",
         "boot_window_min": "30",
+        "login_window_min": "30",
         "raid": "none",
         "failover": "controller",
     }
@@ -224,12 +225,7 @@ def test_verdict_calculator_gives_the_python_verdicts_and_costs(page):
     prices = {"netapp_tr4540": 400000.0, "hitachi_g600:config2": 250000.0}
     for el in page.query_selector_all(".calc-price"):
         el.fill(str(int(prices[el.get_attribute("data-key")])) if el.get_attribute("data-key") in prices else "")
-    params = scenario.validate(
-        *(
-            values[k]
-            for k in ("desktops", "worker_class", "concurrency", "headroom", "boot_window_min", "raid", "failover")
-        )
-    )
+    params = scenario.validate(**values)
     size_rows = [
         {k: (None if isinstance(x, float) and math.isnan(x) else x) for k, x in r.items()}
         for r in scenario.size(params, inputs).to_dict("records")

@@ -700,7 +700,7 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
         record_ids="",
         note="",
     )
-    if a.get("port_mbps"):
+    if a.get("port_mbps") and mbps is not None and not math.isnan(mbps):  # no I/O size known: no port constraint
         row["arrays_needed_ports"] = _ceil(mbps / a["port_mbps"])
     b, seen = _best(mine, want, cond)
     if b is not None:

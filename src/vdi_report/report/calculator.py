@@ -171,15 +171,20 @@ def calculator_html(ctx) -> str:
     }});
     return out;
   }}
-  function update() {{
+  function scenario() {{
     var f = new FormData(form), params = {{}};
     ["desktops", "concurrency", "headroom", "boot_window_min", "login_window_min"].forEach(function (k) {{
       params[k] = Number(f.get(k));
     }});
     ["era", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
+    return {{ params: params, profile: edited ? mine() : null }};
+  }}
+  window.VdiCalcScenario = scenario;  // the per-array answers (verdict_calculator.py) size the same scenario
+  function update() {{
     var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
     try {{
-      var rows = last = (edited ? VdiSizing.size(params, inputs, mine(), "calculator") : VdiSizing.size(params, inputs));
+      var cur = scenario();
+      var rows = last = VdiSizing.size(cur.params, inputs, cur.profile, "calculator");
       err.textContent = "";
       body.innerHTML = rows.map(function (r) {{
         return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
@@ -189,6 +194,7 @@ def calculator_html(ctx) -> str:
       }}).join("");
     }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; last = []; }}
     if (changed) toAddress();
+    form.dispatchEvent(new Event("vdi-scenario"));
   }}
   var status = document.getElementById("calc-status");
   function fields() {{

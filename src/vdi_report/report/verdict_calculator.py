@@ -67,21 +67,20 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
     return Math.round(v).toLocaleString("en-US");
   }}
   function update() {{
-    var f = new FormData(form), params = {{}}, prices = {{}};
-    ["desktops", "concurrency", "headroom", "boot_window_min"].forEach(function (k) {{
-      params[k] = Number(f.get(k));
-    }});
-    ["worker_class", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
-    params.clone_type = document.getElementById("calc-clone_type").value;
+    var prices = {{}};
+    if (!window.VdiCalcScenario) {{ return; }}  // the sizing calculator's script defines it
     Array.prototype.forEach.call(priceForm.querySelectorAll(".calc-price"), function (el) {{
       if (el.value !== "" && Number(el.value) > 0) {{ prices[el.dataset.key] = Number(el.value); }}
     }});
     var body = document.querySelector("#calc-verdicts tbody");
     try {{
+      // the sizing calculator's scenario (report/calculator.py: era, windows, your per-phase figures)
+      var cur = window.VdiCalcScenario(), params = cur.params;
       var p = VdiSizing.validate(params);
-      p.clone_type = params.clone_type;
+      var ct = document.getElementById("calc-clone_type");
+      p.clone_type = ct ? ct.value : params.clone_type;
       var cond = p.failover === "controller" ? "failover" : "normal";
-      var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs), inputs, p, prices)
+      var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs, cur.profile, "calculator"), inputs, p, prices)
         .filter(function (r) {{ return r.condition === cond; }});
       body.innerHTML = rows.map(function (r) {{
         var key = r.source_id + (r.configuration ? ":" + r.configuration : "");
@@ -95,6 +94,7 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
     }} catch (e) {{ body.innerHTML = ""; }}
   }}
   form.addEventListener("input", update); form.addEventListener("change", update);
+  form.addEventListener("vdi-scenario", update);
   priceForm.addEventListener("input", update);
   priceForm.addEventListener("change", update);
   update();

@@ -114,7 +114,8 @@
            "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "usd_per_desktop", "arrays_needed_binding",
            "binding_constraint", "verdict", "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb",
            "usable_bound", "arrays_needed_capacity"].forEach(function (k) { row[k] = null; });
-          if (isNum(a.port_mbps) && a.port_mbps > 0) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
+          // no I/O size known (the modern documents report no throughput): no port constraint
+          if (isNum(a.port_mbps) && a.port_mbps > 0 && isNum(mbps)) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
           if (b) {
             row.demonstrated_iops = b.floor; row.demonstrated_bound = b.bound; row.demonstrated_phase = b.phase;
             row.vantage = b.vantage; row.latency_ms = b.latency_ms; row.latency_text = b.latency_text;
