@@ -150,10 +150,11 @@ def _interval_words(kind: str) -> str:
     return kind
 
 
-def era_sentences(ctx) -> str:
-    """Page 1 in words, every number from the planning table: what a 2016–2018 desktop needed,
-    what the modern documents measured, their ratio and what it cannot separate, which rows to
-    plan with, and the boot unit explained once with a worked line."""
+def era_sentences(ctx) -> tuple[str, str]:
+    """Page 1 in words, every number from the planning table: (before the table) what a
+    2016–2018 desktop needed, what the modern documents measured and their ratio, which rows to
+    plan with; (after it) what the ratio cannot separate and the boot unit explained once with a
+    worked line."""
     from ...models import era
 
     p = ctx.plan.set_index(["era", "cell"])
@@ -161,58 +162,53 @@ def era_sentences(ctx) -> str:
     def row(e, cell):
         return p.loc[(e, cell)] if (e, cell) in p.index else None
 
+    def iv(r):
+        return fill("{lo}–{hi}", lo=fmt.num(r["pi90_low"]), hi=fmt.num(r["pi90_high"]))
+
     seed_w, mod_w = row("seed", era.WHOLE_TEST), row("modern", era.WHOLE_TEST)
     seed_l, mod_l = row("seed", "login peak"), row("modern", "login peak")
     boot_m = row(ctx.params["era"], era.BOOT_CELLS["peak_per_rate"])
-    out = []
+    before = []
     if seed_w is not None and mod_w is not None:
-        out.append(
+        before.append(
             fill(
-                "A {sy} knowledge-worker desktop averaged {sw} front-end IOPS over a whole Login VSI run "
-                "({swi}; {swn}); the {my} documents measured {mw} over a whole Login Enterprise run ({mwi}; {mwn}): "
-                "{ratio}× as much ({rlo}–{rhi}× within the two intervals).",
+                "A {sy} knowledge-worker desktop averaged {sw} front-end IOPS over a whole Login VSI run ({swi}, "
+                "{swn} documents); the {my} documents measured {mw} over a whole Login Enterprise run ({mwi}, {mwn} "
+                "documents): {ratio}× as much ({rlo}–{rhi}×).",
                 sy=_years(ctx.seeds),
                 my=_years(ctx.sources[ctx.sources["role"] == "external"]),
                 sw=fmt.num(seed_w["estimate"]),
-                swi=fmt.interval(seed_w["estimate"], seed_w["pi90_low"], seed_w["pi90_high"])
-                .split(" (")[-1]
-                .rstrip(")"),
-                swn=seed_w["documents"],
+                swi=iv(seed_w),
+                swn=fmt.num(seed_w["n_documents"]),
                 mw=fmt.num(mod_w["estimate"]),
-                mwi=fmt.interval(mod_w["estimate"], mod_w["pi90_low"], mod_w["pi90_high"]).split(" (")[-1].rstrip(")"),
-                mwn=mod_w["documents"],
+                mwi=iv(mod_w),
+                mwn=fmt.num(mod_w["n_documents"]),
                 ratio=f"{mod_w['ratio_to_seed']:.1f}",
                 rlo=f"{mod_w['ratio_low']:.1f}",
                 rhi=f"{mod_w['ratio_high']:.1f}",
             )
         )
-    if seed_l is not None and mod_l is not None:
-        out.append(
+    if seed_l is not None and mod_l is not None and mod_l["pi90_low"] > seed_l["pi90_high"]:
+        before.append(
             fill(
-                "At login the seed documents peaked at {sl} IOPS per desktop ({sll}–{slh}); in {ml_doc} even the "
-                "lower bound of the login peak (one direction's peak alone) is {mlo}, above that range.",
-                sl=fmt.num(seed_l["estimate"]),
+                "Even the lower bound of the modern login peak, {mlo}, lies above the seed range ({sll}–{slh}).",
+                mlo=fmt.num(mod_l["pi90_low"]),
                 sll=fmt.num(seed_l["pi90_low"]),
                 slh=fmt.num(seed_l["pi90_high"]),
-                ml_doc=mod_l["documents"],
-                mlo=fmt.num(mod_l["pi90_low"]),
             )
-            if mod_l["pi90_low"] > seed_l["pi90_high"]
-            else ""
         )
-    out.append(
+    before.append(
         fill(
-            "The ratio cannot separate {what}. Plan a deployment of today's desktops with the modern rows (the "
-            "report sizes with the {era} rows: `ERA`), better still with your own assessment (`PROFILE_FILE`); the "
-            "seed rows describe the {sy} arrays' tests.",
+            "Plan today's desktops with the modern rows (this report sizes with the {era} rows, `ERA`), better with "
+            "your own assessment (`PROFILE_FILE`); the seed rows describe the {sy} arrays' tests.",
+            era=ctx.label("era", ctx.params["era"]).lower(),
             sy=_years(ctx.seeds),
-            what=era.NOT_SEPARABLE,
-            era=ctx.label("era", ctx.params["era"]),
         )
     )
+    after = [fill("The modern ÷ seed ratio cannot separate {what}.", what=era.NOT_SEPARABLE)]
     if boot_m is not None:
         rate = 100
-        out.append(
+        after.append(
             fill(
                 "Boot is sized per desktop booted per minute: booting {rate} desktops per minute at {per} IOPS per "
                 "desktop booted per minute asks for {rate} × {per} = {tot} front-end IOPS.",
@@ -221,7 +217,7 @@ def era_sentences(ctx) -> str:
                 tot=fmt.num(rate * round(boot_m["estimate"], 1)),
             )
         )
-    return " ".join(x for x in out if x)
+    return " ".join(before), " ".join(after)
 
 
 def _clone_note(ctx, vendors: str) -> str:
@@ -364,14 +360,11 @@ def render(ctx) -> None:
     scope(ctx)
     verdicts_rows = array_verdicts(ctx)
     per_array_summary(ctx, verdicts_rows)
+    before, after = era_sentences(ctx)
     say(
-        "**Planning figures** for a knowledge worker, by era: front-end IOPS per concurrent desktop by phase, and "
-        "boot storms per desktop booted per minute, each pooled over documents (one test bed counts once) with the "
-        "number of documents behind it and how its interval was formed ({ref_model}); the modern rows' ratio to the "
-        "seed row of the same cell; read share, I/O size and latency of the phase with the documents or vendors "
-        "behind each in parentheses. {sentences}",
+        "**Planning figures** (knowledge worker, by era, pooled over documents: {ref_model}). {before}",
         ref_model=ref("model-prediction"),
-        sentences=era_sentences(ctx),
+        before=before,
     )
     choices_line(ctx)
     table(
@@ -389,6 +382,11 @@ def render(ctx) -> None:
             "KB per I/O (derived), seed / modern": "8%",
             "Latency, ms, seed / modern": "9%",
         },
+    )
+    say(
+        "Each row pools documents (one test bed counts once; a range, not an interval, below three documents); "
+        "read share, I/O size and latency are the phase's. {after}",
+        after=after,
     )
     per_array(ctx, verdicts_rows)
     table(
