@@ -98,7 +98,7 @@ PARAMETERS = (
         "PROFILE_FILE",
         "profile_file",
         "",
-        "your own per-phase figures (CSV; empty: the era's)",
+        "profile CSV of your own per-phase figures (empty: the era's)",
         path=True,
         check="vdi_report.models.scenario:read_profile",
     ),
