@@ -44,6 +44,7 @@ TABLES = {
     "cv": "iops_model_cv",  # held-out predictions of each specification
     "cv_by_vendor": "iops_model_cv_by_vendor",  # leave-one-vendor-out, per vendor
     "external": "iops_model_external",  # out-of-sample check on the external documents
+    "lodo": "iops_model_lodo",  # leave-one-document-out per era
     "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
     "sizing_inputs": "sizing_inputs",  # the inputs of scenario.size (JSON: a dict)
@@ -138,13 +139,6 @@ class Context:
     def pred(self) -> pd.DataFrame:
         """The seed era's rows of the planning table (what the seed-model chapter charts)."""
         return self.plan[self.plan["era"] == "seed"].reset_index(drop=True)
-
-    @functools.cached_property
-    def lodo(self) -> pd.DataFrame:
-        """Leave-one-document-out per era (``iops_model_lodo.csv``)."""
-        from .. import catalogue
-
-        return catalogue.read("iops_model_lodo")
 
     @functools.cached_property
     def profile(self) -> dict | None:
