@@ -128,8 +128,7 @@ storms
 # choices, is the check of the seed cells; `sensitivity.csv` varies it.)
 
 # %%
-chars = scenario.io_characteristics(results, iops.io_profile(results))
-plan = era.planning_rows(results, storms, chars)
+plan = run.plan  # era.planning_rows on the observations under the analysis choices (sensitivity.planning_under)
 catalogue.write("iops_per_desktop_model", plan)
 plan
 

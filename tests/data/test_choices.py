@@ -95,7 +95,8 @@ def test_boot_pooling_and_estimate_statistic(results):
 
 def test_model_spec_choice_fixes_the_specification(results):
     run = sensitivity.planning_under(results, ch(model_spec="workload"))
-    assert run.spec == "workload" and set(run.plan.loc[run.plan["phase"] != "boot", "worker_class"]) == set(
+    # the fitted model predicts every class (the planning rows by era are knowledge-worker rows, issue 16)
+    assert run.spec == "workload" and set(run.pred.loc[run.pred["phase"] != "boot", "worker_class"]) == set(
         iops.WORKER_CLASSES
     )
 
@@ -113,8 +114,10 @@ def test_sensitivity_has_every_choice_option_and_the_defaults(sens, processed):
     for cid in DECL.ids:
         assert set(one.loc[one["choice_id"] == cid, "option"]) == set(DECL.options[cid])
     plan = processed("iops_per_desktop_model")
-    default = one[one["specification"] == analysis.DEFAULT_KEY].drop_duplicates(["phase", "worker_class", "statistic"])
-    m = plan.merge(default, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+    default = one[one["specification"] == analysis.DEFAULT_KEY].drop_duplicates(
+        ["era", "phase", "worker_class", "statistic"]
+    )
+    m = plan.merge(default, on=["era", "phase", "worker_class", "statistic"], suffixes=("", "_s"))
     assert len(m) == len(plan)
     assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True)
     assert np.allclose(m["pi90_high"], m["pi90_high_s"], equal_nan=True)
@@ -130,7 +133,7 @@ def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens):
         c = DECL.defaults().with_options(**{k: next(o for o in DECL.options[k] if o != DECL.default[k]) for k in combo})
         plan = sensitivity.planning_under(results, c).plan
         rows = sens[(sens["kind"] == "joint") & (sens["specification"] == c.key())]
-        m = plan.merge(rows, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+        m = plan.merge(rows, on=["era", "phase", "worker_class", "statistic"], suffixes=("", "_s"))
         assert len(m) == len(plan), c.key()
         assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True), c.key()
 
@@ -177,7 +180,7 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     sens = pd.read_csv(root / "data/processed/sensitivity.csv", keep_default_na=False, na_values=[""])
     key = analysis.resolve(mine).key()
     rows = sens[(sens["kind"] == "joint") & (sens["specification"] == key)]
-    m = plan.merge(rows, on=["phase", "worker_class", "statistic"], suffixes=("", "_s"))
+    m = plan.merge(rows, on=["era", "phase", "worker_class", "statistic"], suffixes=("", "_s"))
     assert len(m) == len(plan) and np.allclose(m["estimate"], m["estimate_s"], equal_nan=True)
     bad = root / "bad.csv"
     bad.write_text("choice_id,option\nlogin_variant,friday\n", encoding="utf-8")

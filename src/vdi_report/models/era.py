@@ -103,12 +103,13 @@ def _gmean(x) -> float:
     return float(np.exp(np.log(v).mean())) if len(v) else np.nan
 
 
-def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None) -> pd.DataFrame:
+def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Seed observations of the IOPS model (``iops.observations``: one per document, cell and
-    worker class, standard loads, front end preferred) of the ``PLANNING_CLASSES``."""
+    worker class, standard loads, front end preferred; ``obs`` when given, e.g. under a reviewer's
+    analysis choices) of the ``PLANNING_CLASSES``."""
     from . import iops
 
-    o = iops.observations(results, sources_df=sources_df)
+    o = iops.observations(results, sources_df=sources_df) if obs is None else obs
     o = o[o["worker_class"].isin(PLANNING_CLASSES)]
     return pd.DataFrame(
         {
@@ -171,7 +172,9 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
-def run_figures(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def run_figures(
+    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, obs: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """One figure per test run (seed: per worker class, as the IOPS model observes it) and cell,
     both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
     (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
@@ -459,7 +462,11 @@ def modern_profile(results: pd.DataFrame, sources_df: pd.DataFrame | None = None
 
 
 def planning_rows(
-    results: pd.DataFrame, storms: pd.DataFrame, chars: pd.DataFrame, sources_df: pd.DataFrame | None = None
+    results: pd.DataFrame,
+    storms: pd.DataFrame,
+    chars: pd.DataFrame,
+    sources_df: pd.DataFrame | None = None,
+    obs: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
 
@@ -475,7 +482,7 @@ def planning_rows(
     I/O size). identifiable: what the row can and cannot tell.
     """
     labels = _labels(sources_df)
-    docs = document_figures(run_figures(results, sources_df))
+    docs = document_figures(run_figures(results, sources_df, obs))
     win = login_windows(results, sources_df).set_index("source_id")
     rows = []
     for era in ERAS:

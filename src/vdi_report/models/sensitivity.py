@@ -120,7 +120,9 @@ def planning_under(
     storms, boot_model = memo[bkey]
     if chars is None:
         chars = scenario.io_characteristics(results, iops.io_profile(results))
-    plan = iops.planning_table(pred, obs, boot_model, chars)
+    from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
+
+    plan = era.planning_rows(results, storms, chars, sources_df, obs=obs)
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,
