@@ -130,16 +130,16 @@ def test_calculator_is_in_the_contents_sidebar(laptop):
 
 def test_scenario_is_shared_by_its_address_and_exported_with_its_inputs(laptop, browser, report_html):
     laptop.locator("#calc-desktops").fill("3456")
-    laptop.locator("#calc-worker_class").select_option("power")
+    laptop.locator("#calc-era").select_option("seed")  # issue 16: the era replaces the worker-class selector
     laptop.wait_for_timeout(200)
     url = laptop.url
-    assert "#scenario?" in url and "desktops=3456" in url and "worker_class=power" in url
+    assert "#scenario?" in url and "desktops=3456" in url and "era=seed" in url
     with laptop.expect_download() as dl:
         laptop.locator("#calc-csv").click()
     text = open(dl.value.path(), encoding="utf-8").read()
     inputs, _, results_part = text.partition("\n\n")
     params = dict(r for r in csv.reader(io.StringIO(inputs)) if r and r[0] != "parameter")
-    assert params["desktops"] == "3456" and params["worker_class"] == "power"
+    assert params["desktops"] == "3456" and params["era"] == "seed"
     table = list(csv.DictReader(io.StringIO(results_part)))
     shown = laptop.eval_on_selector_all("#calc-result td[data-col=fe_iops]", "tds => tds.map(t => t.dataset.value)")
     assert [r["fe_iops"] for r in table] == shown and shown
