@@ -156,3 +156,57 @@ def test_scenario_is_shared_by_its_address_and_exported_with_its_inputs(laptop, 
 
 def test_no_errors_at_laptop_size(laptop):
     assert laptop.errors == []
+
+
+def _cells(page, col):
+    return page.eval_on_selector_all(f"#calc-result td[data-col={col}]", "tds => tds.map(t => t.dataset.value)")
+
+
+def test_a_shared_link_sizes_with_the_senders_own_figures(browser, report_html):
+    """An architect's own per-phase figures travel with the link and are the ones sized (not the era's)."""
+    ctx, pg = _open(browser, report_html)
+    try:
+        pg.locator("#calc-desktops").fill("3000")
+        pg.locator("#calc-concurrency").fill("0.8")
+        pg.locator("#calc-steady_state-iops_per_desktop").fill("12")
+        pg.wait_for_timeout(200)
+        sent = {c: _cells(pg, c) for c in ("fe_iops", "fe_iops_pi90_low", "fe_iops_pi90_high")}
+        steady = dict(
+            zip(
+                pg.eval_on_selector_all("#calc-result tr[data-phase]", "rs => rs.map(r => r.dataset.phase)"),
+                map(float, sent["fe_iops"]),
+            )
+        )["steady_state"]
+        headroom = float(pg.locator("#calc-headroom").input_value())
+        assert steady == pytest.approx(3000 * 0.8 * 12 / (1 - headroom))
+        url = pg.url
+    finally:
+        ctx.close()
+    ctx, other = _open(browser, report_html, "#" + url.split("#", 1)[1])
+    try:
+        assert other.locator("#calc-steady_state-iops_per_desktop").input_value() == "12"
+        assert {c: _cells(other, c) for c in sent} == sent
+        assert other.errors == []
+    finally:
+        ctx.close()
+
+
+def test_an_era_link_keeps_the_interval_and_prefilled_figures_are_short(browser, report_html):
+    """Untouched prefilled figures show 4 significant digits, are sized exactly, and a link to them keeps the PI."""
+    ctx, pg = _open(browser, report_html)
+    try:
+        pg.locator("#calc-era").select_option("seed")
+        pg.locator("#calc-desktops").fill("1000")
+        pg.wait_for_timeout(200)
+        shown = [pg.locator(f"#calc-{ph}-iops_per_desktop").input_value() for ph in ("boot", "login", "steady_state")]
+        assert all(len(v.replace(".", "").lstrip("0")) <= 4 for v in shown), shown
+        lo, hi = _cells(pg, "fe_iops_pi90_low"), _cells(pg, "fe_iops_pi90_high")
+        assert all(float(a) < float(b) for a, b in zip(lo, hi))  # an interval, so the era's figures are sized
+        url, fe = pg.url, _cells(pg, "fe_iops")
+    finally:
+        ctx.close()
+    ctx, other = _open(browser, report_html, "#" + url.split("#", 1)[1])
+    try:
+        assert _cells(other, "fe_iops") == fe and _cells(other, "fe_iops_pi90_high") == hi
+    finally:
+        ctx.close()

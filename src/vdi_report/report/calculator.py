@@ -150,15 +150,27 @@ def calculator_html(ctx) -> str:
       if (profile !== null && edited) {{ v = profile[ph][c]; }}
       else if (c === "iops_per_desktop") {{ v = e.per_desktop[ph].estimate; }}
       else {{ v = e[c][ph]; }}
-      el.value = (v === null || v === undefined) ? "" : String(v);
+      show(el, v);
     }});
+  }}
+  // A prefilled figure is shown to 4 significant digits but sized with its exact value while the
+  // field still shows that text; a figure the user types is sized as typed.
+  function show(el, v) {{
+    var known = !(v === null || v === undefined);
+    el.dataset.exact = known ? String(v) : "";
+    el.value = known ? String(Number(Number(v).toPrecision(4))) : "";
+    el.dataset.shown = el.value;
+  }}
+  function exact(el) {{
+    var t = el.value.trim();
+    return (t !== "" && t === el.dataset.shown && el.dataset.exact !== "") ? el.dataset.exact : t;
   }}
   function mine() {{
     var out = {{}};
     figs.forEach(function (el) {{
       var ph = el.dataset.phase, c = el.dataset.field;
       out[ph] = out[ph] || {{}};
-      var t = el.value.trim();
+      var t = exact(el);
       if (t === "" && c === "io_size_kb") {{ out[ph][c] = null; return; }}
       var v = Number(t);
       var bad = t === "" || !isFinite(v) || v < 0 || (c === "read_share" && v > 1)
@@ -204,12 +216,22 @@ def calculator_html(ctx) -> str:
     var h = decodeURIComponent(location.hash || "");
     if (h.indexOf("#scenario?") !== 0) return false;
     var q = new URLSearchParams(h.slice("#scenario?".length));
-    fields().forEach(function (e) {{ if (q.has(e.name)) e.value = q.get(e.name); }});
+    fields().forEach(function (e) {{
+      if (q.has(e.name) && !e.classList.contains("vdi-calc-figure")) e.value = q.get(e.name);
+    }});
+    fill();  // the shared era's figures, then the sender's own where they differ from them
+    figs.forEach(function (el) {{
+      if (!q.has(el.name)) return;
+      var t = q.get(el.name).trim();
+      if (t === el.dataset.exact || t === el.dataset.shown) return;
+      el.value = t;
+      edited = true;
+    }});
     return true;
   }}
   function toAddress() {{
     var q = new URLSearchParams();
-    fields().forEach(function (e) {{ q.set(e.name, e.value); }});
+    fields().forEach(function (e) {{ q.set(e.name, e.classList.contains("vdi-calc-figure") ? exact(e) : e.value); }});
     history.replaceState(null, "", "#scenario?" + q.toString());
   }}
   function csvCell(v) {{
@@ -218,7 +240,10 @@ def calculator_html(ctx) -> str:
   }}
   function csv() {{
     var lines = ["parameter,value"];
-    fields().forEach(function (e) {{ lines.push(csvCell(e.name) + "," + csvCell(e.value)); }});
+    fields().forEach(function (e) {{
+      var v = e.classList.contains("vdi-calc-figure") ? exact(e) : e.value;
+      lines.push(csvCell(e.name) + "," + csvCell(v));
+    }});
     lines.push("");
     lines.push(COLUMNS.map(csvCell).join(","));
     last.forEach(function (r) {{ lines.push(COLUMNS.map(function (c) {{ return csvCell(r[c]); }}).join(",")); }});
