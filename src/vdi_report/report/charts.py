@@ -8,8 +8,10 @@ parameter converts only the charts whose spec changed.
 """
 
 import hashlib
+import html as html_lib
 import itertools
 import json
+import re
 
 import altair as alt
 import numpy as np
@@ -100,11 +102,17 @@ def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
     """
     spec = chart.to_dict()
     div = f"vdi-chart-{key or next(_ids)}"
+    # The spec's description is the chart's text alternative: the HTML chart's aria-label (Vega
+    # sets it too once drawn) and the SVG's <title>, which WeasyPrint makes the PDF Figure's /Alt.
+    desc = html_lib.escape(spec.get("description", ""), quote=True)
+    label = f' role="img" aria-label="{desc}"' if desc else ""
     html = (
-        f'<div id="{div}" class="vdi-chart"></div>\n<script type="module">'
+        f'<div id="{div}" class="vdi-chart"{label}></div>\n<script type="module">'
         f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>'
     )
     svg = chart_svg(spec)
+    if desc:
+        svg = re.sub(r"(<svg\b[^>]*>)", lambda m: f"{m.group(1)}<title>{desc}</title>", svg, count=1)
     display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
 
 

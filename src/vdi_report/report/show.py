@@ -14,7 +14,7 @@ import string
 import pandas as pd
 from IPython.display import Markdown, display
 
-from . import charts, tables
+from . import alt_text, charts, tables
 
 _FORMATTER = string.Formatter()
 
@@ -69,9 +69,18 @@ def table(df: pd.DataFrame, caption: str, key: str, widths: dict[str, str] | Non
 
 
 def figure(chart, caption: str, key: str) -> None:
-    """Display an Altair ``chart`` with ``caption``; ``key`` gives stable ids (``fig-<key>``)."""
+    """Display an Altair ``chart`` with ``caption``; ``key`` gives stable ids (``fig-<key>``).
+
+    The chart gets its text alternative (``alt_text.describe``, from its spec and data) as its
+    ``description``, unless the chart states one: ``charts.show`` makes it the HTML chart's
+    ``aria-label`` and the static SVG's ``<title>``, which the tagged PDF carries as the
+    ``Figure``'s ``/Alt``.
+    """
     cap = f'<p class="vdi-caption" data-kind="figure" id="fig-{key}">{caption}</p>'
     display({"text/html": cap, "text/markdown": cap}, raw=True)
+    spec = chart.to_dict()
+    if not spec.get("description"):
+        chart = chart.properties(description=alt_text.describe(spec))
     charts.show(chart, key=key)
 
 
