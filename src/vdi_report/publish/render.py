@@ -286,7 +286,106 @@ def pdf_bytes(doc: str | BeautifulSoup, base_url: str) -> bytes:
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     html = str(doc)
     identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(pdf_variant="pdf/ua-1", pdf_identifier=identifier)
+    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(
+        pdf_variant="pdf/ua-1", pdf_identifier=identifier, finisher=finish_tags
+    )
+
+
+def _ref(ref) -> int:
+    """The object number of a pydyf reference (``b"12 0 R"``)."""
+    return int(ref.split()[0])
+
+
+def _reachable(objects: list, root: int) -> set[int]:
+    """Numbers of the structure elements reachable from structure element ``root`` through /K."""
+    seen, todo = set(), [root]
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        kids = objects[n].get("K", [])
+        todo += [_ref(k) for k in (kids if isinstance(kids, list) else [kids]) if isinstance(k, bytes)]
+    return seen
+
+
+def finish_tags(document, pdf) -> None:
+    """Complete WeasyPrint's PDF/UA-1 tagging (a ``write_pdf`` finisher: it edits the PDF
+    objects before they are written, so the bytes stay deterministic and nothing is re-parsed).
+
+    What WeasyPrint 70 leaves out, and this adds (checked by ``tests/report/test_pdf_ua.py``):
+    - **page furniture as artifacts**: WeasyPrint tags the text of the page margin boxes (the
+      running footer "… page N of M") as content but links it to no element of the structure
+      tree (``pdf/tags.py``: "could be included in tree as Artifact, but that's only allowed in
+      PDF 2.0"). Its marked content becomes ``/Artifact <</Type /Pagination>>`` (allowed in
+      PDF 1.7 content streams), its parent-tree entries ``null`` and its orphan elements empty;
+    - **links readers can name**: each link annotation's ``/Contents`` is the link's own text
+      (WeasyPrint writes the target, e.g. ``tab-foo``), and its Print flag is set (``/F 4``), so
+      print and screen agree (PDF/UA 7.18.1, 7.18.5);
+    - **table header scope**: each ``TH`` gets ``/Scope`` ``/Row`` when a data cell of its own row
+      names it in ``/Headers`` (WeasyPrint's association for ``scope="row"``), else ``/Column``.
+
+    Page ``/Tabs /S``, ``DisplayDocTitle``, ``/Lang``, the XMP ``dc:title`` and ``pdfuaid:part``
+    and the ``Figure`` ``/Alt`` (from an SVG's ``<title>``, see ``report.show.figure``) are
+    WeasyPrint's own.
+    """
+    objects = pdf.objects
+    root = objects[_ref(pdf.catalog["StructTreeRoot"])]
+    reachable = _reachable(objects, _ref(root["K"][0]))
+    _margins_as_artifacts(pdf, root, reachable)
+    _name_links(document)
+    _scope_headers(objects, reachable)
+
+
+def _margins_as_artifacts(pdf, root, reachable: set[int]) -> None:
+    """Marked content whose element the structure tree does not reach (the margin boxes)
+    becomes a pagination artifact; its parent-tree entries become null, its elements empty."""
+    import pydyf
+
+    objects = pdf.objects
+    nums = objects[_ref(root["ParentTree"])]["Nums"]
+    pages = [objects[n] for n in pdf.pages["Kids"][::3]]  # pydyf keeps "N 0 R" as three items
+    for index in range(0, len(nums), 2):
+        page_number, entry = nums[index], nums[index + 1]
+        if not isinstance(entry, list) or page_number >= len(pages):
+            continue
+        orphans = {mcid for mcid, ref in enumerate(entry) if isinstance(ref, bytes) and _ref(ref) not in reachable}
+        for mcid in orphans:
+            entry[mcid] = "null"
+        ops = objects[_ref(pages[page_number]["Contents"])].stream
+        for i, op in enumerate(ops):
+            if isinstance(op, pydyf.Dictionary) and op.get("MCID") in orphans and ops[i + 1] == b"BDC":
+                ops[i - 1], ops[i] = "/Artifact", pydyf.Dictionary({"Type": "/Pagination"})
+    for n, obj in enumerate(objects):
+        if n not in reachable and isinstance(obj, pydyf.Dictionary) and obj.get("Type") == "/StructElem":
+            obj.clear()
+
+
+def _name_links(document) -> None:
+    """Each link annotation's /Contents is the link's text (else its target); Print flag set."""
+    import pydyf
+
+    for page in document.pages:
+        for _, target, _, box in page.links:
+            annotation = getattr(box, "link_annotation", None)
+            if annotation is None:
+                continue
+            text = " ".join("".join(box.element.itertext()).split()) if box.element is not None else ""
+            annotation["Contents"] = pydyf.String(text or str(target))
+            annotation["F"] = 4
+
+
+def _scope_headers(objects: list, reachable: set[int]) -> None:
+    """Each TH's /Scope: /Row when a data cell of its own row names it in /Headers, else /Column."""
+    for n in sorted(reachable):
+        row = objects[n]
+        if row.get("S") != "/TR":
+            continue
+        cells = [objects[_ref(k)] for k in row.get("K", []) if isinstance(k, bytes)]
+        named = {id(h) for c in cells if c.get("S") == "/TD" for h in c.get("A", {}).get("Headers", [])}
+        for cell in cells:
+            if cell.get("S") == "/TH" and "A" in cell:
+                cell["A"]["Scope"] = "/Row" if id(cell.get("ID")) in named else "/Column"
 
 
 FORMATS = ("html", "pdf")
