@@ -52,3 +52,89 @@ def test_bookmarks_contents_numbers_and_footers_are_weasyprints(pdf):
         assert m and int(m.group(1)) == page, (title, page)
     for i in (1, n - 1):
         assert f"page {i + 1} of {n}" in pdf.pages[i].extract_text()
+
+
+def _elements(pdf):
+    """Every structure element reachable from the structure tree root, in reading order:
+    (element, its role, its parent's role)."""
+    out, todo = [], [(pdf.trailer["/Root"]["/StructTreeRoot"], None)]
+    while todo:
+        node, parent = todo.pop()
+        node = node.get_object()
+        if not isinstance(node, dict):
+            continue
+        role = str(node.get("/S", ""))
+        if role:
+            out.append((node, role, parent))
+        kids = node.get("/K")
+        kids = kids if isinstance(kids, list) else [] if kids is None else [kids]
+        todo += [(k, role) for k in reversed(kids) if not isinstance(k, int)]
+    return out
+
+
+@pytest.fixture(scope="module")
+def elements(pdf):
+    return _elements(pdf)
+
+
+def test_every_chart_is_a_figure_with_the_htmls_alt_text(pdf, elements, report_html):
+    """Each chart is a Figure element holding the chart's marked content, with a non-empty /Alt
+    that is the same text the HTML report gives screen readers (the chart's aria-label), and the
+    texts differ from chart to chart (written from each chart's data, not a constant)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(report_html.read_text(encoding="utf-8"), "html.parser")
+    labels = [d.get("aria-label", "") for d in soup.select("div.vdi-chart")]
+    assert labels and all(labels), "a chart in the HTML has no aria-label"
+    figures = [e for e, role, _ in elements if role == "/Figure"]
+    assert len(figures) == len(labels), (len(figures), len(labels))
+    alts = [str(f.get("/Alt", "")) for f in figures]
+    assert alts == labels
+    assert len(set(alts)) == len(alts)
+    for f in figures:
+        kids = f["/K"] if isinstance(f["/K"], list) else [f["/K"]]
+        assert any(isinstance(k, int) for k in kids), "a Figure holds no marked content"
+
+
+def test_running_footer_is_an_artifact(pdf, elements, pages):
+    """Every marked-content id a page uses belongs to an element of the structure tree (WeasyPrint
+    left the footer's text tagged but outside the tree), and each page with a footer ("page N of
+    M"; the cover has none) has a pagination artifact."""
+    reachable = {id(e) for e, _, _ in elements}
+    reached = {(e.indirect_reference.idnum if e.indirect_reference else None) for e, _, _ in elements}
+    assert len(reached) == len(reachable)
+    parent_tree = pdf.trailer["/Root"]["/StructTreeRoot"]["/ParentTree"]
+    nums = parent_tree["/Nums"]
+    per_page = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+    for i, page in enumerate(pdf.pages):
+        data = page.get_contents().get_data()
+        if f"page {i + 1} of {len(pdf.pages)}" in pages[i]:
+            assert b"/Artifact\n<</Type /Pagination>>\nBDC" in data, f"page {i + 1}: no pagination artifact"
+        entry = per_page[int(page["/StructParents"])].get_object()
+        for mcid in map(int, re.findall(rb"<</MCID (\d+)>>\s*BDC", data)):
+            ref = entry[mcid]
+            assert ref is not None and ref.idnum in reached, f"page {i + 1}: MCID {mcid} is outside the tree"
+
+
+def test_links_say_where_they_go_and_print(pdf):
+    """Each link annotation's /Contents is the link's text, not an anchor id; its Print flag is
+    set; the contents page's links name the chapters (the bookmarks' titles)."""
+    contents = []
+    for page in pdf.pages:
+        for annot in page.get("/Annots", []):
+            annot = annot.get_object()
+            if annot["/Subtype"] != "/Link":
+                continue
+            text = str(annot.get("/Contents", ""))
+            assert text and not re.fullmatch(r"(tab|fig|T)[-_][\w-]+", text), text
+            assert int(annot.get("/F", 0)) & 4, text
+            contents.append(text)
+    chapters = {o.title for o in pdf.outline if not isinstance(o, list)}
+    assert chapters <= set(contents), chapters - set(contents)
+
+
+def test_table_headers_have_scope(elements):
+    headers = [e for e, role, _ in elements if role == "/TH"]
+    assert headers
+    scopes = {str(h["/A"].get("/Scope")) for h in headers}
+    assert scopes <= {"/Column", "/Row"}, scopes
