@@ -253,3 +253,34 @@ def test_verdict_calculator_gives_the_python_verdicts_and_costs(page):
             else:
                 assert float(cols[col]) == pytest.approx(float(w), rel=1e-9), (k, col)
     assert any(r["usd_per_desktop"] for r in want.values()), "a quote should give a cost (else this checks nothing)"
+
+
+def test_every_chart_has_its_text_alternative_as_accessible_name(page, report_pdf):
+    """Once Vega has drawn them, the charts' accessible names in Chromium's accessibility tree (what
+    a screen reader announces) are their text alternatives, the same texts as the PDF Figures' /Alt."""
+    from pypdf import PdfReader
+
+    n = page.eval_on_selector_all(".vdi-chart", "els => els.length")
+    page.wait_for_function("n => document.querySelectorAll('.vdi-chart svg').length >= n", arg=n, timeout=60_000)
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    names = []
+    for chart_id in page.eval_on_selector_all(".vdi-chart", "els => els.map(e => e.id)"):
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": f"#{chart_id}"})["nodeId"]
+        (ax, *_) = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"]
+        assert not ax.get("ignored") and ax["role"]["value"] in ("graphics-document", "img"), (chart_id, ax["role"])
+        names.append(ax["name"]["value"])
+    cdp.detach()
+    alts = []
+
+    def walk(node):
+        node = node.get_object()
+        if isinstance(node, dict):
+            if node.get("/S") == "/Figure":
+                alts.append(str(node.get("/Alt", "")))
+            kids = node.get("/K")
+            for k in kids if isinstance(kids, list) else [] if kids is None else [kids]:
+                walk(k)
+
+    walk(PdfReader(report_pdf).trailer["/Root"]["/StructTreeRoot"])
+    assert all(names) and names == alts
