@@ -27,6 +27,12 @@ from ..models.iops import ANY_CLASS
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+# Print size: the PDF draws a chart's SVG at its own size, shrunk to the A4 text width when wider
+# (print.css: 210 mm - 2 x 13 mm margins = 184 mm = 695 CSS px at 96 px per inch). Every chart is
+# at most PRINT_WIDTH_PX wide and no text in it is smaller than MIN_FONT_PX (8.25 pt at that size);
+# a test checks both on every chart of the built report.
+PRINT_WIDTH_PX = 695
+MIN_FONT_PX = 11
 
 
 @alt.theme.register("vdi_report", enable=True)
@@ -142,8 +148,9 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     """IOPS per desktop by phase and vendor (log scale), one panel per statistic (peak, average).
 
     Uses records with metric ``iops``, a per-desktop figure and ``used_in_analysis``; the shape is
-    the vantage (numbers from different vantages are not comparable), the tooltip names the
-    condition, bound and locator so a reader can check each point.
+    the vantage (numbers from different vantages are not comparable), a bound is an open mark
+    with a caret (``bound_layers``), the tooltip names the condition, bound and locator so a
+    reader can check each point.
     """
     d = results[
         (results["metric"] == "iops")
@@ -157,33 +164,32 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     d["condition"] = d["condition"].replace("", "normal")
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
     ticks = log_ticks(float(d["per_desktop"].min()), float(d["per_desktop"].max())) if len(d) else None
+    base = alt.Chart().encode(
+        x=alt.X(
+            "per_desktop:Q",
+            title="IOPS per desktop (log scale)",
+            scale=alt.Scale(type="log"),
+            axis=alt.Axis(values=ticks, format=",.0f"),
+        ),
+        y=alt.Y("phase_label:N", title=None, sort=order),
+        color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
+        shape=alt.Shape("vantage:N", title="Measured at"),
+        tooltip=[
+            "vendor",
+            "phase_label",
+            "statistic",
+            "vantage",
+            "condition",
+            "bound",
+            alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
+            alt.Tooltip("desktops:Q", format=",.0f"),
+            alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"),
+            "locator",
+        ],
+    )
     return (
-        alt.Chart(d)
-        .mark_point(size=60, filled=True, opacity=0.8)
-        .encode(
-            x=alt.X(
-                "per_desktop:Q",
-                title="IOPS per desktop (log scale)",
-                scale=alt.Scale(type="log"),
-                axis=alt.Axis(values=ticks, format=",.0f"),
-            ),
-            y=alt.Y("phase_label:N", title=None, sort=order),
-            color=alt.Color("vendor:N", title="Vendor", scale=vendor_scale(d["vendor"])),
-            shape=alt.Shape("vantage:N", title="Measured at"),
-            tooltip=[
-                "vendor",
-                "phase_label",
-                "statistic",
-                "vantage",
-                "condition",
-                "bound",
-                alt.Tooltip("value:Q", title="IOPS", format=",.0f"),
-                alt.Tooltip("desktops:Q", format=",.0f"),
-                alt.Tooltip("per_desktop:Q", title="IOPS per desktop", format=".2f"),
-                "locator",
-            ],
-        )
-        .properties(width=230, height=200)
+        alt.layer(*bound_layers(base, d, {"x": ("bound", "IOPS per desktop")}, size=60), data=d)
+        .properties(width=190, height=200)
         .facet(
             column=alt.Column(
                 "statistic:N",
@@ -196,6 +202,73 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
 
 
 BOUND_MARKS = {"eq": "reported value", "approx": "approximate value", "lt": "upper bound (<)", "gt": "lower bound (>)"}
+
+# A value reported as a bound ("at least", "up to") is drawn as an open mark at the bound with a
+# caret beside it on the side where the true value lies; a value as reported (or approximate) is a
+# filled mark. (axis, bound) -> (caret shape, x offset, y offset in px (SVG y grows downwards),
+# the caret's glyph and meaning for the legend).
+BOUND_CARETS = {
+    ("x", "gt"): ("triangle-right", 9, 0, "at least (caret ▶)"),
+    ("x", "lt"): ("triangle-left", -9, 0, "at most (caret ◀)"),
+    ("y", "gt"): ("triangle-up", 0, -9, "at least (caret ▲)"),
+    ("y", "lt"): ("triangle-down", 0, 9, "at most (caret ▼)"),
+}
+BOUND_LEGEND_TITLE = "A bound: open mark, caret towards the true value"
+# The legend entry of an axis's carets rides on a channel of its own (a channel per axis, a field
+# per channel: Vega-Lite merges legends of one field and drops the symbols), so that the chart's
+# shape scale (vantage, statistic) stays one legend, also across facets.
+_CARET_CHANNEL = {"x": ("size", 45), "y": ("opacity", 0.95)}
+
+
+def bound_layers(base: alt.Chart, data: pd.DataFrame, bounds: dict[str, tuple[str, str]], size: int = 70) -> list:
+    """Layers drawing ``base`` (an ``alt.Chart()`` without data, with x, y and colour encoded) with
+    bounds told apart: a filled point for a value as reported, an open point for a value reported
+    as a bound, and a caret beside it pointing where the true value lies (right/up: at least;
+    left/down: at most). The legend (``BOUND_LEGEND_TITLE``) has an entry per axis with bounds,
+    e.g. "latency: at most (caret ◀)".
+
+    ``bounds``: {axis: (column, name)}, e.g. ``{"x": ("bound", "latency")}``; the column holds
+    ``gt`` (at least), ``lt`` (at most) or anything else (a value as reported). Returns the layers
+    for ``alt.layer(*layers, data=data)``."""
+    is_bound = " || ".join(f"datum['{c}'] == 'gt' || datum['{c}'] == 'lt'" for c, _ in bounds.values())
+    exact = base.transform_filter(f"!({is_bound})").mark_point(size=size, filled=True, opacity=0.85)
+    opened = base.transform_filter(is_bound).mark_point(size=size, filled=False, strokeWidth=2, opacity=0.95)
+    layers, titled = [exact, opened], False
+    for axis, (col, name) in bounds.items():
+        present = [b for b in ("gt", "lt") if (data[col].astype(str) == b).any()]
+        if not present:
+            continue
+        words = f"{name}: {' or '.join(BOUND_CARETS[(axis, b)][3] for b in present)}"
+        channel, value = _CARET_CHANNEL[axis]
+        legend = alt.Legend(
+            title=" " if titled else BOUND_LEGEND_TITLE,  # a blank title keeps the entries on one row
+            titleLimit=0,
+            symbolType=BOUND_CARETS[(axis, present[0])][0],
+            symbolFillColor="#555",
+            symbolStrokeColor="#555",
+            labelLimit=0,
+            orient="bottom",
+            direction="vertical",
+        )
+        titled = True
+        field = f"caret_{axis}"
+        enc = {
+            channel: {
+                "field": field,
+                "type": "nominal",
+                "scale": {"domain": [words], "range": [value, value]},
+                "legend": legend.to_dict(),
+            }
+        }
+        for b in present:
+            shape, dx, dy, _ = BOUND_CARETS[(axis, b)]
+            layers.append(
+                base.transform_filter(f"datum['{col}'] == '{b}'")
+                .transform_calculate(**{field: repr(words)})
+                .mark_point(shape=shape, filled=True, size=45, opacity=0.95, xOffset=dx, yOffset=dy)
+                .encode(**enc)
+            )
+    return layers
 
 
 def latency_data(results: pd.DataFrame) -> pd.DataFrame:
@@ -221,8 +294,9 @@ def latency_data(results: pd.DataFrame) -> pd.DataFrame:
 
 def latency_chart(results: pd.DataFrame) -> alt.Chart:
     """Reported storage latency (ms) by phase, normal-condition records only (``latency_data``):
-    colour = vendor, shape = statistic, an open mark for a bound (``<``/``>``: the latency is
-    at most/at least the value drawn), tooltip with the bound, vantage and locator."""
+    colour = vendor, shape = statistic, an open mark with a caret for a bound (``bound_layers``:
+    ``<``/``>``, the latency is at most/at least the value drawn), tooltip with the bound, vantage
+    and locator."""
     d = latency_data(results)
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
     enc = {
@@ -241,11 +315,9 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
             "locator",
         ],
     }
-    bounded = d["bound"].isin(["lt", "gt"])
-    exact = alt.Chart(d[~bounded]).mark_point(size=70, filled=True, opacity=0.85).encode(**enc)
-    bounds = alt.Chart(d[bounded]).mark_point(size=90, filled=False, strokeWidth=2, opacity=0.95).encode(**enc)
+    layers = bound_layers(alt.Chart().encode(**enc), d, {"x": ("bound", "latency")})
     # no title: the report's figure caption is the title
-    return alt.layer(exact, bounds).properties(width=430, height=220)
+    return alt.layer(*layers, data=d).properties(width=380, height=220)
 
 
 # Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind
@@ -283,7 +355,7 @@ def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame) -> alt.Chart:
             order=alt.Order("order:Q"),
             tooltip=["vendor", "verdict", "claims"],
         )
-        .properties(width=520, height=140)
+        .properties(width=420, height=140)
     )
 
 
@@ -353,7 +425,7 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
         )
     )
     # no title: the report's caption names the marks (estimate dot, interval bar, observation crosses)
-    return alt.layer(bars, pts, ob).properties(width=420, height=160)
+    return alt.layer(bars, pts, ob).properties(width=310, height=160)
 
 
 def cv_chart(cv: pd.DataFrame):
@@ -399,7 +471,9 @@ def cv_chart(cv: pd.DataFrame):
 
 def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
     """Altair chart for the report: peak boot IOPS against boot rate, each document at its
-    tested rate (colour = vendor, shape = peak or average), the model line and its interval band
+    tested rate (colour = vendor; a bound, e.g. a rate from a duration "under 6 min" or an average
+    standing in for a missing peak, is an open mark with a caret: ``bound_layers``), the model
+    line and its interval band
     up to ``demand_line_extent`` (a dashed part labelled as extrapolated when the scenario's rate
     lies beyond), and the scenario's rate (dashed rule); text on the chart names the line, its
     extrapolated part and the rule (the report's caption names the band).
@@ -410,6 +484,12 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     s = storms[storms["peak_iops"].notna() | storms["average_iops"].notna()].copy()
     s["iops"] = s["peak_iops"].fillna(s["average_iops"])
     s["shown"] = np.where(s["peak_iops"].notna(), "peak", "average (no front-end peak reported)")
+    # bounds: the boot rate as reported (``rate_bound``: a duration "under 6 min" makes the rate
+    # "at least"), the peak as reported, and an average standing in for a missing peak is a lower
+    # bound of the peak
+    s["x_bound"] = s["rate_bound"].fillna("").astype(str) if "rate_bound" in s else ""
+    peak_bound = s["peak_bound"].fillna("").astype(str) if "peak_bound" in s else pd.Series("", index=s.index)
+    s["y_bound"] = np.where(s["peak_iops"].notna(), peak_bound, "gt")
     end, ext_end = demand_line_extent(model, storms, scenario_rate)
     c = demand_curve(model, np.linspace(0, end, 40)).assign(part=FITTED)
     if ext_end > end:
@@ -431,7 +511,7 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     ends.loc[ends["part"] == FITTED, "text"] = FITTED
     labels = (
         alt.Chart(ends)
-        .mark_text(align="left", dx=4, dy=-6, fontSize=10)
+        .mark_text(align="left", dx=4, dy=-6, fontSize=MIN_FONT_PX)
         .encode(x="boot_rate_per_min:Q", y="fe_iops:Q", text="text:N")
     )
     layers_model = [band, line, labels]
@@ -442,32 +522,29 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
             .mark_line(color="#666", strokeDash=[4, 4])
             .encode(x="boot_rate_per_min:Q", y="fe_iops:Q"),
         )
-    pts = (
-        alt.Chart(s)
-        .mark_point(size=90, filled=True)
-        .encode(
-            x="boot_rate_per_min:Q",
-            y="iops:Q",
-            color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
-            shape=alt.Shape("shown:N", title=None),
-            tooltip=[
-                "vendor",
-                alt.Tooltip("boot_rate_per_min:Q", format=",.0f"),
-                "rate_bound",
-                alt.Tooltip("iops:Q", format=",.0f"),
-                "shown",
-                "peak_record",
-                "duration_record",
-            ],
-        )
+    pts = alt.Chart().encode(
+        x="boot_rate_per_min:Q",
+        y="iops:Q",
+        color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
+        tooltip=[
+            "vendor",
+            alt.Tooltip("boot_rate_per_min:Q", format=",.0f"),
+            "rate_bound",
+            alt.Tooltip("iops:Q", format=",.0f"),
+            "shown",
+            "peak_bound",
+            "peak_record",
+            "duration_record",
+        ],
     )
+    pts = alt.layer(*bound_layers(pts, s, {"x": ("x_bound", "boot rate"), "y": ("y_bound", "peak")}, size=90), data=s)
     layers = [*layers_model, pts]
     if scenario_rate:
         rule = pd.DataFrame({"r": [scenario_rate], "text": [SCENARIO]})
         layers.append(alt.Chart(rule).mark_rule(strokeDash=[4, 4], color="black").encode(x="r:Q"))
         layers.append(
             alt.Chart(rule)
-            .mark_text(align="left", baseline="top", dx=4, y=2, fontSize=10)
+            .mark_text(align="left", baseline="top", dx=4, y=2, fontSize=MIN_FONT_PX)
             .encode(x="r:Q", text="text:N")
         )
     return alt.layer(*layers).properties(width=420, height=260)
@@ -506,12 +583,12 @@ def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
     # the band and the dashed rule are named on the chart (text marks), not only in the caption
     band_text = (
         alt.Chart(band_d)
-        .mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=10, color="#a63603")
+        .mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=MIN_FONT_PX, color="#a63603")
         .encode(x="lo:Q", text="text:N")
     )
     claim_text = (
         alt.Chart(claim_d)
-        .mark_text(align="right", baseline="top", dy=3, fontSize=10)
+        .mark_text(align="right", baseline="top", dy=3, fontSize=MIN_FONT_PX)
         .encode(x="x:Q", y="y:Q", text="text:N")
     )
     line = (
@@ -605,4 +682,4 @@ def tornado_chart(tor: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         )
     )
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="black").encode(x="x:Q")
-    return alt.layer(bars, zero).properties(width=380, height=24 * len(order))
+    return alt.layer(bars, zero).properties(width=360, height=24 * len(order))

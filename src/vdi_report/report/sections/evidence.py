@@ -109,7 +109,8 @@ def render(ctx) -> None:
     )
     figure(
         charts.per_desktop_iops_chart(ctx.seed_results),
-        "IOPS per desktop by phase (derived: reported IOPS ÷ desktops of the test)",
+        "IOPS per desktop by phase (derived: reported IOPS ÷ desktops of the test). Filled marks: reported values; "
+        "open marks with a caret: bounds, the caret pointing towards the true value",
         "per-desktop-iops",
     )
     lat = charts.latency_data(ctx.seed_results)
@@ -126,8 +127,9 @@ def render(ctx) -> None:
                 fill("{n} failover or degraded records", n=fmt.num(n_all - len(lat))) if n_all > len(lat) else "none"
             ),
             marks=(
-                "Filled marks: reported values; open marks: bounds, drawn at the bound ("
-                + fill("“< {v} ms” means at most that", v=f"{lt['value'].min():g}")
+                "Filled marks: reported values; open marks: bounds, drawn at the bound with a caret towards the "
+                "true value ("
+                + fill("“< {v} ms” means at most that: caret to the left", v=f"{lt['value'].min():g}")
                 + ")."
                 if len(lt)
                 else "Filled marks: reported values."

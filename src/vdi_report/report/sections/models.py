@@ -353,8 +353,10 @@ def _iops_model(ctx) -> None:
     figure(
         charts.demand_chart(boot_model, num_storms, scenario_rate=rate),
         fill(
-            "Boot-storm demand against the boot rate. Points: each document's peak (or average) boot IOPS at its "
-            "tested rate. "
+            "Boot-storm demand against the boot rate. Points: each document's peak boot IOPS at its tested rate; "
+            "filled: as reported; open, with a caret towards the true value: a bound (a boot rate from a duration "
+            "stated as an upper bound, a peak stated as an upper bound, or an average standing in for a peak that "
+            "was not reported, which the peak is at least). "
             "Black line: the model, boot rate × peak IOPS per desktop booted per minute ({est}); grey band: the same "
             "with "
             "{lo}–{hi} per desktop booted per minute, the {kind}; both drawn up to {end} desktops per minute "
