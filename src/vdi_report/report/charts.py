@@ -189,7 +189,7 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     )
     return (
         alt.layer(*bound_layers(base, d, {"x": ("bound", "IOPS per desktop")}, size=60), data=d)
-        .properties(width=190, height=200)
+        .properties(width=190, height=160)
         .facet(
             column=alt.Column(
                 "statistic:N",
@@ -317,7 +317,7 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
     }
     layers = bound_layers(alt.Chart().encode(**enc), d, {"x": ("bound", "latency")})
     # no title: the report's figure caption is the title
-    return alt.layer(*layers, data=d).properties(width=380, height=220)
+    return alt.layer(*layers, data=d).properties(width=380, height=180)
 
 
 # Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind

@@ -329,22 +329,30 @@ def _max(v, b) -> str:
     return "" if pd.isna(v) else f"{BOUND_WORDS.get(b, '')}{fmt_number(v)}"
 
 
+def _short_max(v, b, basis: str) -> str:
+    """A density maximum in a few words (its basis is in ``summary_sentences``): ``≤ 1,724``,
+    ``580 (limit reached)``, ``not determined``, ``not tested``, ``not extrapolated``."""
+    if b == "limit":
+        return f"{fmt_number(v)} (limit reached)"
+    if pd.notna(v):
+        return _max(v, b)
+    for words in ("not determined", "not tested"):
+        if basis.startswith(words):
+            return words
+    return "not extrapolated"
+
+
 def density_table(summ: pd.DataFrame) -> pd.DataFrame:
-    """Per configuration: demonstrated desktops (normal, one controller down), the busiest
-    resource (reported), the maximum desktops at peak, on averages and at peak with failover
-    (model: only from resources that scale; ``at the limit`` when the test already reached one),
-    the port-bandwidth limit, and the vendor's claims (reported)."""
-
-    def cell(v, b, basis):
-        if b == "limit":
-            return f"{fmt_number(v)}, at the limit ({basis.replace('limit reached: ', '')})"
-        return f"{_max(v, b)} ({basis})" if pd.notna(v) else (basis or "not extrapolated")
-
-    conf = summ["configuration"].fillna("").map(lambda c: label("configuration", c) if c else "—")
-    return pd.DataFrame(
+    """Per configuration, in short cells whose basis (resource, phase, record) the notes under the
+    table give (``summary_sentences``): the array, demonstrated desktops (normal / one controller
+    down), the busiest resource (reported), the maximum desktops at peak, on averages and at peak
+    with one controller down (model: only from resources that scale; ``limit reached`` when the
+    test already reached one) and, where any array has one, the port-bandwidth limit (derived).
+    The vendors' claims are in the notes."""
+    conf = summ["configuration"].fillna("").map(lambda c: label("configuration", c) if c else "")
+    out = pd.DataFrame(
         {
-            "Vendor": summ["vendor"],
-            "Configuration": conf,
+            "Array": [f"{v} {c}".strip() for v, c in zip(summ["vendor"], conf)],
             "Desktops demonstrated (normal / one controller down)": [
                 f"{fmt_number(n)} / {fmt_number(f) if pd.notna(f) else 'not tested'}"
                 for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])
@@ -361,28 +369,23 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
                     summ["busiest_record"],
                 )
             ],
-            "Max at peak (model)": [
-                cell(v, b, x) for v, b, x in zip(summ["peak_max"], summ["peak_bound"], summ["peak_basis"].fillna(""))
-            ],
-            "Max on averages (model)": [
-                cell(v, b, x)
-                for v, b, x in zip(summ["average_max"], summ["average_bound"], summ["average_basis"].fillna(""))
-            ],
-            "Max at peak, one controller down (model)": [
-                cell(v, b, x)
-                for v, b, x in zip(
-                    summ["peak_failover_max"],
-                    summ["peak_failover_bound"].fillna(""),
-                    summ["peak_failover_basis"].fillna(""),
-                )
-            ],
-            "Port bandwidth limit (derived)": [
-                f"{'≤' if pb == 'lt' else '≈'} {fmt_number(v)} ({b})" if pd.notna(v) else ""
-                for v, pb, b in zip(summ["port_max"], summ["port_bound"].fillna(""), summ["port_basis"].fillna(""))
-            ],
-            "Vendor claims (reported; † the register entry that qualifies one)": summ["claims"].fillna(""),
         }
     )
+    for head, col in (
+        ("Max at peak (model)", "peak"),
+        ("Max on averages (model)", "average"),
+        ("Max at peak, one controller down (model)", "peak_failover"),
+    ):
+        out[head] = [
+            _short_max(v, b, x)
+            for v, b, x in zip(summ[f"{col}_max"], summ[f"{col}_bound"].fillna(""), summ[f"{col}_basis"].fillna(""))
+        ]
+    if summ["port_max"].notna().any():
+        out["Port bandwidth limit (derived)"] = [
+            f"{'≤' if pb == 'lt' else '≈'} {fmt_number(v)}" if pd.notna(v) else ""
+            for v, pb in zip(summ["port_max"], summ["port_bound"].fillna(""))
+        ]
+    return out
 
 
 def assumptions_table(a: pd.DataFrame) -> pd.DataFrame:
@@ -479,6 +482,22 @@ def bound_verdict_words(observed: float, bound: str, low: float, high: float) ->
     return f"no: {kind} {where} the interval"
 
 
+def _other_maxima(s: pd.Series) -> str:
+    """The part of a density note on the maxima on averages (where its basis differs from the
+    peak's) and with one controller down: what the density table's short cells leave out."""
+    txt = ""
+    avg = s.get("average_basis") if isinstance(s.get("average_basis"), str) else ""
+    if avg and avg != s.get("peak_basis"):
+        at_limit = s.get("average_bound") == "limit"
+        txt += f"; on averages: {'at its limit (' + avg.replace('limit reached: ', '') + ')' if at_limit else avg}"
+    fo = s.get("peak_failover_basis") if isinstance(s.get("peak_failover_basis"), str) else ""
+    if fo:
+        if s.get("peak_failover_bound") == "limit":
+            fo = f"{s['peak_failover_max']:,.0f} desktops, at its limit ({fo.replace('limit reached: ', '')})"
+        txt += f"; with one controller down: {fo}"
+    return txt
+
+
 def summary_sentences(summ: pd.DataFrame) -> list[str]:
     """Plain-language sentences, one per configuration, built from ``summary`` (no typed numbers)."""
     word = {"eq": "", "approx": "about ", "gt": "at least ", "lt": "at most "}
@@ -523,6 +542,7 @@ def summary_sentences(summ: pd.DataFrame) -> list[str]:
                 f"; boot storm at a limit ({s['boot_limit']}): "
                 "more desktops need a slower boot, not a bigger count limit"
             )
+        txt += _other_maxima(s)
         if isinstance(s.get("caveat"), str) and s["caveat"]:
             txt += f"; headroom unknown for {s['caveat']}"
         if isinstance(s.get("consistency"), str) and s["consistency"]:

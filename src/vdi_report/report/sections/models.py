@@ -437,8 +437,17 @@ def _density(ctx) -> None:
     summ = ctx.density_summary
     table(
         mtables.density_table(summ),
-        "Density per array: demonstrated, busiest resource, extrapolated only where it scales",
+        "Density per array: demonstrated, busiest resource, extrapolated only where it scales (the notes below "
+        "give each maximum's basis and the vendors' claims)",
         "density",
+        {
+            "Array": "16%",
+            "Desktops demonstrated (normal / one controller down)": "14%",
+            "Busiest resource (reported)": "28%",
+            "Max at peak (model)": "14%",
+            "Max on averages (model)": "14%",
+            "Max at peak, one controller down (model)": "14%",
+        },
     )
     say("{items}", items="\n".join("- " + t for t in mtables.summary_sentences(summ)))
 
@@ -519,6 +528,76 @@ def _limits_note(ctx, configurations: list[str]) -> str:
     )
 
 
+def calculator_inputs(ctx) -> tuple[str, pd.DataFrame]:
+    """The sizing calculator's starting scenario, as the HTML form opens it: (its parameters in
+    words, e.g. ``era Modern (2022–2024), 2,000 desktops, ...``; its per-phase figures, columns
+    Phase, Figure (unit), Read share, KB per I/O), from the report parameters and
+    ``sizing_inputs.json`` (or ``PROFILE_FILE``)."""
+    from ...models import scenario
+
+    p = ctx.params
+    params = fill(
+        "era {era}, {desktops} desktops, concurrency {conc} (fraction active), headroom {head} (fraction kept free), "
+        "boot window {boot} min (all desktops), login window {login} min (active users), RAID {raid} (write penalty "
+        "{penalty}), failover {failover}",
+        era=ctx.label("era", p["era"]),
+        desktops=fmt.num(p["desktops"]),
+        conc=f"{float(p['concurrency']):g}",
+        head=f"{float(p['headroom']):g}",
+        boot=fmt.num(p["boot_window_min"]),
+        login=fmt.num(p["login_window_min"]),
+        raid=p["raid"],
+        penalty=scenario.WRITE_PENALTY[p["raid"]],
+        failover=p["failover"],
+    )
+    era = ctx.sizing_inputs["eras"][p["era"]]
+    prof = ctx.profile
+
+    def figure_of(ph, c):
+        if prof:
+            return prof[ph][c]
+        return era["per_desktop"][ph]["estimate"] if c == "iops_per_desktop" else era[c][ph]
+
+    def shown(v, c):
+        if v is None or (isinstance(v, float) and pd.isna(v)):
+            return "–"
+        return fmt.pct(v) if c == "read_share" else fmt.num(v)
+
+    phases = pd.DataFrame(
+        {
+            "Phase": [ctx.label("phase", ph) for ph in scenario.PHASES],
+            "Figure (unit)": [
+                f"{shown(figure_of(ph, 'iops_per_desktop'), 'iops')} ({scenario.PROFILE_UNITS[ph]})"
+                for ph in scenario.PHASES
+            ],
+            "Read share": [shown(figure_of(ph, "read_share"), "read_share") for ph in scenario.PHASES],
+            "KB per I/O": [shown(figure_of(ph, "io_size_kb"), "io") for ph in scenario.PHASES],
+        }
+    )
+    return params, phases
+
+
+def calculator_print(ctx) -> str:
+    """What the PDF prints for the HTML report's sizing calculator: what it does, and its starting
+    scenario (``calculator_inputs``: the parameters in words, the per-phase figures as a small
+    table without a caption, print only, so it takes no Table number that the HTML would lack),
+    whose results are the scenario table."""
+    from .. import tables
+
+    params, phases = calculator_inputs(ctx)
+    return fill(
+        "The HTML report has a sizing calculator: change the era, desktops, concurrency, headroom, boot and login "
+        "windows, RAID level or failover, or edit the per-phase figures, and it recomputes {ref_t} in the page with "
+        "the same formulas as the Python sizing function (a test checks that the two agree); for a price per array "
+        "you type, it also gives each tested configuration's verdict, the arrays needed and the cost per desktop, "
+        "and it saves the scenario as a link or a CSV file. It opens on this report's scenario ({params}), whose "
+        "results are {ref_t}, with these per-phase figures:\n\n{phases}\n",
+        ref_t=ref("scenario"),
+        params=params,
+        phases=tables.styled(phases, key="calc-print-phases").to_html(),
+    )
+
+
 def _scenario(ctx) -> None:
     rows, how = scenario_rows(ctx)
     say(
@@ -529,21 +608,10 @@ def _scenario(ctx) -> None:
     )
     table(rows, "Sizing scenario per phase (model)", "scenario")
     say("### Sizing calculator")
-    html_only(
-        calculator.calculator_html(ctx),
-        "The HTML report has a sizing calculator: choose the era, edit the per-phase figures (prefilled from it), "
-        "change desktops, concurrency, headroom, boot and login windows, RAID level and failover, and it recomputes "
-        "this table in the page, with the same formulas as the Python sizing function (a test checks that the two "
-        "agree).",
-    )
+    html_only(calculator.calculator_html(ctx), calculator_print(ctx))
     from .answers import _prices
 
-    html_only(
-        verdict_calculator.verdicts_html(ctx, _prices(ctx)),
-        "The HTML calculator also gives, for its scenario and a price per array you type, each tested "
-        "configuration's verdict per phase, the arrays needed and the cost per desktop (the same rules as the "
-        "per-array answers of the first chapter; a test checks that the two agree).",
-    )
+    html_only(verdict_calculator.verdicts_html(ctx, _prices(ctx)), "")  # print: said in calculator_print
 
 
 def render(ctx) -> None:

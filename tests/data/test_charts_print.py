@@ -1,0 +1,45 @@
+"""The boot-demand chart draws the boot storms' bounds as bounds (issue 20, layout: "bounds in
+Figure 4 are drawn as ordinary marks")."""
+
+import json
+
+import pandas as pd
+
+from vdi_report.report import charts
+
+
+def _caret_rows(spec):
+    """{caret shape: set of vendors drawn with it}."""
+    out = {}
+
+    def walk(x):
+        if isinstance(x, dict):
+            if isinstance(x.get("mark"), dict) and x["mark"].get("shape", "").startswith("triangle"):
+                filt = " ".join(t.get("filter", "") for t in x.get("transform", []) if isinstance(t.get("filter"), str))
+                out.setdefault(x["mark"]["shape"], set()).add(filt)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(spec)
+    return out
+
+
+def test_boot_storm_bounds_have_carets_in_their_direction(processed):
+    pred = processed("iops_per_desktop_model")
+    storms = processed("boot_storms")
+    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
+    model = pred[(pred["phase"] == "boot") & (pred["era"] == "seed")]
+    spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
+    carets = _caret_rows(spec)
+    rate_gt = (storms["rate_bound"] == "gt").any()
+    peak_lt = ((storms["peak_bound"] == "lt") & storms["peak_iops"].notna()).any()
+    average_only = (storms["peak_iops"].isna() & storms["average_iops"].notna()).any()
+    assert rate_gt and peak_lt and average_only  # the data this test is about
+    assert "triangle-right" in carets  # a rate "at least" (a duration "under 6 min")
+    assert "triangle-down" in carets  # a peak "up to"
+    assert "triangle-up" in carets  # an average standing in for a peak: the peak is at least that
+    data = json.dumps(spec["datasets"])
+    assert "x_bound" in data and "y_bound" in data
