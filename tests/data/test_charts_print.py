@@ -1,22 +1,20 @@
 """The boot-demand chart draws the boot storms' bounds as bounds (issue 20, layout: "bounds in
 Figure 4 are drawn as ordinary marks")."""
 
-import json
-
 import pandas as pd
 
 from vdi_report.report import charts
 
 
 def _caret_rows(spec):
-    """{caret shape: set of vendors drawn with it}."""
+    """{caret glyph: set of vendors drawn with it}."""
     out = {}
 
     def walk(x):
         if isinstance(x, dict):
-            if isinstance(x.get("mark"), dict) and x["mark"].get("shape", "").startswith("triangle"):
-                filt = " ".join(t.get("filter", "") for t in x.get("transform", []) if isinstance(t.get("filter"), str))
-                out.setdefault(x["mark"]["shape"], set()).add(filt)
+            if isinstance(x.get("mark"), dict) and x["mark"].get("type") == "text" and "text" in x["mark"]:
+                rows = spec["datasets"][x["data"]["name"]] if "data" in x else []
+                out.setdefault(x["mark"]["text"], set()).update(r["vendor"] for r in rows)
             for v in x.values():
                 walk(v)
         elif isinstance(x, list):
@@ -38,8 +36,9 @@ def test_boot_storm_bounds_have_carets_in_their_direction(processed):
     peak_lt = ((storms["peak_bound"] == "lt") & storms["peak_iops"].notna()).any()
     average_only = (storms["peak_iops"].isna() & storms["average_iops"].notna()).any()
     assert rate_gt and peak_lt and average_only  # the data this test is about
-    assert "triangle-right" in carets  # a rate "at least" (a duration "under 6 min")
-    assert "triangle-down" in carets  # a peak "up to"
-    assert "triangle-up" in carets  # an average standing in for a peak: the peak is at least that
-    data = json.dumps(spec["datasets"])
-    assert "x_bound" in data and "y_bound" in data
+    gt_rate = set(storms.loc[storms["rate_bound"] == "gt", "vendor"])
+    lt_peak = set(storms.loc[(storms["peak_bound"] == "lt") & storms["peak_iops"].notna(), "vendor"])
+    no_peak = set(storms.loc[storms["peak_iops"].isna() & storms["average_iops"].notna(), "vendor"])
+    assert carets["▶"] == gt_rate  # a rate "at least" (a duration "under 6 min")
+    assert carets["▼"] == lt_peak  # a peak "up to"
+    assert carets["▲"] == no_peak  # an average standing in for a peak: the peak is at least that

@@ -63,7 +63,7 @@ def test_latency_chart_draws_normal_condition_only_with_open_marks_for_bounds(re
     assert not set(failover["record_id"]) & set(d["record_id"])
     spec = charts.latency_chart(results).to_dict()
     assert "title" not in spec
-    marks = {lay["mark"].get("filled") for lay in spec["layer"]}
+    marks = {lay["mark"].get("filled") for lay in spec["layer"] if lay["mark"].get("type") == "point"}
     assert marks == {True, False}
     assert any(t.get("field") == "vantage" for lay in spec["layer"] for t in lay["encoding"]["tooltip"])
     lt = d[d["bound"] == "lt"]

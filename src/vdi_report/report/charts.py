@@ -144,8 +144,9 @@ def _phase_label(phase: pd.Series) -> pd.Series:
     return phase.map(config.PHASE_LABELS).fillna(phase)
 
 
-def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
-    """IOPS per desktop by phase and vendor (log scale), one panel per statistic (peak, average).
+def per_desktop_iops_chart(results: pd.DataFrame) -> alt.HConcatChart:
+    """IOPS per desktop by phase and vendor (log scale), one panel per statistic (peak, average),
+    side by side on shared scales.
 
     Uses records with metric ``iops``, a per-desktop figure and ``used_in_analysis``; the shape is
     the vantage (numbers from different vantages are not comparable), a bound is an open mark
@@ -164,7 +165,7 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
     d["condition"] = d["condition"].replace("", "normal")
     order = [config.PHASE_LABELS[p] for p in config.PHASE_ORDER]
     ticks = log_ticks(float(d["per_desktop"].min()), float(d["per_desktop"].max())) if len(d) else None
-    base = alt.Chart().encode(
+    enc = dict(
         x=alt.X(
             "per_desktop:Q",
             title="IOPS per desktop (log scale)",
@@ -187,86 +188,93 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.FacetChart:
             "locator",
         ],
     )
-    return (
-        alt.layer(*bound_layers(base, d, {"x": ("bound", "IOPS per desktop")}, size=60), data=d)
-        .properties(width=190, height=160)
-        .facet(
-            column=alt.Column(
-                "statistic:N",
-                title=None,
-                sort=["peak", "average"],
-                header=alt.Header(labelFontSize=12, labelFontWeight="bold"),
-            ),
-        )
-    )  # no title: the report's figure caption is the title
+    # one panel per statistic, side by side, on shared scales (a concatenation: each layer holds
+    # its own rows, so a text alternative counts one point per value)
+    stats = [st for st in ("peak", "average") if (d["statistic"] == st).any()]
+    panels = [
+        alt.layer(
+            *bound_layers(
+                # the phases are named once, left of the first panel
+                {**enc, "y": alt.Y("phase_label:N", title=None, sort=order, axis=None)} if i else enc,
+                d[d["statistic"] == st],
+                {"x": ("bound", "IOPS per desktop")},
+                size=60,
+            )
+        ).properties(width=190, height=160, title=alt.Title(st, fontSize=12, fontWeight="bold", anchor="middle"))
+        for i, st in enumerate(stats)
+    ]
+    # no title: the report's figure caption is the title
+    return alt.hconcat(*panels).resolve_scale(x="shared", y="shared")
 
 
 BOUND_MARKS = {"eq": "reported value", "approx": "approximate value", "lt": "upper bound (<)", "gt": "lower bound (>)"}
 
 # A value reported as a bound ("at least", "up to") is drawn as an open mark at the bound with a
 # caret beside it on the side where the true value lies; a value as reported (or approximate) is a
-# filled mark. (axis, bound) -> (caret shape, x offset, y offset in px (SVG y grows downwards),
-# the caret's glyph and meaning for the legend).
+# filled mark. (axis, bound) -> (legend symbol, the caret's glyph, x offset, y offset in px (SVG y
+# grows downwards), meaning for the legend).
 BOUND_CARETS = {
-    ("x", "gt"): ("triangle-right", 9, 0, "at least (caret ▶)"),
-    ("x", "lt"): ("triangle-left", -9, 0, "at most (caret ◀)"),
-    ("y", "gt"): ("triangle-up", 0, -9, "at least (caret ▲)"),
-    ("y", "lt"): ("triangle-down", 0, 9, "at most (caret ▼)"),
+    ("x", "gt"): ("triangle-right", "▶", 10, 0, "at least (caret ▶)"),
+    ("x", "lt"): ("triangle-left", "◀", -10, 0, "at most (caret ◀)"),
+    ("y", "gt"): ("triangle-up", "▲", 0, -10, "at least (caret ▲)"),
+    ("y", "lt"): ("triangle-down", "▼", 0, 10, "at most (caret ▼)"),
 }
 BOUND_LEGEND_TITLE = "A bound: open mark, caret towards the true value"
 # The legend entry of an axis's carets rides on a channel of its own (a channel per axis, a field
 # per channel: Vega-Lite merges legends of one field and drops the symbols), so that the chart's
-# shape scale (vantage, statistic) stays one legend, also across facets.
-_CARET_CHANNEL = {"x": ("size", 45), "y": ("opacity", 0.95)}
+# shape scale (vantage, statistic) stays one legend. The carets are text glyphs, not points: a
+# text alternative (alt_text) counts the points drawn, one per value.
+_CARET_CHANNEL = {"x": ("size", MIN_FONT_PX + 1), "y": ("opacity", 0.95)}
 
 
-def bound_layers(base: alt.Chart, data: pd.DataFrame, bounds: dict[str, tuple[str, str]], size: int = 70) -> list:
-    """Layers drawing ``base`` (an ``alt.Chart()`` without data, with x, y and colour encoded) with
-    bounds told apart: a filled point for a value as reported, an open point for a value reported
-    as a bound, and a caret beside it pointing where the true value lies (right/up: at least;
+def bound_layers(enc: dict, data: pd.DataFrame, bounds: dict[str, tuple[str, str]], size: int = 70) -> list:
+    """Layers drawing ``data`` with the encodings ``enc`` (x, y, colour, ...) and bounds told
+    apart: a filled point for a value as reported, an open point for a value reported as a
+    bound, and a caret beside it pointing where the true value lies (right/up: at least;
     left/down: at most). The legend (``BOUND_LEGEND_TITLE``) has an entry per axis with bounds,
-    e.g. "latency: at most (caret ◀)".
+    e.g. "latency: at most (caret ◀)". Each layer holds its own rows (one point per row).
 
     ``bounds``: {axis: (column, name)}, e.g. ``{"x": ("bound", "latency")}``; the column holds
     ``gt`` (at least), ``lt`` (at most) or anything else (a value as reported). Returns the layers
-    for ``alt.layer(*layers, data=data)``."""
-    is_bound = " || ".join(f"datum['{c}'] == 'gt' || datum['{c}'] == 'lt'" for c, _ in bounds.values())
-    exact = base.transform_filter(f"!({is_bound})").mark_point(size=size, filled=True, opacity=0.85)
-    opened = base.transform_filter(is_bound).mark_point(size=size, filled=False, strokeWidth=2, opacity=0.95)
-    layers, titled = [exact, opened], False
-    for axis, (col, name) in bounds.items():
-        present = [b for b in ("gt", "lt") if (data[col].astype(str) == b).any()]
+    for ``alt.layer(*layers)``."""
+    flags = {axis: data[col].astype(str) for axis, (col, _) in bounds.items()}
+    is_bound = pd.Series(False, index=data.index)
+    for f in flags.values():
+        is_bound |= f.isin(["gt", "lt"])
+    layers = [
+        alt.Chart(data[~is_bound]).mark_point(size=size, filled=True, opacity=0.85).encode(**enc),
+        alt.Chart(data[is_bound]).mark_point(size=size, filled=False, strokeWidth=2, opacity=0.95).encode(**enc),
+    ]
+    titled = False
+    for axis, (_col, name) in bounds.items():
+        present = [b for b in ("gt", "lt") if (flags[axis] == b).any()]
         if not present:
             continue
-        words = f"{name}: {' or '.join(BOUND_CARETS[(axis, b)][3] for b in present)}"
         channel, value = _CARET_CHANNEL[axis]
+        field = f"caret_{axis}"
+        words = f"{name}: {' or '.join(BOUND_CARETS[(axis, b)][4] for b in present)}"
         legend = alt.Legend(
             title=" " if titled else BOUND_LEGEND_TITLE,  # a blank title keeps the entries on one row
             titleLimit=0,
             symbolType=BOUND_CARETS[(axis, present[0])][0],
             symbolFillColor="#555",
             symbolStrokeColor="#555",
+            symbolSize=60,
             labelLimit=0,
             orient="bottom",
             direction="vertical",
         )
         titled = True
-        field = f"caret_{axis}"
-        enc = {
-            channel: {
-                "field": field,
-                "type": "nominal",
-                "scale": {"domain": [words], "range": [value, value]},
-                "legend": legend.to_dict(),
-            }
-        }
+        scale = {"domain": [words], "range": [value, value]}
+        caret_enc = {k: v for k, v in enc.items() if k in ("x", "y", "color")}
+        caret_enc[channel] = {"field": field, "type": "nominal", "scale": scale, "legend": legend.to_dict()}
         for b in present:
-            shape, dx, dy, _ = BOUND_CARETS[(axis, b)]
+            _, glyph, dx, dy, _ = BOUND_CARETS[(axis, b)]
+            rows = data[flags[axis] == b].assign(**{field: words})
             layers.append(
-                base.transform_filter(f"datum['{col}'] == '{b}'")
-                .transform_calculate(**{field: repr(words)})
-                .mark_point(shape=shape, filled=True, size=45, opacity=0.95, xOffset=dx, yOffset=dy)
-                .encode(**enc)
+                alt.Chart(rows)
+                .mark_text(text=glyph, dx=dx, dy=dy, fontSize=MIN_FONT_PX + 1, baseline="middle", align="center")
+                .encode(**caret_enc)
             )
     return layers
 
@@ -315,9 +323,9 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
             "locator",
         ],
     }
-    layers = bound_layers(alt.Chart().encode(**enc), d, {"x": ("bound", "latency")})
+    layers = bound_layers(enc, d, {"x": ("bound", "latency")})
     # no title: the report's figure caption is the title
-    return alt.layer(*layers, data=d).properties(width=380, height=180)
+    return alt.layer(*layers).properties(width=380, height=180)
 
 
 # Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind
@@ -522,7 +530,7 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
             .mark_line(color="#666", strokeDash=[4, 4])
             .encode(x="boot_rate_per_min:Q", y="fe_iops:Q"),
         )
-    pts = alt.Chart().encode(
+    pts = dict(
         x="boot_rate_per_min:Q",
         y="iops:Q",
         color=alt.Color("vendor:N", scale=vendor_scale(s["vendor"]), title="Tested"),
@@ -537,7 +545,7 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
             "duration_record",
         ],
     )
-    pts = alt.layer(*bound_layers(pts, s, {"x": ("x_bound", "boot rate"), "y": ("y_bound", "peak")}, size=90), data=s)
+    pts = alt.layer(*bound_layers(pts, s, {"x": ("x_bound", "boot rate"), "y": ("y_bound", "peak")}, size=90))
     layers = [*layers_model, pts]
     if scenario_rate:
         rule = pd.DataFrame({"r": [scenario_rate], "text": [SCENARIO]})

@@ -27,40 +27,47 @@ def _layers(spec):
 
 def _bound_chart(bounds):
     d = pd.DataFrame({"v": [1.0, 2.0, 3.0, 4.0], "p": list("abcd"), "bound": bounds})
-    base = alt.Chart().encode(x="v:Q", y="p:N")
-    return alt.layer(*charts.bound_layers(base, d, {"x": ("bound", "latency")}), data=d).to_dict()
+    return alt.layer(*charts.bound_layers({"x": "v:Q", "y": "p:N"}, d, {"x": ("bound", "latency")})).to_dict()
+
+
+def _rows(spec, layer):
+    return spec["datasets"][layer["data"]["name"]]
 
 
 def test_a_bound_is_an_open_mark_with_a_caret_towards_the_true_value():
-    layers = _layers(_bound_chart(["eq", "approx", "lt", "gt"]))
-    marks = [lay["mark"] for lay in layers]
-    filled = [m for m in marks if m.get("filled") and "shape" not in m]
-    opened = [m for m in marks if m.get("filled") is False]
-    carets = {m["shape"]: m for m in marks if "shape" in m}
-    assert len(filled) == 1 and len(opened) == 1
-    # at most: the caret left of the mark; at least: right of it
-    assert carets["triangle-left"]["xOffset"] < 0 < carets["triangle-right"]["xOffset"]
-    # the open marks are the bounds, the filled ones the values as reported (approx included)
-    (exact,) = [lay for lay in layers if lay["mark"] is filled[0]]
-    (bound,) = [lay for lay in layers if lay["mark"] is opened[0]]
-    assert "!(" in exact["transform"][0]["filter"] and "'lt'" in bound["transform"][0]["filter"]
+    spec = _bound_chart(["eq", "approx", "lt", "gt"])
+    layers = _layers(spec)
+    (filled,) = [lay for lay in layers if lay["mark"].get("type") == "point" and lay["mark"].get("filled")]
+    (opened,) = [lay for lay in layers if lay["mark"].get("filled") is False]
+    carets = {lay["mark"]["text"]: lay for lay in layers if lay["mark"].get("type") == "text"}
+    # values as reported (approximate included) filled, bounds open, one point per value
+    assert sorted(r["bound"] for r in _rows(spec, filled)) == ["approx", "eq"]
+    assert sorted(r["bound"] for r in _rows(spec, opened)) == ["gt", "lt"]
+    # at most: a caret left of the mark; at least: right of it
+    assert set(carets) == {"◀", "▶"}
+    assert carets["◀"]["mark"]["dx"] < 0 < carets["▶"]["mark"]["dx"]
+    assert [r["bound"] for r in _rows(spec, carets["◀"])] == ["lt"]
 
 
 def test_the_legend_says_what_an_open_mark_and_its_caret_mean():
     spec = _bound_chart(["eq", "lt", "lt", "gt"])
-    legends = [enc["legend"] for lay in _layers(spec) for enc in lay.get("encoding", {}).values() if "legend" in enc]
+    legends = [enc for lay in _layers(spec) for enc in lay.get("encoding", {}).values() if "legend" in enc]
     assert legends, "the carets have no legend"
-    assert legends[0]["title"] == charts.BOUND_LEGEND_TITLE
-    labels = {
-        d for lay in _layers(spec) for t in lay.get("transform", []) if "calculate" in t for d in [t["calculate"]]
-    }
-    text = " ".join(labels)
-    assert "at least" in text and "at most" in text and "latency" in text
+    assert legends[0]["legend"]["title"] == charts.BOUND_LEGEND_TITLE
+    (label,) = {d for enc in legends for d in enc["scale"]["domain"]}
+    assert "latency" in label and "at least" in label and "at most" in label
 
 
 def test_no_caret_and_no_legend_without_bounds():
     layers = _layers(_bound_chart(["eq", "eq", "approx", "eq"]))
-    assert not [lay for lay in layers if "shape" in lay["mark"]]
+    assert not [lay for lay in layers if lay["mark"].get("type") == "text"]
+
+
+def test_a_text_alternative_counts_each_value_once():
+    from vdi_report.report import alt_text
+
+    text = alt_text.describe(_bound_chart(["eq", "lt", "lt", "gt"]))
+    assert "4 points" in text
 
 
 @pytest.mark.parametrize("part", ["axis", "legend", "header"])
