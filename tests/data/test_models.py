@@ -100,11 +100,14 @@ def test_cv_by_vendor_reports_each_vendor_without_a_pooled_row(results):
     assert (p["sharpness"] >= 1).all() and ((p["coverage"] >= 0) & (p["coverage"] <= 1)).all()
 
 
-def test_external_check_is_empty_or_labelled(results):
-    obs = iops.observations(results)
-    ext = iops.external_check(results, iops.fit(obs, "pooled"))
-    assert {"broker", "load_tool", "platform", "ratio", "covered"} <= set(ext.columns)
-    assert not set(ext["source_id"]) & set(obs["source_id"])  # never the seeds
+def test_external_evidence_is_labelled_and_never_a_seed(processed, sources_df):
+    """The out-of-sample table (``era.external_evidence``, iops_model_external.csv): only external
+    documents, each row labelled with how its document differs (sources.csv)."""
+    ext = processed("iops_model_external")
+    s = sources_df.set_index("source_id")
+    assert len(ext) and (ext["source_id"].map(s["role"]) == "external").all()  # never the seeds
+    for col in ("broker", "load_tool", "guest_os", "platform"):
+        assert (ext[col] == ext["source_id"].map(s[col])).all(), col
 
 
 @pytest.fixture(scope="module")

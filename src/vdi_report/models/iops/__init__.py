@@ -2,8 +2,9 @@
 
 Pipeline: ``candidate_records`` (every per-desktop IOPS record with its semantics and the reason
 it is or is not used) -> ``observations`` (one row per vendor x cell x worker class) -> ``fit``
-(statsmodels OLS) -> ``planning_table`` (``iops_per_desktop_model.csv``), ``leave_one_vendor_out``
-and ``external_check``.
+(statsmodels OLS) -> ``predict_grid`` and ``leave_one_vendor_out``. The planning table
+``iops_per_desktop_model.csv`` is ``models.era.planning_rows``: these observations pooled by
+document, per era.
 
 Like with like (``semantics.observation_semantics``):
 - A *cell* is a phase with its statistic and window: ``login`` peak (the login storm's peak,
@@ -17,16 +18,16 @@ Like with like (``semantics.observation_semantics``):
 - Only standard Login VSI loads; a boosted I/O workload (an IOPS target per desktop, or an I/O
   generator such as Vdbench) is excluded, with the reason, and listed.
 - Boot storms are not modelled here: their demand depends on the boot rate (``models.boot``).
-- External sources (sources.csv ``role = external``) never enter the fit; ``external_check``
-  predicts them out of sample.
+- External sources (sources.csv ``role = external``) never enter the fit; ``models.era``
+  reads each of their figures with its true status against the seed rows (``external_evidence``).
 
 Bounds: ``lt``/``gt`` values are excluded (``bounded="exclude"``); ranges and ``approx`` values
 enter at their midpoint. The specification is chosen by ``choose_spec`` from the computed criteria
 (leave-one-vendor-out coverage of observations, then error, then AIC).
 
 Modules: ``observations`` (cells, candidate records, observations), ``fit`` (OLS and the grid),
-``validation`` (leave-one-vendor-out, specification choice, external check), ``planning`` (the
-planning table). Charts and words for the report live in ``vdi_report.report``.
+``validation`` (leave-one-vendor-out, specification choice, bound verdicts), ``planning`` (rules
+of thumb, I/O profile, observation context). Charts and words for the report live in ``vdi_report.report``.
 """
 
 from .fit import ESTIMATE_STATISTICS, IopsModel, _design, _fit_arrays, coefficients, fit, grid, predict_grid
@@ -56,10 +57,9 @@ from .observations import (
     resolve_choices,
     workload_score,
 )
-from .planning import PLANNING_COLUMNS, class_vendors, io_profile, observation_context, planning_table, rules_of_thumb
+from .planning import io_profile, observation_context, rules_of_thumb
 from .validation import (
     BOUND_VERDICTS,
-    EXTERNAL_COLUMNS,
     VACUOUS_SHARPNESS,
     bound_verdict,
     bounds_sensitivity,
@@ -68,7 +68,6 @@ from .validation import (
     cv_by_vendor,
     cv_summary,
     document_labels,
-    external_check,
     leave_one_vendor_out,
 )
 
@@ -112,15 +111,10 @@ __all__ = [
     "compare_specs",
     "choose_spec",
     "bounds_sensitivity",
-    "EXTERNAL_COLUMNS",
-    "external_check",
     "BOUND_VERDICTS",
     "bound_verdict",
     "document_labels",
     "rules_of_thumb",
     "io_profile",
-    "class_vendors",
-    "PLANNING_COLUMNS",
-    "planning_table",
     "observation_context",
 ]

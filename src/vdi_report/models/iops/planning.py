@@ -1,5 +1,6 @@
-"""The planning table (``iops_per_desktop_model.csv``) from the fitted model, the boot model and
-the I/O profile; the documents' rules of thumb beside it."""
+"""What the report shows beside the planning table: the documents' rules of thumb against the
+fitted model, the I/O profile per document and the observations' context. (The planning table
+``iops_per_desktop_model.csv`` itself is ``models.era.planning_rows``: by era, documents pooled.)"""
 
 import numpy as np
 import pandas as pd
@@ -107,118 +108,6 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
         .sort_values(["vendor", "test_id", "statistic"])
         .reset_index(drop=True)
     )
-
-
-def class_vendors(obs: pd.DataFrame) -> str:
-    """How many vendors observed each worker class, e.g. ``knowledge: 1 vendor, office: 1 vendor``."""
-    n = obs.groupby("worker_class")["vendor"].nunique()
-    return ", ".join(f"{c}: {k} vendor{'s' if k > 1 else ''}" for c, k in n.items())
-
-
-PLANNING_COLUMNS = [
-    "phase",
-    "worker_class",
-    "statistic",
-    "estimate",
-    "pi90_low",
-    "pi90_high",
-    "interval_kind",
-    "unit",
-    "n_obs",
-    "n_vendors",
-    "vendors",
-    "spec",
-    "boot_rate_per_min",
-    "io_per_boot",
-    "read_share",
-    "io_size_kb",
-    "latency_ms",
-    "read_share_vendors",
-    "io_size_vendors",
-    "latency_vendors",
-    "identifiable",
-]
-
-
-def planning_table(
-    pred: pd.DataFrame, obs: pd.DataFrame, boot_model: pd.DataFrame, chars: pd.DataFrame
-) -> pd.DataFrame:
-    """The planning table ``iops_per_desktop_model.csv``: columns ``PLANNING_COLUMNS``.
-
-    Rows: the IOPS model's predictions (``predict_grid``: login peak, steady-state average,
-    login + steady-state test average; unit IOPS per desktop; 90 % PI) and the boot-rate model
-    (``boot.rate_model``: ``peak_per_rate`` in IOPS per desktop booted per minute, ``io_per_boot``
-    in I/O per desktop boot; their interval is the documents' range when too few for a PI,
-    ``interval_kind`` says which). n_vendors / vendors: the documents behind the row.
-    read_share, io_size_kb, latency_ms: ``scenario.io_characteristics`` of the row's phase
-    (login_and_steady_state rows take the whole tests' own, steady state's when ``chars`` has no
-    such row), with the vendors behind each
-    (read_share_vendors, io_size_vendors, latency_vendors: comma-separated). identifiable: what
-    the row can and cannot tell (e.g. the worker class is pooled).
-    """
-    rows = []
-    ch = chars.set_index("phase")
-    pooled = ANY_CLASS in set(pred["worker_class"])
-    for _, p in pred.iterrows():
-        o = obs[obs["cell"] == p["cell"]]
-        vendors = sorted(set(o["vendor"]))
-        note = (
-            f"worker classes pooled ({class_vendors(obs)}): with so few vendors per class the class effect "
-            "cannot be separated from the vendor effect"
-            if pooled
-            else f"worker class {p['worker_class']}"
-        )
-        rows.append(
-            {
-                "phase": p["phase"],
-                "worker_class": p["worker_class"],
-                "statistic": p["statistic"],
-                "estimate": p["estimate"],
-                "pi90_low": p["pi90_low"],
-                "pi90_high": p["pi90_high"],
-                "interval_kind": f"90 % prediction interval ({p['spec']} OLS on ln)",
-                "unit": "IOPS per desktop",
-                "n_obs": len(o),
-                "n_vendors": len(vendors),
-                "vendors": ", ".join(vendors),
-                "spec": p["spec"],
-                "identifiable": note,
-            }
-        )
-    for _, b in boot_model.iterrows():
-        rows.append(
-            {
-                "phase": "boot",
-                "worker_class": b["worker_class"],
-                "statistic": b["statistic"],
-                "estimate": b["estimate"],
-                "pi90_low": b["pi90_low"],
-                "pi90_high": b["pi90_high"],
-                "interval_kind": b["interval_kind"],
-                "unit": "IOPS per (desktop booted per minute)"
-                if b["statistic"] == "peak_per_rate"
-                else "I/O per desktop boot",
-                "n_obs": b["n_vendors"],
-                "n_vendors": b["n_vendors"],
-                "vendors": b["vendors"],
-                "spec": "boot rate",
-                "boot_rate_per_min": b["boot_rate_per_min"],
-                "io_per_boot": b["io_per_boot"],
-                "identifiable": "no user session during boot: one row for every worker class; demand scales with the "
-                "boot rate",
-            }
-        )
-    t = pd.DataFrame(rows)
-    key = (
-        t["phase"]
-        if "login_and_steady_state" in ch.index
-        else t["phase"].replace("login_and_steady_state", "steady_state")
-    )
-    for c in ("read_share", "io_size_kb", "latency_ms"):
-        t[c] = key.map(ch[c]) if c in ch else np.nan
-    for c in ("read_share_vendors", "io_size_vendors", "latency_vendors"):
-        t[c] = key.map(ch[c]).fillna("") if c in ch else ""
-    return t.reindex(columns=PLANNING_COLUMNS)
 
 
 def observation_context(

@@ -1,20 +1,16 @@
 """Validating the per-desktop IOPS model: leave-one-vendor-out, specification choice, bounds
-sensitivity and the out-of-sample check against the external documents."""
+sensitivity and the verdict of a bound against an interval. (The out-of-sample check against the
+external documents is ``models.era.external_evidence``: each figure with its true status.)"""
 
 import numpy as np
 import pandas as pd
 
-from ...transform.normalize import VANTAGE_PREFERENCE
-from .fit import IopsModel, fit, grid, predict_grid
+from .fit import fit, predict_grid
 from .observations import (
     ANY_CLASS,
-    CELL_ORDER,
     DEFAULT_SPEC,
     REFERENCE_CLASS,
     SPECS,
-    WORKER_CLASSES,
-    WORKLOAD_SPECS,
-    candidate_records,
     observations,
 )
 
@@ -180,98 +176,6 @@ def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.Da
         g = g[g["worker_class"].isin([REFERENCE_CLASS, ANY_CLASS])].assign(treatment=name, n_obs=len(o))
         out.append(g[["treatment", "n_obs", "phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high"]])
     return pd.concat(out, ignore_index=True)
-
-
-EXTERNAL_COLUMNS = [
-    "source_id",
-    "vendor",
-    "broker",
-    "load_tool",
-    "guest_os",
-    "platform",
-    "test_id",
-    "configuration",
-    "variant",
-    "cell",
-    "worker_class",
-    "observed",
-    "bound",
-    "predicted",
-    "pi90_low",
-    "pi90_high",
-    "ratio",
-    "covered",
-    "record_ids",
-]
-
-
-def external_check(
-    results: pd.DataFrame, model: IopsModel, sources_df: pd.DataFrame | None = None, choices=None
-) -> pd.DataFrame:
-    """Out-of-sample check on the external sources (sources.csv ``role = external``).
-
-    Their per-desktop figures pass the same semantics and exclusions as the seeds' (a total
-    derived as read + write where they report no total: ``derived_totals``) and are predicted
-    by ``model`` (fitted to the seeds only), one row per external test run and cell, labelled by
-    how the source differs; ``choices`` as for ``candidate_records``. Columns
-    ``EXTERNAL_COLUMNS``: observed, predicted, pi90_low, pi90_high in IOPS per desktop; bound
-    (``lt``: the observed figure is an upper bound, e.g. a sum of separate read and write
-    peaks); ratio (observed / predicted); covered (observed inside the 90 % PI; for an upper
-    bound, whether the interval starts below it). Zero rows when no external source has a
-    usable figure.
-    """
-    from ...raw import sources
-
-    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
-    ext_ids = set(s.index[s["role"] == "external"])
-    r = results[results["source_id"].isin(ext_ids)]
-    if r.empty:
-        return pd.DataFrame(columns=EXTERNAL_COLUMNS)
-    c = candidate_records(results, sources_df, choices)
-    c = c[
-        (c["role"] == "external")
-        & (c["reason"] == "")
-        & c["cell"].isin(CELL_ORDER)
-        & c["bound"].isin(["eq", "approx", "lt"])
-    ]
-    if c.empty:
-        return pd.DataFrame(columns=EXTERNAL_COLUMNS)
-    c = c.assign(_vp=c["vantage"].map(VANTAGE_PREFERENCE.index)).sort_values(["_vp", "record_id"])
-    c = c.drop_duplicates(["source_id", "test_id", "configuration", "variant", "cell"])
-    c = c.assign(_y=c["iops_per_desktop"].round(6)).drop_duplicates(
-        ["source_id", "configuration", "variant", "cell", "_y"]
-    )  # one figure in two tables
-    g = grid(results, WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,))
-    cls = (
-        c["worker_class"].where(c["worker_class"].isin(g["worker_class"]), ANY_CLASS)
-        if model.spec in WORKLOAD_SPECS
-        else ANY_CLASS
-    )
-    new = c.assign(worker_class=cls)[["cell", "worker_class"]].merge(g, on=["cell", "worker_class"], how="left")
-    p = model.predict(new.set_index(c.index))
-    out = pd.DataFrame(
-        {
-            "source_id": c["source_id"],
-            "vendor": c["vendor"],
-            "test_id": c["test_id"],
-            "configuration": c["configuration"],
-            "variant": c["variant"],
-            "cell": c["cell"],
-            "worker_class": c["worker_class"],
-            "observed": c["iops_per_desktop"],
-            "bound": c["bound"],
-            "predicted": p["estimate"],
-            "pi90_low": p["pi90_low"],
-            "pi90_high": p["pi90_high"],
-            "record_ids": c["record_id"],
-        }
-    )
-    for col in ("broker", "load_tool", "guest_os", "platform"):
-        out[col] = out["source_id"].map(s[col])
-    out["ratio"] = out["observed"] / out["predicted"]
-    inside = (out["observed"] >= out["pi90_low"]) & (out["observed"] <= out["pi90_high"])
-    out["covered"] = np.where(out["bound"] == "lt", out["pi90_low"] <= out["observed"], inside)
-    return out[EXTERNAL_COLUMNS].sort_values(["source_id", "cell", "test_id"]).reset_index(drop=True)
 
 
 BOUND_VERDICTS = ("yes", "no", "consistent", "uninformative")
