@@ -23,6 +23,7 @@ of an intercept-only OLS on the logarithm.
 import numpy as np
 import pandas as pd
 
+from .. import catalogue
 from . import semantics
 
 FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
@@ -30,27 +31,8 @@ FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
 STATISTIC_LABELS = {"peak_per_rate": "peak per boot rate", "io_per_boot": "I/O per boot"}
 MIN_FOR_PI = 3
 PI_ALPHA = 0.10
-BOOT_COLUMNS = [
-    "source_id",
-    "vendor",
-    "role",
-    "desktops",
-    "duration_min",
-    "duration_bound",
-    "duration_record",
-    "boot_rate_per_min",
-    "rate_bound",
-    "peak_iops",
-    "peak_bound",
-    "peak_record",
-    "average_iops",
-    "average_record",
-    "io_per_boot",
-    "io_per_boot_bound",
-    "peak_iops_per_rate",
-    "peak_per_rate_bound",
-    "vantage",
-]
+# The columns of ``boot_storms.csv``, in file order: the catalogue's declaration (one source).
+BOOT_COLUMNS = catalogue.table("boot_storms").column_names
 _FLIP = {"lt": "gt", "gt": "lt"}
 
 

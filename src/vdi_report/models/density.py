@@ -24,6 +24,8 @@ Latency rises non-linearly near saturation and is never extrapolated.
 import numpy as np
 import pandas as pd
 
+from .. import catalogue
+
 UTILIZATION_METRICS = {
     "storage_cpu_utilization": "array controller CPU",
     "mpu_utilization": "MPU",
@@ -40,22 +42,11 @@ SPEED_METRICS = ("port_speed", "network_speed", "fc_port_speed", "network_port_s
 # "overall": a statement about all tests (AccelStor's "always under 4 %"), so it binds user phases too.
 USER_PHASES = ("boot", "login", "login_and_steady_state", "steady_state", "overall")
 MAINTENANCE_PHASES = ("provisioning", "patching")
-DENSITY_COLUMNS = [
-    "source_id",
-    "vendor",
-    "configuration",
-    "phase",
-    "condition",
-    "variant",
-    "resource",
-    "metric",
-    "statistic",
-    "utilization_pct",
-    "utilization_low",
-    "utilization_high",
-    "bound",
-    "desktops",
-    "population",
+# The columns of ``density.csv``, in file order: the catalogue's declaration (one source). A
+# utilization row (``utilization``) has them all but the extrapolation columns ``max_desktops``
+# adds, and keeps the statement's ``line`` (to match claims.csv).
+DENSITY_COLUMNS = catalogue.table("density").column_names
+EXTRAPOLATION_COLUMNS = [
     "extrapolation",
     "reason",
     "max_desktops",
@@ -63,9 +54,9 @@ DENSITY_COLUMNS = [
     "max_desktops_failover",
     "failover_basis",
     "phase_kind",
-    "record_id",
     "claim_id",
 ]
+UTILIZATION_COLUMNS = [c for c in DENSITY_COLUMNS if c not in EXTRAPOLATION_COLUMNS] + ["line"]
 
 
 def _pool(quote: str) -> str:
@@ -76,10 +67,11 @@ def _pool(quote: str) -> str:
 def utilization(results: pd.DataFrame) -> pd.DataFrame:
     """Utilization records of test runs (results.csv rows with a metric in
     ``UTILIZATION_METRICS``, statistic peak or average, used in the analysis), one per distinct
-    number. Columns: source_id, vendor, configuration, phase, condition, variant, resource
-    (e.g. ``disk busy (FMD)``), metric, statistic, utilization_pct, utilization_low,
-    utilization_high (%, capped at 100), bound, desktops (the population the resource serves),
-    population, record_id, line. A utilization without a phase is labelled ``overall``.
+    number. Columns ``UTILIZATION_COLUMNS``: source_id, vendor, configuration, phase, condition,
+    variant, resource (e.g. ``disk busy (FMD)``), metric, statistic, utilization_pct,
+    utilization_low, utilization_high (%, capped at 100), bound, desktops (the population the
+    resource serves), population, record_id, line. A utilization without a phase is labelled
+    ``overall``.
     """
     r = results[
         results["metric"].isin(list(UTILIZATION_METRICS))
@@ -110,27 +102,7 @@ def utilization(results: pd.DataFrame) -> pd.DataFrame:
         columns={"value": "utilization_pct", "value_low": "utilization_low", "value_high": "utilization_high"}
     )
     out["utilization_high"] = out["utilization_high"].clip(upper=LIMIT_PCT)
-    return out[
-        [
-            "source_id",
-            "vendor",
-            "configuration",
-            "phase",
-            "condition",
-            "variant",
-            "resource",
-            "metric",
-            "statistic",
-            "utilization_pct",
-            "utilization_low",
-            "utilization_high",
-            "bound",
-            "desktops",
-            "population",
-            "record_id",
-            "line",
-        ]
-    ]
+    return out[UTILIZATION_COLUMNS]
 
 
 def not_testable(claims_register: pd.DataFrame) -> dict[tuple[str, int], str]:
@@ -290,33 +262,7 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-SUMMARY_COLUMNS = [
-    "vendor",
-    "configuration",
-    "desktops_tested",
-    "desktops_failover_tested",
-    "busiest_resource",
-    "busiest_pct",
-    "busiest_bound",
-    "busiest_phase",
-    "busiest_record",
-    "peak_max",
-    "peak_bound",
-    "peak_basis",
-    "average_max",
-    "average_bound",
-    "average_basis",
-    "peak_failover_max",
-    "peak_failover_bound",
-    "peak_failover_basis",
-    "boot_limit",
-    "port_max",
-    "port_bound",
-    "port_basis",
-    "caveat",
-    "consistency",
-    "claims",
-]
+SUMMARY_COLUMNS = catalogue.table("density_summary").column_names  # density_summary.csv: the catalogue's declaration
 COUNT_PHASES = (
     "login",
     "login_and_steady_state",
@@ -567,8 +513,6 @@ def read(path=None) -> pd.DataFrame:
     ``DENSITY_COLUMNS``): text columns keep empty strings (NetApp and AccelStor have no
     configuration), numbers are float. ``path``, when given, must be that table's file; raises
     catalogue.TableError for another file, FileNotFoundError naming the build target when missing."""
-    from .. import catalogue
-
     if path is not None and catalogue.locate(path)[0] != "density":
         raise catalogue.TableError(f"{path}: not density.csv")
     return catalogue.read("density")[DENSITY_COLUMNS]

@@ -43,6 +43,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import catalogue
+
 ERAS = ("seed", "modern")
 ERA_OF_ROLE = {"seed": "seed", "external": "modern"}
 MIN_FOR_PI = 3  # documents: with fewer, the interval is the range of the documents (a PI from two points is vacuous)
@@ -609,48 +611,11 @@ def leave_one_document_out(
                     "verdict": verdict(obs, "exact", p["pi90_low"], p["pi90_high"]),
                 }
             )
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "era",
-            "cell",
-            "held_out",
-            "trained_on",
-            "n_train",
-            "observed",
-            "estimate",
-            "pi90_low",
-            "pi90_high",
-            "interval_kind",
-            "ratio",
-            "verdict",
-        ],
-    )
+    return pd.DataFrame(rows, columns=catalogue.table("iops_model_lodo").column_names)
 
 
-EXTERNAL_COLUMNS = [
-    "source_id",
-    "vendor",
-    "broker",
-    "load_tool",
-    "guest_os",
-    "platform",
-    "test_id",
-    "configuration",
-    "variant",
-    "cell",
-    "worker_class",
-    "observed",
-    "bound",
-    "status",
-    "predicted",
-    "pi90_low",
-    "pi90_high",
-    "ratio",
-    "verdict",
-    "covered",
-    "record_ids",
-]
+# The columns of ``iops_model_external.csv``, in file order: the catalogue's declaration (one source).
+EXTERNAL_COLUMNS = catalogue.table("iops_model_external").column_names
 
 
 def external_evidence(

@@ -31,26 +31,11 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
+from .. import catalogue
 from ..raw import choices as analysis
 from . import boot, iops, scenario
 
-SENSITIVITY_COLUMNS = [
-    "kind",
-    "choice_id",
-    "option",
-    "is_default",
-    "specification",
-    "era",
-    "phase",
-    "worker_class",
-    "statistic",
-    "estimate",
-    "pi90_low",
-    "pi90_high",
-    "change",
-    "n_obs",
-    "spec",
-]
+SENSITIVITY_COLUMNS = catalogue.table("sensitivity").column_names  # sensitivity.csv: the catalogue's declaration
 KEYS = ["era", "phase", "worker_class", "statistic"]
 DEFAULT_ERA = "seed"  # the era of a planning table without an era column (the seed documents)
 
@@ -108,7 +93,7 @@ def planning_under(
     (``iops.compare_specs`` when model_spec is auto, else None), ``spec``, ``model``
     (``IopsModel`` or None when not estimable), ``pred`` (``iops.predict_grid``), ``storms``
     (``boot.boot_storms``), ``boot_model`` (``boot.rate_model``), ``chars``, ``plan`` (the
-    planning table, ``iops.PLANNING_COLUMNS``)."""
+    planning table, ``era.PLANNING_COLUMNS``)."""
     ch = iops.resolve_choices(choices)
     memo = {} if memo is None else memo
     obs = iops.observations(results, sources_df=sources_df, choices=ch)
