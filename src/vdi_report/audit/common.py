@@ -15,26 +15,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from .. import catalogue
 from ..raw import sources
 
-FINDING_COLUMNS = [
-    "finding_id",
-    "rule",
-    "severity",
-    "source_id",
-    "test_id",
-    "metric",
-    "record_ids",
-    "locators",
-    "lines",
-    "values",
-    "quotes",
-    "stated",
-    "recomputed",
-    "unit",
-    "message",
-    "register_ids",
-]
+FINDING_COLUMNS = catalogue.table("audit_findings").column_names  # audit_findings.csv: the catalogue's declaration
 # Rules in the order they run and appear; each maps to a one-line description for the report.
 SEVERITIES = ("inconsistent", "note")  # note: arithmetic holds, but only with a base or pair worth knowing
 
@@ -149,6 +133,21 @@ def finding(
         "unit": unit or first["unit"],
         "message": message,
     }
+
+
+def fact_finding(
+    rule: str, facts: pd.DataFrame, message: str, *, stated: float = np.nan, recomputed: float = np.nan, unit: str = ""
+) -> dict:
+    """A finding over statements (rows of data/raw/facts.csv, ``raw.facts``), listed as ``finding``
+    lists records: their ``fact_id`` in ``record_ids``, their ``fact`` in ``metric``, their locators,
+    lines, printed words and quotes; no test id; ``unit`` as given."""
+    recs = facts.rename(columns={"fact_id": "record_id", "fact": "metric"}).assign(test_id="", unit=unit)
+    return finding(rule, recs, message, stated=stated, recomputed=recomputed, unit=unit)
+
+
+def fact_where(r) -> str:
+    """``'1709' (summary, Section 4.3, line 88)``: a statement's printed words, section, locator and line."""
+    return f"'{r['value_text']}' ({r['section']}, {r['locator']}, line {int(r['line'])})"
 
 
 def what(r) -> str:

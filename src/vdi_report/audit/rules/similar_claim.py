@@ -7,8 +7,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ...transform.normalize import APPROX_TOLERANCE
+from ..common import fact_finding, fact_where, where
 from ..registry import rule
-from .statement_changes import fact_finding
 
 SIMILAR = ("similar",)  # facts.csv value of a statement that calls figures alike
 
@@ -39,8 +39,8 @@ def rule_similar_claim(facts: pd.DataFrame, records: pd.DataFrame) -> list[dict]
         gap = large["value"] / small["value"] - 1
         g = pd.DataFrame([f])
         msg = (
-            f"'{f['value_text']}' ({f['section']}, {f['locator']}, line {int(f['line'])}), but "
-            + " and ".join(f"{x['value_text']} ({x['locator']}, line {int(x['line'])})" for _, x in r.iterrows())
+            f"{fact_where(f)}, but "
+            + " and ".join(where(x) for _, x in r.iterrows())
             + f" differ by {100 * gap:.0f} % (derived; more than the {100 * APPROX_TOLERANCE:.0f} % of an "
             "approximate statement)."
         )

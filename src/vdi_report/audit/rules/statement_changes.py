@@ -6,34 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..common import fact_finding, fact_where
 from ..registry import rule
-
-
-def _where(r) -> str:
-    return f"'{r['value_text']}' ({r['section']}, {r['locator']}, line {int(r['line'])})"
-
-
-def fact_finding(
-    rule_name: str, g: pd.DataFrame, message: str, *, stated=float("nan"), recomputed=float("nan"), unit: str = ""
-) -> dict:
-    """A finding over statements (rows of facts.csv): their ids in ``record_ids``, their locators,
-    lines, printed words and quotes, as a record rule's finding lists its records."""
-    return {
-        "rule": rule_name,
-        "severity": "inconsistent",
-        "source_id": g["source_id"].iloc[0],
-        "test_id": "",
-        "metric": " ".join(dict.fromkeys(g["fact"])),
-        "record_ids": " ".join(g["fact_id"]),
-        "locators": " | ".join(g["locator"]),
-        "lines": " ".join(str(int(x)) for x in g["line"]),
-        "values": " | ".join(g["value_text"]),
-        "quotes": " | ".join(g["quote"]),
-        "stated": stated,
-        "recomputed": recomputed,
-        "unit": unit,
-        "message": message,
-    }
 
 
 @rule(
@@ -51,7 +25,7 @@ def rule_statement_changes(facts: pd.DataFrame, records: pd.DataFrame) -> list[d
     for _, g in facts.sort_values("fact_id").groupby(["source_id", "fact"], sort=True):
         if g["value"].nunique() < 2:
             continue
-        said = "; ".join(f"{_where(r)} says {r['value']}" for _, r in g.drop_duplicates("value").iterrows())
+        said = "; ".join(f"{fact_where(r)} says {r['value']}" for _, r in g.drop_duplicates("value").iterrows())
         out.append(
             fact_finding("statement_changes", g, f"{g['about'].iloc[0][0].upper()}{g['about'].iloc[0][1:]}: {said}.")
         )
