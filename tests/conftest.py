@@ -5,7 +5,7 @@ The folder sets a test's layer (pytest marker), so no test lists it:
 - ``tests/unit/`` (mirrors ``src/vdi_report``): needs no build (code on small inputs, data/raw,
   repository files, throw-away copies of the project);
 - ``tests/data/``: reads data/processed (``make data`` and the model stages; fixtures
-  ``results``, ``tests_table``, ``processed``, ``findings``);
+  ``results``, ``tests_table``, ``processed``, ``findings``, ``seed_boot``);
 - ``tests/report/``: reads the rendered report (``make report``; fixtures ``report_pdf``,
   ``report_html``, ``pdf_text``).
 
@@ -13,7 +13,10 @@ A test in a lower layer that asks for a fixture of a higher one is a collection 
 layer with ``pytest -m unit`` (``make test-unit``, ``make test-data``, ``make test-report``).
 """
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -22,7 +25,7 @@ import pytest
 from vdi_report import catalogue, config
 from vdi_report.raw import sources
 
-DATA_FIXTURES = {"results", "tests_table", "processed", "findings"}
+DATA_FIXTURES = {"results", "tests_table", "processed", "findings", "seed_boot"}
 REPORT_FIXTURES = {
     "report_pdf",
     "report_html",
@@ -82,8 +85,60 @@ def tests_table(processed) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="session")
+def seed_boot(processed) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(model, storms)``: the seed era's boot rows of the planning table (iops_per_desktop_model) and
+    the boot storms (boot_storms), as the boot chart and ``boot.fitted_storms`` take them."""
+    pred = processed("iops_per_desktop_model")
+    storms = processed("boot_storms")
+    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
+    return pred[(pred["phase"] == "boot") & (pred["era"] == "seed")], storms
+
+
+@pytest.fixture(scope="session")
 def sources_df() -> pd.DataFrame:
     return sources.load_sources()
+
+
+# Issue 16's "Done when": make report ERA=modern DESKTOPS=3000 CONCURRENCY=0.8 LOGIN_WINDOW=30 BOOT_WINDOW=30,
+# the other report parameters at their defaults.
+DONE_WHEN = {
+    "desktops": 3000,
+    "worker_class": "knowledge",
+    "concurrency": 0.8,
+    "headroom": 0.2,
+    "boot_window_min": 30,
+    "raid": "none",
+    "failover": "none",
+    "era": "modern",
+    "login_window_min": 30,
+}
+
+
+@pytest.fixture
+def done_when() -> dict:
+    """The "Done when" sizing scenario as ``scenario.validate`` and ``scenario.size`` take it (a
+    fresh dict for each test: any layer)."""
+    return dict(DONE_WHEN)
+
+
+# Report parameters for a ``report.context.Context`` in the tests (the others at their defaults).
+CONTEXT_PARAMS = {
+    "desktops": 2000,
+    "worker_class": "knowledge",
+    "concurrency": 1.0,
+    "headroom": 0.2,
+    "boot_window_min": 30,
+    "raid": "none",
+    "failover": "none",
+    "report_date": "2026-01-01",
+    "cost_file": "",
+}
+
+
+@pytest.fixture
+def context_params() -> dict:
+    """Report parameters for ``report.context.Context(params)`` (a fresh dict for each test: any layer)."""
+    return dict(CONTEXT_PARAMS)
 
 
 @pytest.fixture(scope="session")
@@ -114,3 +169,72 @@ def pages(reader) -> list[str]:
 def pdf_text(pages) -> str:
     """The whole PDF's text, whitespace runs collapsed to one space (the one PDF-text helper)."""
     return re.sub(r"\s+", " ", " ".join(pages))
+
+
+# --- a throw-away copy of the project ---------------------------------------------------------------
+
+# What builds: the code, the notebooks, the templates, the Makefile and the lock. A copy adds the data it
+# needs (``data/raw``; a built copy: ``data``, ``reports``, ``build``) and shares the project's .venv.
+PROJECT_CODE = ("Makefile", "pyproject.toml", "requirements-lock.txt", "src", "notebooks", "templates")
+NOT_COPIED = shutil.ignore_patterns("__pycache__", "*.egg-info", "executing", "failed")  # build/executing, build/failed
+
+
+def _copy_project(dest: Path, *parts: str) -> Path:
+    """Copy ``PROJECT_CODE`` and ``parts`` (paths relative to the project) to ``dest`` with their
+    times (a built copy stays up to date), link the project's .venv, return ``dest``. Fails the
+    test naming the make target when a part is missing."""
+    root = config.PROJ_ROOT
+    for rel in (*PROJECT_CODE, *parts):
+        if not (root / rel).exists():
+            pytest.fail(f"{root / rel} is missing: run `make report` (make test builds it first)")
+    dest.mkdir(parents=True, exist_ok=True)
+    for rel in (*PROJECT_CODE, *parts):
+        src = root / rel
+        if src.is_dir():
+            shutil.copytree(src, dest / rel, symlinks=True, ignore=NOT_COPIED)
+        else:
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    (dest / ".venv").symlink_to((root / ".venv").resolve())
+    return dest
+
+
+MAKE_IN_COPY = ("make", "-o", ".venv/.installed")  # the copy shares the project's installed .venv
+
+
+def _make_env(root: Path) -> dict:
+    """The environment of a build in the copy ``root``: its own code on PYTHONPATH, outside this
+    build's lock and job server (VDI_BUILD_LOCK, MAKEFLAGS, MAKELEVEL, MFLAGS dropped)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VDI_BUILD_LOCK", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    return {**env, "PYTHONPATH": str(root / "src")}
+
+
+def _make_in(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """``make ARGS`` in the copy ``root`` (``MAKE_IN_COPY``, ``_make_env``), output captured. ``check``:
+    fail the test with the end of make's output unless it succeeds."""
+    proc = subprocess.run(
+        [*MAKE_IN_COPY, *args], cwd=root, env=_make_env(root), capture_output=True, text=True, check=False
+    )
+    if check:
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc
+
+
+@pytest.fixture(scope="session")
+def copy_project():
+    """``copy_project(dest, *parts)``: a throw-away copy of the project at ``dest`` (see ``_copy_project``).
+    A unit test copies ``data/raw`` at most; a built copy (``data``, ``reports``, ``build``) belongs to the
+    layer that built them."""
+    return _copy_project
+
+
+@pytest.fixture(scope="session")
+def make_in():
+    """``make_in(root, *args, check=True)``: run make in a copy of the project (see ``_make_in``)."""
+    return _make_in
+
+
+@pytest.fixture(scope="session")
+def make_env():
+    """``make_env(root)``: the environment for a make started by the test itself in a copy (``_make_env``)."""
+    return _make_env

@@ -4,15 +4,10 @@ register's resolutions applied in results.csv."""
 
 import math
 
-import pandas as pd
 import pytest
 
 from vdi_report import audit, config
 from vdi_report.report import audit_tables
-
-
-def run(rows, rule):
-    return audit.run_rules(pd.DataFrame(rows), rules=[rule])
 
 
 @pytest.fixture(scope="module")

@@ -3,15 +3,11 @@ table, and a reviewer's run (`make data CHOICES=file`) that re-runs only the mod
 reproduces the sensitivity rows."""
 
 import itertools
-import os
-import shutil
-import subprocess
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import config
 from vdi_report.models import boot, iops, sensitivity
 from vdi_report.raw import choices as analysis
 
@@ -146,30 +142,20 @@ def test_ranking_names_the_largest_moves(sens):
 
 # --- a reviewer's run re-runs only the model stage -----------------------------------------------
 
-COPIED = ["Makefile", "pyproject.toml", "requirements-lock.txt", "src", "notebooks", "templates", "data", "build"]
 FLIP = "choice_id,option\nlogin_variant,tuesday\ntotal_source,stated_total\nestimate_statistic,mean\n"
 
 
 @pytest.mark.slow
-def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitivity(processed, tmp_path):
+def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitivity(
+    processed, tmp_path, copy_project, make_in
+):
     processed("sensitivity")  # the built tables are copied: they must exist
-    root = tmp_path / "project"
-    root.mkdir()
-    for rel in COPIED:
-        src = config.PROJ_ROOT / rel
-        if src.is_dir():
-            shutil.copytree(src, root / rel, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "pdf-pieces"))
-        else:
-            shutil.copy2(src, root / rel)
-    (root / ".venv").symlink_to((config.PROJ_ROOT / ".venv").resolve())
+    root = copy_project(tmp_path / "project", "data", "build")
     mine = root / "mine.csv"
     mine.write_text(FLIP, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(root / "src")}
 
     def make(*args):
-        p = subprocess.run(["make", "-o", ".venv/.installed", *args], cwd=root, env=env, capture_output=True, text=True)
-        assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-        return p.stdout
+        return make_in(root, *args).stdout
 
     make("data")  # settle anything the copy's timestamps leave stale
     out = make("data", f"CHOICES={mine}")
@@ -184,7 +170,5 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     assert len(m) == len(plan) and np.allclose(m["estimate"], m["estimate_s"], equal_nan=True)
     bad = root / "bad.csv"
     bad.write_text("choice_id,option\nlogin_variant,friday\n", encoding="utf-8")
-    p = subprocess.run(
-        ["make", "-o", ".venv/.installed", "data", f"CHOICES={bad}"], cwd=root, env=env, capture_output=True, text=True
-    )
+    p = make_in(root, "data", f"CHOICES={bad}", check=False)
     assert p.returncode != 0 and "bad.csv: line 2: column 'option' = 'friday'" in p.stderr

@@ -1,20 +1,11 @@
-"""Planning figures by era (issue 16, ``vdi_report.models.era``): the external evidence read with
-its true status, the document as the unit of replication, never pooled across eras, and the
-verdicts the same in the CSV, the table and the prose of the PDF."""
+"""Planning figures by era (issue 16, ``vdi_report.models.era``) from results.csv, against hand
+calculations citing records: the document as the unit of replication, never pooled across eras,
+the external evidence read with its true status, leave one document out."""
 
-import math
-
-import numpy as np
 import pytest
+from scipy.stats import gmean  # the hand calculations' geometric mean
 
 from vdi_report.models import boot, era, iops, scenario
-
-
-def gmean(xs):
-    return math.exp(np.mean(np.log(xs)))
-
-
-# --- data (results.csv) ---------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ that repeat the caption, the boot-demand chart's line extent, and the latency ch
 
 import math
 
-import pandas as pd
 import pytest
 
 from vdi_report.models import boot
@@ -70,13 +69,6 @@ def test_latency_chart_draws_normal_condition_only_with_open_marks_for_bounds(re
     assert (lt["shown"].str.startswith("< ")).all()
 
 
-def _boot(processed):
-    pred = processed("iops_per_desktop_model")
-    storms = processed("boot_storms")
-    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
-    return pred[(pred["phase"] == "boot") & (pred["era"] == "seed")], storms
-
-
 def _line_x(spec, color):
     return [
         r["boot_rate_per_min"]
@@ -86,8 +78,8 @@ def _line_x(spec, color):
     ]
 
 
-def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(processed):
-    model, storms = _boot(processed)
+def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(seed_boot):
+    model, storms = seed_boot
     fitted = boot.fitted_storms(model, storms)
     assert len(fitted) >= 1
     limit = boot.EXTRAPOLATION_FACTOR * fitted["boot_rate_per_min"].max()
@@ -97,8 +89,8 @@ def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(process
     assert boot.EXTRAPOLATED not in str(spec["datasets"])
 
 
-def test_boot_line_beyond_the_tested_rates_is_labelled_extrapolated(processed):
-    model, storms = _boot(processed)
+def test_boot_line_beyond_the_tested_rates_is_labelled_extrapolated(seed_boot):
+    model, storms = seed_boot
     limit = boot.EXTRAPOLATION_FACTOR * boot.fitted_storms(model, storms)["boot_rate_per_min"].max()
     spec = charts.demand_chart(model, storms, scenario_rate=3 * limit).to_dict()
     assert max(_line_x(spec, "black")) == pytest.approx(limit)

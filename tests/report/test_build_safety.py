@@ -16,57 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from vdi_report import config
-
-COPIED = [
-    "Makefile",
-    "pyproject.toml",
-    "requirements-lock.txt",
-    "src",
-    "notebooks",
-    "templates",
-    "data",
-    "reports",
-    "build",
-]
-
 OUTPUTS = ("data/processed", "reports")
 
 
 @pytest.fixture
-def built(tmp_path) -> Path:
+def built(tmp_path, copy_project) -> Path:
     """A copy of the built project (outputs up to date) sharing the project's .venv."""
-    root = config.PROJ_ROOT
-    for rel in COPIED:
-        if not (root / rel).exists():
-            pytest.fail(f"{root / rel} is missing: run `make report` (make test builds it first)")
-    for rel in COPIED:
-        src = root / rel
-        if src.is_dir():
-            shutil.copytree(
-                src,
-                tmp_path / rel,
-                symlinks=True,
-                ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "executing", "failed"),
-            )
-        else:
-            shutil.copy2(src, tmp_path / rel)
-    (tmp_path / ".venv").symlink_to((root / ".venv").resolve())
-    return tmp_path
-
-
-def _env(root: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("VDI_BUILD_LOCK", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
-    return {**env, "PYTHONPATH": str(root / "src")}
-
-
-def _make(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        ["make", "-o", ".venv/.installed", *args], cwd=root, env=_env(root), capture_output=True, text=True, check=False
-    )
-    if check:
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return proc
+    return copy_project(tmp_path, "data", "reports", "build")
 
 
 def _snapshot(root: Path) -> dict[str, str]:
@@ -92,10 +48,10 @@ def _report_desktops(root: Path) -> set[str]:
 
 
 @pytest.mark.slow
-def test_two_builds_at_once_give_the_report_their_stamp_records(built):
+def test_two_builds_at_once_give_the_report_their_stamp_records(built, make_in, make_env):
     """`make report DESKTOPS=2500` and `DESKTOPS=3500` started together: the second waits for
     the first, names it, and the final report, HTML and PDF are the 3,500-desktop one the stamp records."""
-    env = _env(built)
+    env = make_env(built)
     cmd = ["make", "-o", ".venv/.installed", "report"]
     first = subprocess.Popen(
         [*cmd, "DESKTOPS=2500"], cwd=built, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -115,11 +71,11 @@ def test_two_builds_at_once_give_the_report_their_stamp_records(built):
     text = " ".join(p.extract_text() for p in PdfReader(built / "reports/vdi_storage_comparison.pdf").pages)
     assert "desktops=3500" in " ".join(text.split())
     # the stamp matches: nothing to do for the same parameters
-    again = _make(built, "report", "DESKTOPS=3500")
+    again = make_in(built, "report", "DESKTOPS=3500")
     assert "report notebook" not in again.stdout
 
 
-def test_a_second_build_can_refuse_naming_the_first(built):
+def test_a_second_build_can_refuse_naming_the_first(built, make_in):
     """BUILD_LOCK_WAIT=0: while another process holds the build lock, make refuses at once."""
     lock = built / ".build.lock"
     with open(lock, "a+") as fh:
@@ -129,21 +85,21 @@ def test_a_second_build_can_refuse_naming_the_first(built):
         fh.write("pid 4242 since 12:00:00: make report DESKTOPS=9999\n")
         fh.flush()
         before = _snapshot(built)
-        proc = _make(built, "report", "DESKTOPS=3000", "BUILD_LOCK_WAIT=0", check=False)
+        proc = make_in(built, "report", "DESKTOPS=3000", "BUILD_LOCK_WAIT=0", check=False)
     assert proc.returncode != 0
     assert "another build is running" in proc.stderr and "pid 4242" in proc.stderr and "DESKTOPS=9999" in proc.stderr
     assert _snapshot(built) == before
 
 
 @pytest.mark.slow
-def test_a_killed_build_leaves_the_previous_report(built):
+def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env):
     """A build killed (SIGKILL, no clean-up) while the report notebook runs leaves the previous
     executed notebook, HTML and PDF; the next build makes a correct new report."""
     before = _snapshot(built)
     proc = subprocess.Popen(
         ["make", "-o", ".venv/.installed", "report", "DESKTOPS=2700"],
         cwd=built,
-        env=_env(built),
+        env=make_env(built),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -158,14 +114,14 @@ def test_a_killed_build_leaves_the_previous_report(built):
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     assert _snapshot(built) == before
-    _make(built, "report", "DESKTOPS=2700")
+    make_in(built, "report", "DESKTOPS=2700")
     assert _stamp(built)["desktops"] == "2700" and _report_desktops(built) == {"2700"}
 
 
-def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path):
+def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path, make_in):
     cost = tmp_path / "prices.csv"
     shutil.copy(built / "data/raw/cost_assumptions.csv", cost)
-    _make(built, "build/params.stamp", f"COST_FILE={cost}", "DESKTOPS=2600")
+    make_in(built, "build/params.stamp", f"COST_FILE={cost}", "DESKTOPS=2600")
     stamp = _stamp(built)
     assert stamp["cost_file_sha256"] == hashlib.sha256(cost.read_bytes()).hexdigest()
     assert stamp["desktops"] == "2600" and stamp["cost_file"] == str(cost)
@@ -175,9 +131,9 @@ def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path):
 
 
 @pytest.mark.parametrize("value", ["2026-13-45", "yesterday", "2026-02-30", "26-11-25"])
-def test_a_bad_report_date_stops_before_anything_runs(built, value):
+def test_a_bad_report_date_stops_before_anything_runs(built, value, make_in):
     before = _snapshot(built)
-    proc = _make(built, "report", f"REPORT_DATE={value}", check=False)
+    proc = make_in(built, "report", f"REPORT_DATE={value}", check=False)
     assert proc.returncode != 0
     assert f"REPORT_DATE={value}" in proc.stderr and "YYYY-MM-DD" in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
@@ -291,13 +247,13 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS)
-def test_bad_input_names_file_line_and_leaves_the_outputs(built, case):
+def test_bad_input_names_file_line_and_leaves_the_outputs(built, case, make_in):
     """make report on a bad raw input: stops with file, line and what to do, no traceback, and
     data/processed and reports/ exactly as they were; the next good build is a no-op again."""
     before = _snapshot(built)
     raw_before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (built / "data/raw").rglob("*") if p.is_file()}
     where, what = BAD_INPUTS[case](built)
-    proc = _make(built, "report", check=False)
+    proc = make_in(built, "report", check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, out[-2000:]
     assert where in out and what in out, out[-2000:]
@@ -310,5 +266,5 @@ def test_bad_input_names_file_line_and_leaves_the_outputs(built, case):
     for p, (data, mtime) in raw_before.items():
         p.write_bytes(data)
         os.utime(p, ns=(mtime, mtime))
-    again = _make(built, "report")
+    again = make_in(built, "report")
     assert "==>" not in again.stdout, again.stdout[-2000:]  # fixed input, nothing to rebuild

@@ -1,25 +1,7 @@
-"""Planning figures by era (issue 16, ``vdi_report.models.era``): the external evidence read with
-its true status, the document as the unit of replication, never pooled across eras, and the
-verdicts the same in the CSV, the table and the prose of the PDF."""
+"""Planning figures by era (issue 16) in the built report: the external evidence's verdicts the same
+in the CSV, the table and the prose of the PDF."""
 
-import math
 import re
-
-import numpy as np
-import pytest
-from pypdf import PdfReader
-
-
-def gmean(xs):
-    return math.exp(np.mean(np.log(xs)))
-
-
-# --- the built report -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def pdf_text(report_pdf):
-    return re.sub(r"\s+", " ", " ".join(p.extract_text() for p in PdfReader(report_pdf).pages))
 
 
 def test_external_csv_table_and_prose_agree_on_every_verdict(pdf_text, processed):

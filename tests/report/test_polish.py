@@ -4,16 +4,7 @@ that repeat the caption, the boot-demand chart's line extent, and the latency ch
 
 import re
 
-import pandas as pd
-
 from vdi_report.models import boot, iops
-
-
-def _boot(processed):
-    pred = processed("iops_per_desktop_model")
-    storms = processed("boot_storms")
-    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
-    return pred[(pred["phase"] == "boot") & (pred["era"] == "seed")], storms
 
 
 def _section(text, start, end):
@@ -42,9 +33,9 @@ def test_out_of_sample_prose_names_documents_by_number(pdf_text, processed, sour
         assert labels[sid] in s
 
 
-def test_boot_section_says_the_fitted_arrays_were_at_a_limit(pdf_text, processed):
+def test_boot_section_says_the_fitted_arrays_were_at_a_limit(pdf_text, processed, seed_boot):
     s = _section(pdf_text, "Boot storms by rate", "The rules of thumb the documents quote")
-    model, storms = _boot(processed)
+    model, storms = seed_boot
     summ = processed("density_summary")
     limits = summ[
         summ["vendor"].isin(boot.fitted_storms(model, storms)["vendor"]) & summ["boot_limit"].fillna("").ne("")

@@ -1,28 +1,15 @@
-"""The report's data access (``report.context.Context``): every table a section reads is a
-catalogue table, read through the catalogue with its types; an unknown attribute is an error."""
+"""The report's data access on the built data (``report.context.Context``): the tables come typed
+from the catalogue, and page 1's tables show what the records say (the unit tests of the
+context: tests/unit/report/test_sections.py)."""
 
 import pandas as pd
-import pytest
 
 from vdi_report import catalogue
 from vdi_report.report.context import TABLES, Context
 
-PARAMS = {
-    "desktops": 2000,
-    "worker_class": "knowledge",
-    "concurrency": 1.0,
-    "headroom": 0.2,
-    "boot_window_min": 30,
-    "raid": "none",
-    "failover": "none",
-    "report_date": "2026-01-01",
-    "cost_file": "",
-}
 
-
-@pytest.mark.report
-def test_context_tables_come_typed_from_the_catalogue():
-    ctx = Context(dict(PARAMS))
+def test_context_tables_come_typed_from_the_catalogue(context_params):
+    ctx = Context(context_params)
     for attr, name in TABLES.items():
         got = getattr(ctx, attr)
         if isinstance(got, dict):
@@ -35,15 +22,14 @@ def test_context_tables_come_typed_from_the_catalogue():
     assert pd.api.types.is_float_dtype(ctx.pred["estimate"])
 
 
-@pytest.mark.report
-def test_what_each_configuration_carried_from_records_with_untestable_figures_marked():
+def test_what_each_configuration_carried_from_records_with_untestable_figures_marked(context_params):
     """Page 1's capability table: one row per tested configuration; every cell's IOPS is a record
     it names; AccelStor's boot storm shows its host write peak (> 22,000, ACCS-0139), not the
     5,500 of its login; a utilization the claims table rates not testable says so and is never
     'at a limit'."""
     from vdi_report.report.sections import answers
 
-    ctx = Context(dict(PARAMS))
+    ctx = Context(context_params)
     t = answers.capability_table(ctx)
     cap = pd.DataFrame(ctx.sizing_inputs["capability"])
     assert len(t) == len(cap[["source_id", "configuration"]].drop_duplicates())
@@ -58,15 +44,14 @@ def test_what_each_configuration_carried_from_records_with_untestable_figures_ma
                 assert any(f"({r})" in cell for r in " ".join(cap["record_ids"]).split()), cell
 
 
-@pytest.mark.report
-def test_a_planning_figure_from_one_clone_type_says_so():
+def test_a_planning_figure_from_one_clone_type_says_so(context_params):
     """A seed planning row whose documents all tested one clone type, while other seed documents
     tested another, says so in its estimate cell (I/O per boot from full clones is not a
     linked-clone figure)."""
     from vdi_report.report.sections import answers
     from vdi_report.report.tables import CLONE_LABELS
 
-    ctx = Context(dict(PARAMS))
+    ctx = Context(context_params)
     table = answers.planning_table(ctx)
     order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
     plan = ctx.plan.assign(_o=ctx.plan["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")

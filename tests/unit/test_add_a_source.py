@@ -2,9 +2,6 @@
 under a new source id and record prefix and adding one sources.csv row, builds in a throw-away
 copy of the project with no code change and appears in results.csv and the report."""
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pandas as pd
@@ -15,20 +12,12 @@ from vdi_report.raw import sources
 
 NEW_ID, NEW_PREFIX, NEW_VENDOR = "synthetic_copy", "SYNTHX", "Synthetic Copy Storage"
 
-COPIED = ["Makefile", "pyproject.toml", "requirements-lock.txt", "src", "notebooks", "templates", "data/raw"]
-
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
+def project(tmp_path_factory, copy_project) -> tuple[Path, pd.DataFrame]:
     """A copy of the project (code unchanged, .venv shared) with one more source; returns the
     copy and the sources.csv row of the source it copied."""
-    root = tmp_path_factory.mktemp("project")
-    for rel in COPIED:
-        src = config.PROJ_ROOT / rel
-        (shutil.copytree if src.is_dir() else shutil.copy)(
-            src, root / rel, **({"ignore": shutil.ignore_patterns("__pycache__", "*.egg-info")} if src.is_dir() else {})
-        )
-    (root / ".venv").symlink_to((config.PROJ_ROOT / ".venv").resolve())
+    root = copy_project(tmp_path_factory.mktemp("project"), "data/raw")
 
     srcs = sources.load_sources()
     original = srcs[srcs["role"] == "seed"].iloc[0]
@@ -44,19 +33,10 @@ def project(tmp_path_factory) -> tuple[Path, pd.DataFrame]:
     return root, original
 
 
-def _make(root: Path, *targets: str):
-    env = {**os.environ, "PYTHONPATH": str(root / "src")}
-    proc = subprocess.run(
-        ["make", "-o", ".venv/.installed", *targets], cwd=root, env=env, capture_output=True, text=True, check=False
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return proc
-
-
 @pytest.mark.slow
-def test_a_fifth_source_builds_and_appears_in_results(project):
+def test_a_fifth_source_builds_and_appears_in_results(project, make_in):
     root, original = project
-    _make(root, "data")
+    make_in(root, "data")
     results = pd.read_csv(root / "data/processed/results.csv", dtype=str, keep_default_na=False)
     mine = results[results["source_id"] == NEW_ID]
     theirs = results[results["source_id"] == original["source_id"]]
@@ -70,9 +50,9 @@ def test_a_fifth_source_builds_and_appears_in_results(project):
 
 
 @pytest.mark.slow
-def test_a_fifth_source_reaches_the_report(project):
+def test_a_fifth_source_reaches_the_report(project, make_in):
     root, _ = project
-    _make(root, "report")
+    make_in(root, "report")
     from pypdf import PdfReader
 
     text = " ".join(p.extract_text() for p in PdfReader(root / "reports/vdi_storage_comparison.pdf").pages)

@@ -1,6 +1,6 @@
-"""Planning figures by era (issue 16, ``vdi_report.models.era``): the external evidence read with
-its true status, the document as the unit of replication, never pooled across eras, and the
-verdicts the same in the CSV, the table and the prose of the PDF."""
+"""Planning figures by era (issue 16, ``vdi_report.models.era``) on small inputs: the verdict of a
+figure with its status, and the interval of two or three documents (the data: tests/data/test_era.py;
+the report: tests/report/test_era.py)."""
 
 import math
 
@@ -10,13 +10,6 @@ import pytest
 from scipy import stats
 
 from vdi_report.models import era
-
-
-def gmean(xs):
-    return math.exp(np.mean(np.log(xs)))
-
-
-# --- unit -----------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -14,18 +14,6 @@ EXAMPLE_PROFILE = config.RAW_DIR / "profile_example.csv"
 
 JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
 
-DONE_WHEN = {
-    "desktops": 3000,
-    "worker_class": "knowledge",
-    "concurrency": 0.8,
-    "headroom": 0.2,
-    "boot_window_min": 30,
-    "raid": "none",
-    "failover": "none",
-    "era": "modern",
-    "login_window_min": 30,
-}
-
 
 @pytest.mark.parametrize(
     "text, message",
@@ -70,9 +58,9 @@ def test_bad_profile_names_file_line_and_column(tmp_path, text, message):
         ({"era": "today"}, "unknown era 'today'"),
     ],
 )
-def test_invalid_parameters_raise_clear_errors(change, message):
+def test_invalid_parameters_raise_clear_errors(done_when, change, message):
     with pytest.raises(ValueError, match=message):
-        scenario.validate(**{**DONE_WHEN, **change})
+        scenario.validate(**{**done_when, **change})
 
 
 def test_valid_parameters_are_typed():
