@@ -336,40 +336,7 @@ NOT_SEPARABLE = (
     "platform (hyperconverged cluster counters against storage arrays), and for the whole-test average "
     "the window (a Login Enterprise run also holds the boot and an idle wait)"
 )
-PLANNING_COLUMNS = [
-    "era",
-    "phase",
-    "worker_class",
-    "statistic",
-    "cell",
-    "estimate",
-    "pi90_low",
-    "pi90_high",
-    "bound",
-    "interval_kind",
-    "unit",
-    "n_obs",
-    "n_documents",
-    "documents",
-    "n_vendors",
-    "vendors",
-    "spec",
-    "boot_rate_per_min",
-    "io_per_boot",
-    "rate_low",
-    "rate_high",
-    "login_window_min",
-    "ratio_to_seed",
-    "ratio_low",
-    "ratio_high",
-    "read_share",
-    "io_size_kb",
-    "latency_ms",
-    "read_share_vendors",
-    "io_size_vendors",
-    "latency_vendors",
-    "identifiable",
-]
+PLANNING_COLUMNS = catalogue.table("iops_per_desktop_model").column_names  # the catalogue's declaration
 
 
 def _labels(sources_df: pd.DataFrame | None) -> dict[str, str]:
