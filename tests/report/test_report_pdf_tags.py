@@ -33,6 +33,8 @@ def test_pdf_is_tagged_pdf_ua(pdf):
     assert bool(root["/ViewerPreferences"]["/DisplayDocTitle"])
     xmp = root["/Metadata"].get_object().get_data().decode("utf-8")
     assert 'pdfuaid:part="1"' in xmp
+    title = re.search(r"<dc:title>.*?<rdf:li[^>]*>([^<]+)</rdf:li>", xmp, re.DOTALL)
+    assert title and title.group(1) == pdf.metadata.title and title.group(1).startswith("VDI storage")
     roles = _roles(root["/StructTreeRoot"], [])
     for role in ("/H1", "/H2", "/P", "/Table", "/TH", "/TD", "/Caption", "/L", "/Link"):
         assert role in roles, f"no {role} in the structure tree"
