@@ -1,8 +1,6 @@
 """The boot-demand chart draws the boot storms' bounds as bounds (issue 20, layout: "bounds in
 Figure 4 are drawn as ordinary marks")."""
 
-import pandas as pd
-
 from vdi_report.report import charts
 
 
@@ -25,11 +23,8 @@ def _caret_rows(spec):
     return out
 
 
-def test_boot_storm_bounds_have_carets_in_their_direction(processed):
-    pred = processed("iops_per_desktop_model")
-    storms = processed("boot_storms")
-    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
-    model = pred[(pred["phase"] == "boot") & (pred["era"] == "seed")]
+def test_boot_storm_bounds_have_carets_in_their_direction(seed_boot):
+    model, storms = seed_boot
     spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
     carets = _caret_rows(spec)
     rate_gt = (storms["rate_bound"] == "gt").any()
