@@ -48,7 +48,7 @@ endif
 
 VENV      := .venv
 PY        := $(VENV)/bin/python
-# papermill through the package (vdi_report.execute defers a 3.5 s import; see its docstring)
+# papermill through the package: a failed or killed notebook never replaces its executed output
 NOTEBOOK  := $(PY) -m vdi_report.execute --log-level WARNING --no-progress-bar -k vdi-report
 JUPYTEXT  := $(VENV)/bin/jupytext
 STAMP     := $(VENV)/.installed
@@ -57,6 +57,8 @@ SOURCES   := $(sort $(basename $(notdir $(wildcard data/raw/records/*.csv))))
 RECORDS   := $(SOURCES:%=data/raw/records/%.csv)
 EXECUTED  := reports/notebooks
 REPORT    := reports/vdi_storage_comparison
+# The report's files are made here, then published into reports/ all at once (stages.PUBLISHED).
+STAGED    := build/publish
 
 # Report parameters (names, defaults and papermill names: PARAMETERS in src/vdi_report/stages.py):
 # DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE ERA LOGIN_WINDOW
@@ -156,7 +158,7 @@ validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, valu
 build/choices.iops_model.stamp: FORCE | $(STAMP)
 	@mkdir -p build
 	@if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$(CHOICES_LINE)" ] || [ ! -f $@ ]; then \
-	  $(PY) -m vdi_report.raw.choices "$(CHOICES)" --stamps build && echo "$(CHOICES_LINE)" > build/choices.stamp; fi
+	  $(PY) -m vdi_report.raw.choices "$(CHOICES)" --stamps build && $(call write_atomic,CHOICES_LINE,build/choices.stamp); fi
 
 .PHONY: check-params
 check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
@@ -165,7 +167,7 @@ check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without 
 $(SYSTEM_STAMP): | $(STAMP)
 	@$(PY) -c "from vdi_report.publish.render import check_pdf_dependencies as c; c()" \
 	  || { echo "Missing system library for the PDF (see above)."; exit 1; }
-	@mkdir -p build && touch $@
+	@mkdir -p build && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 .PHONY: check-system
 check-system: $(STAMP) ## Check pango and a font (PDF) and Chromium (browser tests); prints what to install
@@ -184,7 +186,7 @@ bench: $(STAMP) ## Time the build in a scratch copy: clean, no-op, one parameter
 	[ -n "$$BENCH_DIR" ] || trap 'rm -rf "$$scratch"' EXIT; \
 	mkdir -p "$$scratch"; \
 	echo "make bench: building a copy of the project in $$scratch (your outputs are not touched)"; \
-	tar -c --exclude=./.venv --exclude=./.git --exclude=./data/processed --exclude=./reports --exclude=./build \
+	tar -c --exclude=./.venv --exclude=./.venv-lab --exclude=./.git --exclude=./data/processed --exclude=./reports --exclude=./build \
 	  --exclude=./$(BUILD_LOCK) --exclude='*.egg-info' --exclude=__pycache__ --exclude=.ipynb_checkpoints . \
 	  | tar -x -C "$$scratch"; \
 	ln -sfn "$(abspath $(VENV))" "$$scratch/$(VENV)"; \
@@ -203,32 +205,65 @@ $(STAMP): FORCE
 	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages (first run: a few minutes)"; \
 	  set -ex; \
 	  test -x $(PY) || python3 -m venv $(VENV); \
-	  $(PY) -m pip install --quiet --upgrade pip; \
-	  $(PY) -m pip install --quiet -r requirements-lock.txt; \
-	  $(PY) -m pip install --quiet --no-deps -e .; \
-	  $(PY) -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null; \
-	  echo "$(VENV_SHA)" > $@; \
+	  $(call install_lock,$(VENV),requirements-lock.txt); \
+	  $(call write_atomic,VENV_SHA,$@); \
 	fi
+
+# $(call install_lock,VENV,LOCK): pip installs exactly LOCK into VENV (hashes checked), uninstalls
+# any package the lock does not list (an environment made from an older lock: e.g. JupyterLab,
+# which moved to .venv-lab), installs the project (editable, no dependencies) and its kernel.
+install_lock = $(1)/bin/python -m pip install --quiet --upgrade pip; \
+  $(1)/bin/python -m pip install --quiet -r $(2); \
+  extra="$$($(1)/bin/python -c '$(EXTRANEOUS_PY)' $(2))"; \
+  if [ -n "$$extra" ]; then $(1)/bin/python -m pip uninstall --quiet -y $$extra; fi; \
+  $(1)/bin/python -m pip install --quiet --no-deps -e .; \
+  $(1)/bin/python -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
+# Installed distributions a lock file (argv[1]) does not pin (pip, setuptools, wheel and the project kept).
+EXTRANEOUS_PY := import re, sys, importlib.metadata as m; \
+  n = lambda s: re.sub(r"[-_.]+", "-", s.lower()); \
+  pinned = {n(line.split("==")[0]) for line in open(sys.argv[1]) if re.match(r"[A-Za-z0-9]", line) and "==" in line}; \
+  present = {n(d.metadata["Name"]) for d in m.distributions()}; \
+  print(" ".join(sorted(present - pinned - {"pip", "setuptools", "wheel", "vdi-report"})))
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
 
-# The lock: pyproject.toml's dependencies (and the dev extra) resolved by uv into every package
+# The locks: pyproject.toml's dependencies (and the dev extra) resolved by uv into every package
 # of the tree with its hashes, for Python 3.11. pip (.venv, CI) and conda (environment.yml: pip
-# section) install exactly this file. uv itself runs from build/tools, outside the lock.
+# section) install exactly requirements-lock.txt. The lab extra (JupyterLab, `make lab`) is
+# resolved into requirements-lab-lock.txt under that lock as constraints, so every package the
+# two share has the same pin. uv itself runs from build/tools, outside the lock.
 UV_VERSION := 0.13.8
 UV         := build/tools/bin/uv
+LAB_LOCK   := requirements-lab-lock.txt
 .PHONY: lock
-lock: ## Re-resolve requirements-lock.txt (every package pinned with its hashes) from pyproject.toml (uv)
+lock: ## Re-resolve requirements-lock.txt and requirements-lab-lock.txt (every package pinned with its hashes) from pyproject.toml (uv)
 	@test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
 	$(UV) pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
 	  --custom-compile-command "make lock" --quiet -o requirements-lock.txt
+	$(UV) pip compile pyproject.toml --extra lab --constraint requirements-lock.txt --generate-hashes \
+	  --python-version 3.11 --custom-compile-command "make lock" --quiet -o $(LAB_LOCK)
 
 ##@ Working on the project
+# JupyterLab runs from its own environment, .venv-lab (the lab extra: the build's packages plus
+# JupyterLab, same pins), created on the first `make lab`; the build's .venv has no JupyterLab.
+# As root (containers, CI) JupyterLab needs --allow-root; as a user it is not passed.
+LAB_VENV  := .venv-lab
+LAB_STAMP := $(LAB_VENV)/.installed
+LAB_SHA    = $(firstword $(shell cat $(LAB_LOCK) pyproject.toml 2>/dev/null | sha256sum))
+$(LAB_STAMP): FORCE
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(LAB_SHA)" ]; then \
+	  printf '\n\033[1m==> %s\033[0m\n' "create $(LAB_VENV) with JupyterLab and the pinned packages (first run: a few minutes)"; \
+	  set -ex; \
+	  test -x $(LAB_VENV)/bin/python || python3 -m venv $(LAB_VENV); \
+	  $(call install_lock,$(LAB_VENV),$(LAB_LOCK)); \
+	  $(call write_atomic,LAB_SHA,$@); \
+	fi
+
 .PHONY: lab
-lab: $(STAMP) ## Open JupyterLab on the exploration notebook (outside the build)
-	$(JUPYTEXT) --quiet --sync notebooks/explore/*.py
-	$(VENV)/bin/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/explore/explore.ipynb
+lab: $(LAB_STAMP) ## Open JupyterLab on the exploration notebook (its own .venv-lab, outside the build)
+	$(LAB_VENV)/bin/jupytext --quiet --sync notebooks/explore/*.py
+	$(LAB_VENV)/bin/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/explore/explore.ipynb
 
 .PHONY: sync-notebooks
 sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip outputs (nbstripout)

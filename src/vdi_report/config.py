@@ -15,6 +15,9 @@ RECORDS_DIR = RAW_DIR / "records"
 PROCESSED_DIR = DATA_DIR / "processed"
 NORMALIZED_DIR = PROCESSED_DIR / "normalized"
 REPORTS_DIR = PROJ_ROOT / "reports"
+# The report notebook writes its files here; the build's last step publishes them into
+# REPORTS_DIR all at once (files.publish), so reports/ never holds half of a new report.
+REPORT_STAGING_DIR = PROJ_ROOT / "build" / "publish"
 NOTEBOOKS_DIR = PROJ_ROOT / "notebooks"
 TEMPLATES_DIR = PROJ_ROOT / "templates"
 SEEDS_DIR = Path(os.environ.get("VDI_SEEDS_DIR", PROJ_ROOT.parent / "shared" / "seeds"))

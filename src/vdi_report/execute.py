@@ -75,6 +75,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    import vdi_report  # noqa: F401  (package start-up before papermill imports jsonschema)
-
     sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,14 @@
 """Writing processed outputs: atomic (temporary file, then rename) and byte-for-byte deterministic.
 
 CSV tables (``write_csv``) and JSON documents (``write_json``), which ``catalogue.write`` uses,
-and bytes (``write_bytes``: the rendered report, the PDF layout cache)."""
+and bytes (``write_bytes``: the rendered report). The report's files (executed notebook, scenario
+CSVs, HTML, PDF, stamp) are made in ``build/publish`` and published into ``reports/`` all at once
+(``publish``; ``python -m vdi_report.files --publish ...``, the build's last step)."""
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,3 +62,137 @@ def write_csv(df: pd.DataFrame, path: Path) -> Path:
     Raises PermissionError when asked to write under ``data/raw`` (raw data is read-only).
     """
     return _atomic(path, lambda fh: df.to_csv(fh, index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
+
+
+# --------------------------------------------------------------------------------------------
+# Publishing the report: every file at once
+# --------------------------------------------------------------------------------------------
+
+PUBLISHED_STAMP = "params.stamp"  # in the published folder: the parameters of the set beside it
+_RENAME_EXCHANGE = 2  # linux/fs.h
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one system call (Linux ``renameat2(RENAME_EXCHANGE)``); False where the
+    system or file system cannot."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd = -100
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: not supported here
+        return False
+    raise OSError(err, os.strerror(err), str(a))
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    """``dst`` becomes ``src``'s bytes and time: a hard link, or a copy on another file system."""
+    import shutil
+
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.unlink(missing_ok=True)
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _old_and_next(dest: Path) -> tuple[Path, Path]:
+    """Scratch folders of a publication into ``dest``: in ``build/`` beside it (same file system)."""
+    base = dest.parent / "build"
+    return base / f"{dest.name}.old", base / f"{dest.name}.next"
+
+
+def recover_publication(dest: Path) -> None:
+    """Finish or undo a publication a crash interrupted (only where the folder swap is not one
+    system call): ``dest`` missing but its previous set kept aside -> put it back. Leftover
+    scratch folders are removed."""
+    import shutil
+
+    dest = Path(dest)
+    old, nxt = _old_and_next(dest)
+    if not dest.exists() and old.is_dir():
+        os.replace(old, dest)
+    for d in (old, nxt):
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def publish(staged: Path, names: list[str], dest: Path, stamp: str) -> list[Path]:
+    """Publish the report set all at once: ``dest`` (``reports/``) afterwards holds either its
+    previous files or the previous files with every ``staged/<name>`` replaced and
+    ``dest/params.stamp`` = ``stamp`` (the parameters the set was built with), never a mix.
+
+    ``names`` are paths relative to ``staged`` (e.g. ``notebooks/10_report.ipynb``). A new
+    folder is made in ``build/`` beside ``dest`` (``build/<dest>.next``: hard links to the files of ``dest``, then
+    to the staged ones, then the stamp) and swapped with ``dest`` in one ``renameat2``
+    exchange; where the system cannot, two renames, and ``recover_publication`` (run first)
+    puts the previous set back after a crash between them. The staged files get one common
+    modification time, so Make sees the published ones (the same files) as up to date.
+    Raises FileNotFoundError naming a staged file that is missing (nothing is published).
+    Returns the published paths.
+    """
+    import shutil
+    import time
+
+    staged, dest = Path(staged), Path(dest)
+    missing = [n for n in names if not (staged / n).is_file()]
+    if missing:
+        raise FileNotFoundError(f"not published, {staged} lacks: {', '.join(missing)} (run make report)")
+    recover_publication(dest)
+    old, nxt = _old_and_next(dest)
+    nxt.mkdir(parents=True)
+    replaced = {Path(n) for n in names} | {Path(PUBLISHED_STAMP)}
+    if dest.is_dir():  # the files the report does not replace (e.g. the data stages' notebooks)
+        for f in dest.rglob("*"):
+            rel = f.relative_to(dest)
+            if rel in replaced:
+                continue  # never a link to a file of the published set: it is written below
+            if f.is_symlink():
+                (nxt / rel).parent.mkdir(parents=True, exist_ok=True)
+                (nxt / rel).symlink_to(os.readlink(f))
+            elif f.is_file():
+                _link_or_copy(f, nxt / rel)
+    now = time.time_ns()
+    for n in names:
+        os.utime(staged / n, ns=(now, now))
+        _link_or_copy(staged / n, nxt / n)
+    (nxt / PUBLISHED_STAMP).write_text(stamp.rstrip("\n") + "\n", encoding="utf-8")
+    os.utime(nxt / PUBLISHED_STAMP, ns=(now, now))
+    if not dest.exists():
+        os.replace(nxt, dest)
+    elif _exchange(nxt, dest):
+        shutil.rmtree(nxt)  # now the previous set
+    else:
+        os.replace(dest, old)
+        os.replace(nxt, dest)
+        shutil.rmtree(old)
+    return [dest / n for n in [*names, PUBLISHED_STAMP]]
+
+
+def main(argv: list[str]) -> int:
+    """``python -m vdi_report.files --publish STAGED DEST --stamp STAMP_FILE NAME ...``: publish
+    the staged report files into DEST with the stamp file's content (``publish``)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m vdi_report.files", description=main.__doc__)
+    ap.add_argument("--publish", nargs=2, metavar=("STAGED", "DEST"), required=True)
+    ap.add_argument("--stamp", type=Path, required=True, help="file whose content is the set's stamp")
+    ap.add_argument("names", nargs="+", help="files to publish, relative to STAGED")
+    a = ap.parse_args(argv)
+    try:
+        paths = publish(Path(a.publish[0]), a.names, Path(a.publish[1]), a.stamp.read_text(encoding="utf-8"))
+    except (FileNotFoundError, OSError) as exc:
+        print(f"publish: {exc}", file=sys.stderr)
+        return 1
+    print(f"published {len(paths)} files into {a.publish[1]}/ at once")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - exercised through make
+    sys.exit(main(sys.argv[1:]))

@@ -47,6 +47,48 @@ def test_lock_pins_every_dependency_of_pyproject_with_hashes():
     assert all(hashes for _, hashes in lock.values()), "a package without a hash: run make lock"
 
 
+def test_lab_lock_adds_jupyterlab_with_the_same_pins_and_the_build_has_none_of_it():
+    """JupyterLab is the lab extra, locked in requirements-lab-lock.txt (make lock, under the build
+    lock as constraints: every shared package has the same version and hashes) and installed only
+    in .venv-lab: the build's lock has neither JupyterLab nor jsonschema's IRI grammar
+    (rfc3987-syntax, seconds to import), and neither is importable in this environment."""
+    import importlib.util
+
+    from packaging.requirements import Requirement
+
+    build = _lock_entries(config.PROJ_ROOT / "requirements-lock.txt")
+    lab = _lock_entries(config.PROJ_ROOT / "requirements-lab-lock.txt")
+    assert "make lock" in (config.PROJ_ROOT / "requirements-lab-lock.txt").read_text()
+    lab_extra = _pyproject()["project"]["optional-dependencies"]["lab"]
+    assert [Requirement(r).name for r in lab_extra] == ["jupyterlab"]
+    for spec in [*_pyproject()["project"]["dependencies"], *lab_extra]:
+        req = Requirement(spec)
+        assert _norm(req.name) in lab, f"{req.name} is not in requirements-lab-lock.txt: run make lock"
+        assert req.specifier.contains(lab[_norm(req.name)][0]), f"{req.name}: lab lock outside {spec}: run make lock"
+    differ = {n: (build[n][0], lab[n][0]) for n in set(build) & set(lab) if build[n] != lab[n]}
+    assert differ == {}, f"the two locks pin these differently: {differ}; run make lock"
+    assert all(hashes for _, hashes in lab.values())
+    for name in ("jupyterlab", "jupyter-server", "jupyter-events", "rfc3987-syntax"):
+        assert name not in build and name in lab, name
+    for module in ("jupyterlab", "rfc3987_syntax"):
+        assert importlib.util.find_spec(module) is None, f"{module} in the build environment: run make venv"
+
+
+def test_importing_the_package_imports_and_stubs_nothing_else():
+    """No stand-in modules in sys.modules: importing vdi_report adds only vdi_report's own modules,
+    and jsonschema (nbformat, papermill, altair) then imports its real format checkers."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; before = set(sys.modules); import vdi_report; "
+        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] != 'vdi_report')); "
+        "import jsonschema, nbformat; print(sys.modules.get('rfc3987_syntax'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "None"]
+
+
 def test_environment_yml_installs_the_lock():
     """Conda gets Python and pip, and pip installs exactly requirements-lock.txt (no second list of pins)."""
     env = yaml.safe_load((config.PROJ_ROOT / "environment.yml").read_text())

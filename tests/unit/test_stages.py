@@ -141,3 +141,62 @@ def test_each_parameter_is_declared_once_and_everything_else_follows():
     assert set(re.findall(r"\b[A-Z][A-Z_]+\b", help_line.split("Report parameters:", 1)[1])) == {
         p.var for p in stages.PARAMETERS
     }
+
+
+def _make_n(*args: str, user: str | None = None) -> str:
+    cmd = ["make", "-n", "-o", ".venv/.installed", *args]
+    if user:
+        cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
+    return subprocess.run(cmd, cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def test_an_empty_report_date_is_the_day_of_the_build_in_the_stamp():
+    """REPORT_DATE empty (or left out) means the day the build runs: that date is what the report
+    notebook gets, what is checked and what the stamp records (not an empty value)."""
+    import datetime
+
+    days = {datetime.date.today().isoformat()}
+    for args in ([], ["REPORT_DATE="], ["REPORT_DATE= "]):
+        out = _make_n("-p", "stages", *args)
+        days.add(datetime.date.today().isoformat())  # midnight may fall in between
+        line = re.search(r"^PARAMS_LINE := (.*)$", out, re.MULTILINE).group(1)
+        stamped = dict(kv.split("=", 1) for kv in line.split())["report_date"]
+        assert stamped in days, (args, stamped)
+        assert f'-p report_date "{stamped}"' in out or f"REPORT_DATE := {stamped}" in out
+    given = _make_n("-p", "stages", "REPORT_DATE=2026-01-31")
+    assert "report_date=2026-01-31 " in re.search(r"^PARAMS_LINE := (.*)$", given, re.MULTILINE).group(0)
+
+
+def test_every_stamp_and_generated_file_is_written_atomically():
+    """A recipe that writes a file under build/ (stamps, stages.mk) or its target ($@) writes a
+    temporary file and renames it: a killed or concurrent write never leaves half a file."""
+    text = (config.PROJ_ROOT / "Makefile").read_text(encoding="utf-8")
+    text += stages.make_rules()
+    bad = []
+    for line in text.replace("\\\n", " ").splitlines():
+        if not line.startswith("\t") and " = " not in line:
+            continue
+        for m in re.finditer(r"(?<![0-9&>])>>?\s*(\"?[^\s;|&)]+)", line):
+            target = m.group(1).strip('"')
+            if target.startswith(("/dev/", "&")) or ".tmp" in target:
+                continue
+            if target.startswith(("build/", "$@", "$(STAMP)", "$(PARAMS_STAMP)", "$(STAGES_MK)")):
+                bad.append(line.strip())
+    assert bad == [], "write these through a temporary file and mv (write_atomic):\n" + "\n".join(bad)
+
+
+def test_make_lab_runs_jupyterlab_from_its_own_environment_allowing_root_only_as_root():
+    """`make lab` uses .venv-lab (the lab extra), never the build's .venv; JupyterLab refuses to run
+    as root without --allow-root, and a user must not get it."""
+    import os
+
+    as_me = _make_n("lab")
+    assert ".venv-lab/bin/jupyter lab" in as_me and ".venv/bin/jupyter" not in as_me
+    assert ("--allow-root" in as_me) == (os.getuid() == 0)
+    if os.getuid() == 0:  # as an ordinary user too (setpriv, util-linux)
+        import shutil
+
+        if not shutil.which("setpriv"):
+            pytest.skip("setpriv not installed: cannot run make as another user")
+        as_user = _make_n("lab", user="65534")
+        assert ".venv-lab/bin/jupyter lab" in as_user and "--allow-root" not in as_user

@@ -8,9 +8,12 @@ from the embedded ``sizing_inputs.json``.
 Everything is inlined: the page needs no network and no server.
 
 A scenario can be kept and shared: every change writes the form's fields into the page address
-(``#scenario?desktops=3000&worker_class=power...``), which opens the page on that scenario; "Copy
-link" copies the address, "Download CSV" saves the inputs (one ``parameter,value`` row per field)
-and the result table's unformatted numbers. Both read whatever fields the form has.
+(``#scenario?desktops=3000&era=seed...``), which opens the page on that scenario; "Copy link"
+copies the address, "Download CSV" saves the inputs (one ``parameter,value`` row per field) and
+the result table's unformatted numbers. Both read whatever named fields the two forms have: this
+one and the per-array answers' (``verdict_calculator.py``: clone type and the price per
+configuration, ``array_price_usd:<source_id>[:<configuration>]`` as in the cost file), which
+restores its own fields from the address through ``window.VdiCalcFromAddress`` when it loads.
 """
 
 import html
@@ -209,16 +212,18 @@ def calculator_html(ctx) -> str:
     form.dispatchEvent(new Event("vdi-scenario"));
   }}
   var status = document.getElementById("calc-status");
-  function fields() {{
-    return Array.prototype.filter.call(form.elements, function (e) {{ return e.name; }});
+  function named(f) {{ return f ? Array.prototype.filter.call(f.elements, function (e) {{ return e.name; }}) : []; }}
+  function fields() {{  // this form's, then the per-array answers' (clone type, prices), once it is in the page
+    return named(form).concat(named(document.getElementById("calc-prices")));
   }}
-  function fromAddress() {{  // #scenario?desktops=3000&... -> the form
-    var h = decodeURIComponent(location.hash || "");
+  function fromAddress(root) {{  // #scenario?desktops=3000&... -> the named fields of root (a form)
+    var h = location.hash || "";
     if (h.indexOf("#scenario?") !== 0) return false;
     var q = new URLSearchParams(h.slice("#scenario?".length));
-    fields().forEach(function (e) {{
+    named(root).forEach(function (e) {{
       if (q.has(e.name) && !e.classList.contains("vdi-calc-figure")) e.value = q.get(e.name);
     }});
+    if (root !== form) return true;  // the per-array answers' clone type and prices: as given
     fill();  // the shared era's figures, then the sender's own where they differ from them
     figs.forEach(function (el) {{
       if (!q.has(el.name)) return;
@@ -234,6 +239,8 @@ def calculator_html(ctx) -> str:
     fields().forEach(function (e) {{ q.set(e.name, e.classList.contains("vdi-calc-figure") ? exact(e) : e.value); }});
     history.replaceState(null, "", "#scenario?" + q.toString());
   }}
+  window.VdiCalcFromAddress = fromAddress;
+  window.VdiCalcToAddress = function () {{ if (changed) toAddress(); }};
   function csvCell(v) {{
     v = (v === null || v === undefined || (typeof v === "number" && isNaN(v))) ? "" : String(v);
     return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
@@ -263,7 +270,7 @@ def calculator_html(ctx) -> str:
     document.body.appendChild(a); a.click(); a.remove();
   }});
   fill();
-  var shared = fromAddress(), changed = false;
+  var shared = fromAddress(form), changed = false;
   update();
   changed = true;  // from now on each change is written into the address
   form.addEventListener("input", function (ev) {{

@@ -4,7 +4,9 @@ configuration, computed in the page by ``VdiVerdicts.verdicts`` (``static/verdic
 JavaScript twin of ``vdi_report.models.verdicts.verdicts``) with the buyer's price per
 configuration typed in the page (pre-filled from the cost file's ``array_price_usd`` rows).
 
-Everything is inline; it reads the calculator's embedded ``sizing_inputs.json``.
+Everything is inline; it reads the calculator's embedded ``sizing_inputs.json``. Its named fields
+(``clone_type`` and ``array_price_usd:<source_id>[:<configuration>]``, the cost file's parameter
+names) are part of the calculator's shared link and CSV (``calculator.py``).
 """
 
 import html
@@ -39,7 +41,8 @@ def verdicts_html(ctx, prices: dict) -> str:
         v = prices.get(key, prices.get(c["source_id"], ""))
         fields.append(
             f'<label>{html.escape(c["array"])}, USD per array<input type="number" min="0" step="1000" '
-            f'class="calc-price" data-key="{html.escape(key)}" id="calc-price-{html.escape(key.replace(":", "-"))}" '
+            f'class="calc-price" data-key="{html.escape(key)}" name="array_price_usd:{html.escape(key)}" '
+            f'id="calc-price-{html.escape(key.replace(":", "-"))}" '
             f'value="{v}" placeholder="your quote"></label>'
         )
     clone = ctx.params.get("clone_type", "linked")
@@ -93,10 +96,13 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
       }}).join("");
     }} catch (e) {{ body.innerHTML = ""; }}
   }}
+  function changed() {{ update(); if (window.VdiCalcToAddress) {{ window.VdiCalcToAddress(); }} }}
   form.addEventListener("input", update); form.addEventListener("change", update);
   form.addEventListener("vdi-scenario", update);
-  priceForm.addEventListener("input", update);
-  priceForm.addEventListener("change", update);
+  priceForm.addEventListener("input", changed);
+  priceForm.addEventListener("change", changed);
+  // a shared link (#scenario?...) also carries the clone type and the prices (calculator.py)
+  if (window.VdiCalcFromAddress) {{ window.VdiCalcFromAddress(priceForm); }}
   update();
 }})();
 </script>

@@ -450,13 +450,12 @@ def verdict_rows(ctx) -> pd.DataFrame:
 
 
 def array_verdicts(ctx) -> pd.DataFrame:
-    """``verdict_rows``, also written to ``reports/array_verdicts.csv`` (declared as an output of
-    the report stage in stages.py)."""
+    """``verdict_rows``, also written to ``reports/array_verdicts.csv`` (made in the staging folder
+    ``build/publish`` and published with the rest of the report: stages.PUBLISHED)."""
     from ... import files
 
     rows = verdict_rows(ctx)
-    config.REPORTS_DIR.mkdir(parents=True, exist_ok=True)
-    files.write_csv(rows, config.REPORTS_DIR / "array_verdicts.csv")
+    files.write_csv(rows, config.REPORT_STAGING_DIR / "array_verdicts.csv")
     return rows
 
 

@@ -17,12 +17,12 @@ ORDER = 40  # position in the report (sections/__init__.py)
 
 def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
     """The report scenario sized by ``scenario.size`` (the contract of issue 12): (display
-    table, one sentence saying how). Also writes ``reports/sizing_scenario.csv``."""
+    table, one sentence saying how). Also writes ``reports/sizing_scenario.csv`` (staged
+    in ``build/publish``, published with the rest of the report)."""
     from ... import files
 
     s = ctx.sizing
-    config.REPORTS_DIR.mkdir(parents=True, exist_ok=True)
-    files.write_csv(s, config.REPORTS_DIR / "sizing_scenario.csv")
+    files.write_csv(s, config.REPORT_STAGING_DIR / "sizing_scenario.csv")
     return mtables.sizing_table(s), fmt_how(ctx)
 
 

@@ -1,0 +1,125 @@
+"""Publishing the report set all at once (files.publish): reports/ holds the previous set or the
+new one with its stamp, never a mix, also when the publication is interrupted (issue 20)."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from vdi_report import files
+
+NAMES = ["notebooks/10_report.ipynb", "array_verdicts.csv", "report.html", "report.pdf"]
+
+
+def _write(root: Path, names, tag: str) -> None:
+    for n in names:
+        (root / n).parent.mkdir(parents=True, exist_ok=True)
+        (root / n).write_text(f"{tag} {n}\n", encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path) -> tuple[Path, Path]:
+    """reports/ with an old set (and a data stage's notebook), build/publish with a new set."""
+    dest, staged = tmp_path / "reports", tmp_path / "build" / "publish"
+    _write(dest, [*NAMES, "notebooks/02_combine.ipynb"], "old")
+    (dest / files.PUBLISHED_STAMP).write_text("desktops=2000\n", encoding="utf-8")
+    _write(staged, NAMES, "new")
+    return dest, staged
+
+
+def _state(dest: Path) -> dict[str, str]:
+    return {str(p.relative_to(dest)): p.read_text() for p in sorted(dest.rglob("*")) if p.is_file()}
+
+
+def _is_one_set(dest: Path) -> str:
+    """'old' or 'new' when every report file and the stamp belong to one set; fails on a mix."""
+    state = _state(dest)
+    tags = {state[n].split()[0] for n in NAMES}
+    assert len(tags) == 1, f"a mixed report: {state}"
+    stamp = state[files.PUBLISHED_STAMP].strip()
+    assert stamp == {"old": "desktops=2000", "new": "desktops=3500"}[tags.pop()] or pytest.fail(stamp)
+    return "new" if stamp == "desktops=3500" else "old"
+
+
+def test_publish_replaces_the_set_and_keeps_the_other_files(project):
+    dest, staged = project
+    files.publish(staged, NAMES, dest, "desktops=3500\n")
+    assert _is_one_set(dest) == "new"
+    assert (dest / "notebooks/02_combine.ipynb").read_text() == "old notebooks/02_combine.ipynb\n"
+    # Make sees the published files (the staged ones, same time) as up to date
+    times = {(dest / n).stat().st_mtime_ns for n in [*NAMES, files.PUBLISHED_STAMP]}
+    assert len(times) == 1 and times == {(staged / n).stat().st_mtime_ns for n in NAMES}
+    assert not (dest.parent / "build" / "reports.next").exists()
+    assert not (dest.parent / "build" / "reports.old").exists()
+
+
+def test_publish_into_a_missing_folder(tmp_path):
+    staged = tmp_path / "build" / "publish"
+    _write(staged, NAMES, "new")
+    files.publish(staged, NAMES, tmp_path / "reports", "desktops=3500")
+    assert _is_one_set(tmp_path / "reports") == "new"
+
+
+def test_a_missing_staged_file_publishes_nothing(project):
+    dest, staged = project
+    (staged / "report.pdf").unlink()  # e.g. the PDF step failed or was killed
+    before = _state(dest)
+    with pytest.raises(FileNotFoundError, match="report.pdf"):
+        files.publish(staged, NAMES, dest, "desktops=3500")
+    assert _state(dest) == before
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL: nothing after it runs (no except/finally clean-up in publish)."""
+
+
+def test_killed_before_the_swap_leaves_the_old_set(project, monkeypatch):
+    dest, staged = project
+
+    def die(a, b):
+        raise Killed
+
+    monkeypatch.setattr(files, "_exchange", die)
+    with pytest.raises(Killed):
+        files.publish(staged, NAMES, dest, "desktops=3500")
+    assert _is_one_set(dest) == "old"
+    monkeypatch.undo()
+    files.publish(staged, NAMES, dest, "desktops=3500")  # the next build cleans up and publishes
+    assert _is_one_set(dest) == "new"
+
+
+def test_killed_between_the_two_renames_is_undone(project, monkeypatch):
+    """Where the swap is not one system call (two renames), a crash between them leaves reports/
+    missing for a moment; the next run puts the old set back, then publishes the new one."""
+    dest, staged = project
+    monkeypatch.setattr(files, "_exchange", lambda a, b: False)
+    real = os.replace
+    calls = []
+
+    def replace(a, b):
+        calls.append((Path(a).name, Path(b).name))
+        if calls[-1] == ("reports.next", "reports"):
+            raise Killed
+        return real(a, b)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(Killed):
+        files.publish(staged, NAMES, dest, "desktops=3500")
+    assert not dest.exists()
+    monkeypatch.setattr(files.os, "replace", real)
+    files.recover_publication(dest)
+    assert _is_one_set(dest) == "old"
+    files.publish(staged, NAMES, dest, "desktops=3500")
+    assert _is_one_set(dest) == "new"
+
+
+def test_the_swap_is_one_system_call_here(project):
+    """On Linux (this machine, CI) the two folders are exchanged by renameat2: no moment without
+    reports/. Skipped where the system lacks it (the two-rename path above is then used)."""
+    dest, staged = project
+    other = dest.parent / "other"
+    other.mkdir()
+    (other / "x").write_text("x")
+    if not files._exchange(other, dest):
+        pytest.skip("renameat2(RENAME_EXCHANGE) not available")
+    assert (dest / "x").is_file() and (other / "array_verdicts.csv").is_file()
