@@ -154,6 +154,41 @@ def test_scenario_is_shared_by_its_address_and_exported_with_its_inputs(laptop, 
         ctx.close()
 
 
+def test_shared_link_and_csv_carry_the_clone_type_and_the_prices(laptop, browser, report_html):
+    """Issue 17's inputs of the per-array answers (clone type, a price per configuration, named as
+    in the cost file) enter the address and the CSV; the link restores them, and with them the
+    same $ per desktop."""
+    key = laptop.eval_on_selector(".calc-price", "el => el.dataset.key")
+    price = laptop.locator(f'.calc-price[data-key="{key}"]')
+    price.fill("412345")
+    laptop.locator("#calc-clone_type").select_option("full")
+    laptop.locator("#calc-desktops").fill("4321")
+    laptop.wait_for_timeout(300)
+    name = f"array_price_usd:{key}"
+    from urllib.parse import parse_qs
+
+    query = parse_qs(laptop.url.split("#scenario?", 1)[1])
+    assert query[name] == ["412345"] and query["clone_type"] == ["full"] and query["desktops"] == ["4321"]
+    cost = f'#calc-verdicts tr[data-key="{key}"] td[data-col=usd_per_desktop]'
+    shown = laptop.eval_on_selector_all(cost, "tds => tds.map(t => t.dataset.value)")
+    assert shown and all(v not in ("", "null") for v in shown), shown  # the price gives a cost per desktop
+    with laptop.expect_download() as dl:
+        laptop.locator("#calc-csv").click()
+    inputs = open(dl.value.path(), encoding="utf-8").read().partition("\n\n")[0]
+    params = dict(r for r in csv.reader(io.StringIO(inputs)) if r and r[0] != "parameter")
+    assert params[name] == "412345" and params["clone_type"] == "full" and params["desktops"] == "4321"
+    prices = {k for k in params if k.startswith("array_price_usd:")}
+    assert len(prices) == laptop.locator(".calc-price").count() > 1  # every configuration's field
+    ctx, other = _open(browser, report_html, "#" + laptop.url.split("#", 1)[1])
+    try:
+        assert other.locator(f'.calc-price[data-key="{key}"]').input_value() == "412345"
+        assert other.locator("#calc-clone_type").input_value() == "full"
+        assert other.eval_on_selector_all(cost, "tds => tds.map(t => t.dataset.value)") == shown
+        assert other.errors == []
+    finally:
+        ctx.close()
+
+
 def test_no_errors_at_laptop_size(laptop):
     assert laptop.errors == []
 
