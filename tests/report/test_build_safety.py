@@ -47,6 +47,27 @@ def _report_desktops(root: Path) -> set[str]:
     return {str(nb["metadata"]["papermill"]["parameters"]["desktops"])}
 
 
+def _published_desktops(root: Path) -> str:
+    """The desktops of the report set in reports/, after checking that its stamp, executed
+    notebook, HTML and PDF all say the same (a mixed set fails)."""
+    from pypdf import PdfReader
+
+    stamp = dict(kv.split("=", 1) for kv in (root / "reports/params.stamp").read_text().split())
+    d = stamp["desktops"]
+    assert _report_desktops(root) == {d}, "executed notebook and stamp disagree"
+    html = (root / "reports/vdi_storage_comparison.html").read_text(encoding="utf-8")
+    assert f"DESKTOPS={d}" in html or f"desktops={d}" in html, "HTML and stamp disagree"
+    text = " ".join(p.extract_text() for p in PdfReader(root / "reports/vdi_storage_comparison.pdf").pages)
+    assert f"desktops={d}" in " ".join(text.split()), "PDF and stamp disagree"
+    import csv
+
+    with open(root / "reports/sizing_scenario.csv", encoding="utf-8", newline="") as fh:
+        assert {float(r["desktops"]) for r in csv.DictReader(fh)} == {float(d)}, (
+            "sizing_scenario.csv and stamp disagree"
+        )
+    return d
+
+
 @pytest.mark.slow
 def test_two_builds_at_once_give_the_report_their_stamp_records(built, make_in, make_env):
     """`make report DESKTOPS=2500` and `DESKTOPS=3500` started together: the second waits for
@@ -70,6 +91,7 @@ def test_two_builds_at_once_give_the_report_their_stamp_records(built, make_in, 
 
     text = " ".join(p.extract_text() for p in PdfReader(built / "reports/vdi_storage_comparison.pdf").pages)
     assert "desktops=3500" in " ".join(text.split())
+    assert _published_desktops(built) == "3500"
     # the stamp matches: nothing to do for the same parameters
     again = make_in(built, "report", "DESKTOPS=3500")
     assert "report notebook" not in again.stdout
@@ -116,6 +138,38 @@ def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env):
     assert _snapshot(built) == before
     make_in(built, "report", "DESKTOPS=2700")
     assert _stamp(built)["desktops"] == "2700" and _report_desktops(built) == {"2700"}
+
+
+@pytest.mark.slow
+def test_a_build_killed_between_the_html_and_the_pdf_leaves_the_previous_set(built, make_in, make_env):
+    """SIGKILL once the new HTML is made but not the PDF: reports/ keeps the whole previous set
+    (stamp, notebook, CSVs, HTML, PDF byte-identical); the next build publishes the whole new one."""
+    before = _snapshot(built)
+    old = _published_desktops(built)
+    staged_html = built / "build/publish/vdi_storage_comparison.html"
+    staged_pdf = built / "build/publish/vdi_storage_comparison.pdf"
+    start = time.time()
+    proc = subprocess.Popen(
+        ["make", "-o", ".venv/.installed", "report", "DESKTOPS=2900"],
+        cwd=built,
+        env=make_env(built),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None and staged_html.stat().st_mtime < start:
+        time.sleep(0.05)
+    made_html, made_pdf = staged_html.stat().st_mtime >= start, staged_pdf.stat().st_mtime >= start
+    os.killpg(proc.pid, signal.SIGKILL)
+    out = proc.communicate()[0]
+    assert made_html and not made_pdf, f"not killed between the HTML and the PDF: {out[-2000:]}"
+    assert "desktops=2900" in staged_html.read_text(encoding="utf-8")  # a new HTML was there to publish
+    assert _snapshot(built) == before
+    assert _published_desktops(built) == old != "2900"
+    make_in(built, "report", "DESKTOPS=2900")
+    assert _published_desktops(built) == "2900"
 
 
 def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path, make_in):
