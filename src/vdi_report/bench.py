@@ -13,7 +13,7 @@ your own outputs are never touched), with the environment ready:
 
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
 system) of all processes make started, and, for the scenarios with a budget (issue 9: no-op
-<= 1 s, one parameter <= 10 s, clean <= 40 s), the budget. Also prints the machine's CPU count
+<= 1 s, clean <= 40 s; one parameter <= 15 s since issue 20's one-pass tagged PDF), the budget. Also prints the machine's CPU count
 and load: other processes on a shared machine slow the wall clock, much less the CPU seconds.
 Uses only the standard library.
 """
@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BUDGETS = {"clean make report": 40.0, "no-op make report": 1.0, "one report parameter changed": 10.0}
+# issue 9's budgets; issue 20 (item 6, the tagged PDF laid out in one pass) allows 15 s per parameter change
+BUDGETS = {"clean make report": 40.0, "no-op make report": 1.0, "one report parameter changed": 15.0}
 
 
 def _cpu() -> float:
