@@ -14,7 +14,8 @@ your own outputs are never touched), with the environment ready:
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
 system) of all processes make started, and, for the scenarios with a budget (issue 9: no-op
 <= 1 s, clean <= 40 s; one parameter <= 15 s since issue 20's one-pass tagged PDF), the budget.
-Also prints the machine's CPU count and load: other processes on a shared machine slow the wall clock, much less the CPU seconds.
+Also prints the machine's CPU count and load: other processes on a shared machine slow the wall
+clock, much less the CPU seconds.
 Uses only the standard library.
 """
 
