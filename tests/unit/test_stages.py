@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -143,11 +144,11 @@ def test_each_parameter_is_declared_once_and_everything_else_follows():
     }
 
 
-def _make_n(*args: str, user: str | None = None) -> str:
+def _make_n(*args: str, user: str | None = None, cwd=config.PROJ_ROOT) -> str:
     cmd = ["make", "-n", "-o", ".venv/.installed", *args]
     if user:
         cmd = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *cmd]
-    return subprocess.run(cmd, cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True).stdout
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True).stdout
 
 
 def test_an_empty_report_date_is_the_day_of_the_build_in_the_stamp():
@@ -198,5 +199,13 @@ def test_make_lab_runs_jupyterlab_from_its_own_environment_allowing_root_only_as
 
         if not shutil.which("setpriv"):
             pytest.skip("setpriv not installed: cannot run make as another user")
-        as_user = _make_n("lab", user="65534")
+        import tempfile
+
+        # the project may sit where another user cannot read (a 0700 temporary clone): the
+        # Makefile alone, in a folder anyone can read, is enough for `make -n lab`
+        with tempfile.TemporaryDirectory(dir="/tmp") as d:
+            os.chmod(d, 0o755)
+            shutil.copy(config.PROJ_ROOT / "Makefile", d)
+            os.chmod(Path(d) / "Makefile", 0o644)
+            as_user = _make_n("lab", user="65534", cwd=d)
         assert ".venv-lab/bin/jupyter lab" in as_user and "--allow-root" not in as_user
