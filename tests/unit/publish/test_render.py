@@ -13,11 +13,17 @@ from vdi_report.report import charts
 def test_render_steps_are_separate_make_targets():
     rules = stages.make_rules()
     html, pdf = stages.stage("render_html"), stages.stage("render_pdf")
-    assert html.outputs == ("$(REPORT).html",) and pdf.outputs == ("$(REPORT).pdf",)
+    staged = "$(STAGED)/vdi_storage_comparison"  # published into reports/ with the rest (stage publish)
+    assert html.outputs == (f"{staged}.html",) and pdf.outputs == (f"{staged}.pdf",)
     assert "render --html " in rules and "render --pdf " in rules
     # the HTML step does not wait for the PDF's system check, and neither step for the other
-    assert "$(SYSTEM_STAMP)" not in html.inputs and "$(REPORT).pdf" not in html.inputs
-    assert "$(REPORT).html" not in pdf.inputs
+    assert "$(SYSTEM_STAMP)" not in html.inputs and f"{staged}.pdf" not in html.inputs
+    assert f"{staged}.html" not in pdf.inputs
+    publish = stages.stage("publish")
+    assert {f"{staged}.html", f"{staged}.pdf"} <= set(publish.inputs)
+    assert {"$(REPORT).html", "$(REPORT).pdf"} <= {
+        o.replace("reports/vdi_storage_comparison", "$(REPORT)") for o in publish.outputs
+    }
 
 
 def test_render_rejects_an_unknown_format(tmp_path):
