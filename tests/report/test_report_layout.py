@@ -12,7 +12,8 @@ from vdi_report import config
 from vdi_report.publish import render
 
 MIN_FILL = 0.6  # a page less full is allowed only before a chapter (or an element on a new page)
-MAX_CELL_LINES = 6
+MAX_CELL_LINES = 8
+DENSITY_CELL_LINES = 5
 # tables of quoted text and register entries, whose cells are paragraphs by design
 LONG_TEXT_TABLES = {
     "T_audit-findings",
@@ -197,3 +198,68 @@ def test_chart_text_is_at_least_8_pt_in_print(whole):
                 if sizes and min(sizes) * scale * 0.75 < 8:
                     small.append(f"page {i + 1}: {min(sizes) * scale * 0.75:.1f} pt")
     assert found >= 5 and small == []
+
+
+def _cells(whole):
+    """(page number, table id, cell box) of every table cell laid out."""
+    from weasyprint.formatting_structure import boxes
+
+    for i, page in enumerate(whole.pages):
+        for b, anc in _walk(page._page_box):
+            if isinstance(b, boxes.TableCellBox):
+                table = next((a for a in reversed(anc) if isinstance(a, boxes.TableBox)), None)
+                tid = table.element.get("id") if table is not None and table.element is not None else None
+                yield i + 1, tid, b
+
+
+def test_no_word_in_a_table_is_broken_between_two_letters(whole):
+    """A narrow column must not split a word ("knowledg|e", "Latenc|y"): a line of a cell ending
+    in a letter and the next starting with one, where the two halves make one word of the cell
+    (file names and identifiers, with ``_``, ``.`` or ``/``, may break anywhere)."""
+    from weasyprint.formatting_structure import boxes
+
+    broken = []
+    for page, tid, cell in _cells(whole):
+        if cell.element is None:
+            continue
+        words = set("".join(cell.element.itertext()).split())
+        lines = [
+            "".join(t.text for t in line.descendants() if isinstance(t, boxes.TextBox)).strip()
+            for line in cell.descendants()
+            if isinstance(line, boxes.LineBox)
+        ]
+        lines = [t for t in lines if t]
+        for a, b in zip(lines, lines[1:]):
+            left, right = a.split()[-1], b.split()[0]
+            word = left + right
+            if left[-1].isalpha() and right[0].isalpha() and word in words and not set("_./") & set(word):
+                broken.append(f"page {page} {tid}: {left}|{right}")
+    assert broken == []
+
+
+def test_tables_that_compare_arrays_keep_cells_short(whole):
+    """No cell of more than MAX_CELL_LINES lines outside LONG_TEXT_TABLES (issue 20: the density
+    table put nine columns in portrait with cells of 10-15 lines)."""
+    from weasyprint.formatting_structure import boxes
+
+    tall = {}
+    for page, tid, cell in _cells(whole):
+        if tid in LONG_TEXT_TABLES:
+            continue
+        n = sum(1 for d in cell.descendants() if isinstance(d, boxes.LineBox))
+        if n > MAX_CELL_LINES:
+            tall.setdefault(tid, []).append(f"page {page}: {n} lines")
+    assert tall == {}
+
+
+def test_the_density_table_is_short_cells_in_portrait(whole):
+    """The density table (issue 20's "Table 18": nine columns, cells of 10-15 lines) has at most
+    seven columns and no cell over DENSITY_CELL_LINES lines."""
+    from weasyprint.formatting_structure import boxes
+
+    cells = [(page, cell) for page, tid, cell in _cells(whole) if tid == "T_density"]
+    assert cells, "no density table in the PDF"
+    heads = [c for _, c in cells if getattr(c, "element_tag", "") == "th"]
+    assert len({"".join(c.element.itertext()) for c in heads}) <= 7
+    lines = [sum(1 for d in c.descendants() if isinstance(d, boxes.LineBox)) for _, c in cells]
+    assert max(lines) <= DENSITY_CELL_LINES
