@@ -48,5 +48,5 @@ def render(ctx) -> None:
         "sizing: targets, rules of thumb and workload definitions)."
     )
     table(tables.coverage_table(ctx.results), "Digitized records per phase and document", "coverage")
-    heading(2, "Colophon", "colophon", new_page=True)
+    heading(2, "Colophon", "colophon")  # no page of its own: it follows the coverage table (one pass, no pieces)
     colophon.render(ctx)
