@@ -191,12 +191,14 @@ def _counts(units) -> list[str]:
         mark, enc = _mark(view), view.get("encoding", {})
         if mark in COUNTED:
             word = MARK_WORDS[mark]
+            if isinstance(view.get("mark"), dict) and view["mark"].get("filled") is False:
+                word = "open " + word  # drawn apart on purpose (e.g. bounds); the caption says why
         elif mark == "rule" and (("x2" in enc and "y" in enc) or ("y2" in enc and "x" in enc)):
             word = "horizontal ranges" if "x2" in enc else "vertical ranges"
         else:
             continue
         counts[word] = counts.get(word, 0) + len(rows)
-    return [f"{n} {word}" for word, n in counts.items()]
+    return [f"{n} {word.removesuffix('s') if n == 1 else word}" for word, n in counts.items()]
 
 
 def describe(spec: dict) -> str:
@@ -221,6 +223,10 @@ def describe(spec: dict) -> str:
         if isinstance(f, dict) and "field" in f:
             panels = _distinct(_rows(spec, datasets, []), f["field"], f.get("sort"))
             head += f" in {len(panels)} panels by {f.get('title') or f['field']} ({_listing(panels)})"
+    panels = [p.get("title") for key in ("hconcat", "vconcat", "concat") for p in spec.get(key, [])]
+    panels = [p.get("text") if isinstance(p, dict) else p for p in panels]
+    if len(panels) > 1:
+        head += f" in {len(panels)} panels" + (f" ({_listing([str(p) for p in panels])})" if all(panels) else "")
     parts = [f"{axis}: {text}" for axis in ("x", "y") if (text := _axis(units, axis))]
     parts += _legends(units) + _counts(units) + _references(units)
     return head + (": " + "; ".join(parts) if parts else "") + "."

@@ -66,3 +66,15 @@ def test_show_figure_puts_the_same_text_on_the_html_chart_and_in_the_svg(monkeyp
     title = re.search(r"<svg\b[^>]*><title>([^<]*)</title>", out["image/svg+xml"]).group(1)
     assert label == title and label.startswith("Bar chart:")
     assert f'"description": "{alt_text.describe(_bars(VENDORS).to_dict())}"' in out["text/html"]
+
+
+def test_concatenated_panels_and_open_marks_are_named():
+    base = alt.Chart(VENDORS)
+    filled = base.mark_point(filled=True).encode(x="iops:Q", y="phase:N")
+    open_ = alt.Chart(VENDORS.head(1)).mark_point(filled=False).encode(x="iops:Q", y="phase:N")
+    spec = alt.hconcat(
+        alt.layer(filled, open_).properties(title="peak"), alt.layer(filled).properties(title="average")
+    ).to_dict()
+    text = alt_text.describe(spec)
+    assert text.startswith("Dot plot in 2 panels (peak, average):")
+    assert "6 points; 1 open point" in text
