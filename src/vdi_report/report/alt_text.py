@@ -184,21 +184,26 @@ def _kind(units) -> tuple[str, list[str]]:
 
 
 def _counts(units) -> list[str]:
-    """How many marks carry data: one per row for points, bars and ticks, and for rules that
-    span an interval along a category (``x``/``x2`` with ``y``, or the transpose)."""
+    """How many marks carry data: one per row for points, bars and ticks (those drawn open, e.g.
+    bounds, said apart: "53 points (12 open)"), and for rules that span an interval along a
+    category (``x``/``x2`` with ``y``, or the transpose)."""
     counts: dict[str, int] = {}
+    opened: dict[str, int] = {}
     for view, rows in units:
         mark, enc = _mark(view), view.get("encoding", {})
         if mark in COUNTED:
             word = MARK_WORDS[mark]
             if isinstance(view.get("mark"), dict) and view["mark"].get("filled") is False:
-                word = "open " + word  # drawn apart on purpose (e.g. bounds); the caption says why
+                opened[word] = opened.get(word, 0) + len(rows)
         elif mark == "rule" and (("x2" in enc and "y" in enc) or ("y2" in enc and "x" in enc)):
             word = "horizontal ranges" if "x2" in enc else "vertical ranges"
         else:
             continue
         counts[word] = counts.get(word, 0) + len(rows)
-    return [f"{n} {word.removesuffix('s') if n == 1 else word}" for word, n in counts.items()]
+    return [
+        f"{n} {word.removesuffix('s') if n == 1 else word}" + (f" ({opened[word]} open)" if opened.get(word) else "")
+        for word, n in counts.items()
+    ]
 
 
 def describe(spec: dict) -> str:

@@ -77,4 +77,4 @@ def test_concatenated_panels_and_open_marks_are_named():
     ).to_dict()
     text = alt_text.describe(spec)
     assert text.startswith("Dot plot in 2 panels (peak, average):")
-    assert "6 points; 1 open point" in text
+    assert "7 points (1 open)" in text
