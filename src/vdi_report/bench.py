@@ -56,7 +56,7 @@ def _make(*args: str) -> tuple[float, float, float]:
 
 def _stage_times() -> dict[str, float]:
     """Seconds of each notebook stage (papermill's times in reports/notebooks/*.ipynb) and of
-    the render (report notebook's end to the PDF's modification time)."""
+    the render (report notebook's end to the staged HTML's and PDF's modification times)."""
     out, report_end = {}, None
     for nb in sorted((ROOT / "reports" / "notebooks").glob("*.ipynb")):
         meta = json.loads(nb.read_text(encoding="utf-8"))["metadata"].get("papermill", {})
@@ -66,9 +66,10 @@ def _stage_times() -> dict[str, float]:
             out[nb.stem] = (t1 - t0).total_seconds()
             if nb.stem.startswith("10_"):
                 report_end = t1.timestamp()
-    # The HTML and PDF are separate steps that make -j runs side by side: each one's end.
+    # The HTML and PDF are separate steps that make -j runs side by side: each one's end (the
+    # staged file's time; the published copies all carry the publication's).
     for fmt in ("html", "pdf"):
-        f = ROOT / "reports" / f"vdi_storage_comparison.{fmt}"
+        f = ROOT / "build" / "publish" / f"vdi_storage_comparison.{fmt}"
         if report_end and f.exists():
             out[f"render {fmt.upper()} (report end to file)"] = f.stat().st_mtime - report_end
     return out

@@ -130,10 +130,10 @@ def publish(staged: Path, names: list[str], dest: Path, stamp: str) -> list[Path
 
     ``names`` are paths relative to ``staged`` (e.g. ``notebooks/10_report.ipynb``). A new
     folder is made in ``build/`` beside ``dest`` (``build/<dest>.next``: hard links to the files of ``dest``, then
-    to the staged ones, then the stamp) and swapped with ``dest`` in one ``renameat2``
+    copies of the staged ones, then the stamp) and swapped with ``dest`` in one ``renameat2``
     exchange; where the system cannot, two renames, and ``recover_publication`` (run first)
-    puts the previous set back after a crash between them. The staged files get one common
-    modification time, so Make sees the published ones (the same files) as up to date.
+    puts the previous set back after a crash between them. The published copies get one
+    common modification time, the publication's, so Make sees them as up to date.
     Raises FileNotFoundError naming a staged file that is missing (nothing is published).
     Returns the published paths.
     """
@@ -159,9 +159,10 @@ def publish(staged: Path, names: list[str], dest: Path, stamp: str) -> list[Path
             elif f.is_file():
                 _link_or_copy(f, nxt / rel)
     now = time.time_ns()
-    for n in names:
-        os.utime(staged / n, ns=(now, now))
-        _link_or_copy(staged / n, nxt / n)
+    for n in names:  # copies (a few MB): the staged files keep their own times (make bench reads them)
+        (nxt / n).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(staged / n, nxt / n)
+        os.utime(nxt / n, ns=(now, now))
     (nxt / PUBLISHED_STAMP).write_text(stamp.rstrip("\n") + "\n", encoding="utf-8")
     os.utime(nxt / PUBLISHED_STAMP, ns=(now, now))
     if not dest.exists():
