@@ -509,9 +509,10 @@ def check_parameters(values: dict[str, str]) -> list[str]:
     try:
         scenario.validate(**scenario_args)
     except (TypeError, ValueError) as exc:
-        name = next(
-            (p.var for p in PARAMETERS if p.name in scenario_args and re.search(rf"\b{p.name}\b", str(exc))), ""
-        )
+        # the message names its parameter first ("concurrency must be ..."); a later mention is only context
+        named = [p for p in PARAMETERS if p.name in scenario_args]
+        first = [p.var for p in named if re.match(rf"{p.name}\b", str(exc))]
+        name = (first or [p.var for p in named if re.search(rf"\b{p.name}\b", str(exc))] or [""])[0]
         out.append(f"{name + '=' + vals[name] + ': ' if name else ''}{exc}")
     return out
 

@@ -209,3 +209,14 @@ def test_make_lab_runs_jupyterlab_from_its_own_environment_allowing_root_only_as
             os.chmod(Path(d) / "Makefile", 0o644)
             as_user = _make_n("lab", user="65534", cwd=d)
         assert ".venv-lab/bin/jupyter lab" in as_user and "--allow-root" not in as_user
+
+
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [("CONCURRENCY", "1.5"), ("HEADROOM", "1"), ("DESKTOPS", "0"), ("BOOT_WINDOW", "-3"), ("LOGIN_WINDOW", "x")],
+)
+def test_a_bad_scenario_parameter_is_named_as_itself(var, value):
+    """The message names the parameter that is wrong, not another whose name it mentions in passing
+    (CONCURRENCY's message speaks of "desktops active at once")."""
+    problems = stages.check_parameters({var: value})
+    assert len(problems) == 1 and problems[0].startswith(f"{var}={value}: "), problems
