@@ -313,11 +313,30 @@ def validate(df: pd.DataFrame, schema: pa.DataFrameSchema, path: Path) -> pd.Dat
 _TYPE_WORDS = {"float64": "not a number", "int64": "not a whole number"}
 
 
+# pandera's names of the other checks the schemas use, in the project's words ({} = the check's argument)
+_CHECK_WORDS = {
+    "field_uniqueness": "a duplicate: another line has the same value, and each must be unique",
+    "not_nullable": "empty, but the column needs a value",
+    "isin": "not one of the allowed values {}",
+    "greater_than_or_equal_to": "must be at least {}",
+    "less_than_or_equal_to": "must be at most {}",
+    "greater_than": "must be more than {}",
+    "less_than": "must be less than {}",
+    "in_range": "must lie in {}",
+    "str_matches": "does not have the expected form {}",
+}
+
+
 def _check_words(check) -> str:
+    """A pandera check name (``dtype('float64')``, ``field_uniqueness``, ``isin([...])``) in the
+    project's words; an unknown check keeps pandera's name."""
     m = re.fullmatch(r"(?:coerce_dtype|dtype)\('(\w+)'\)", str(check))
-    return (
-        (_TYPE_WORDS.get(m.group(1), f"not a {m.group(1)}") + " (fix the typo against the quote)") if m else str(check)
-    )
+    if m:
+        return _TYPE_WORDS.get(m.group(1), f"not a {m.group(1)}") + " (fix the typo against the quote)"
+    m = re.fullmatch(r"(\w+)(?:\((.*)\))?", str(check), flags=re.S)
+    if m and m.group(1) in _CHECK_WORDS:
+        return _CHECK_WORDS[m.group(1)].format(m.group(2) or "").rstrip()
+    return str(check)
 
 
 def _describe(failures: pd.DataFrame, df: pd.DataFrame, path: Path) -> str:

@@ -221,7 +221,7 @@ def problems(raw_dir: Path | None = None) -> list[str]:
             load(raw_dir / name)
         except (sources.RawDataError, registers.RegisterError, ValueError, OSError) as exc:
             out += _lines(exc)
-    return out
+    return list(dict.fromkeys(out))  # a file read by two checks is named once
 
 
 def main(argv: list[str] | None = None) -> int:
