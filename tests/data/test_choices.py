@@ -134,6 +134,23 @@ def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens):
         assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True), c.key()
 
 
+def test_the_choices_move_the_planning_figures_themselves(results, sens):
+    """The planning table (not only the observations or the regression model) follows the choices:
+    the seed rows pool the observations under them, the boot rows pool by ``boot_pooling``. (Issue
+    16's planning path once dropped both, and every one-at-a-time change in sensitivity.csv was 0.)"""
+    one = sens[sens["kind"] == "one_at_a_time"].set_index(["choice_id", "option", "era", "phase", "statistic"])
+    storms = boot.boot_storms(results)
+    ok = storms[(storms["role"] == "seed") & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
+    for option, f in (("highest", max), ("lowest", min)):
+        got = one.loc[("boot_pooling", option, "seed", "boot", "peak_per_rate"), "estimate"]
+        assert float(np.atleast_1d(got)[0]) == pytest.approx(f(ok["peak_iops_per_rate"]))
+    monday = one.loc[("login_variant", "monday", "seed", "login", "peak"), "estimate"]
+    tuesday = one.loc[("login_variant", "tuesday", "seed", "login", "peak"), "estimate"]
+    assert float(np.atleast_1d(tuesday)[0]) != pytest.approx(float(np.atleast_1d(monday)[0]))
+    moved = set(sens.loc[(sens["kind"] == "one_at_a_time") & (sens["change"].abs() > 1e-9), "choice_id"])
+    assert {"boot_pooling", "login_variant", "front_end_vantage", "boosted_load"} <= moved, moved
+
+
 def test_ranking_names_the_largest_moves(sens):
     r = sensitivity.ranking(sens)
     assert list(r["choice_id"])[:1] and set(r["choice_id"]) == set(DECL.ids)

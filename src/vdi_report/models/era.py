@@ -181,9 +181,8 @@ def run_figures(
     both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
     (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
     sum of the read and write peaks; value: their geometric midpoint, assumed)."""
-    return pd.concat([_seed_runs(results, sources_df), _modern_runs(results, sources_df)], ignore_index=True)[
-        RUN_COLUMNS
-    ]
+    runs = [_seed_runs(results, sources_df, obs), _modern_runs(results, sources_df)]
+    return pd.concat(runs, ignore_index=True)[RUN_COLUMNS]
 
 
 def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
@@ -346,12 +345,14 @@ def _labels(sources_df: pd.DataFrame | None) -> dict[str, str]:
     return document_labels(sources.load_sources() if sources_df is None else sources_df)
 
 
-def boot_rows(storms: pd.DataFrame, era: str) -> list[dict]:
+def boot_rows(storms: pd.DataFrame, era: str, pooling: str = "geometric_mean") -> list[dict]:
     """The boot rows of one era from ``boot.boot_storms`` (documents of the era's role): per
     statistic (``peak_per_rate``, ``io_per_boot``) the documents' exact or approximate values
     pooled (``pool``); where an era has only lower bounds (an average boot IOPS in place of a
     peak), their geometric mean with bound ``gt`` and the range of the bounds. rate_low/high:
-    the tested boot rates (desktops per minute) of the storms behind the peak row."""
+    the tested boot rates (desktops per minute) of the storms behind the peak row. ``pooling``
+    (choice ``boot_pooling``, ``boot.POOLINGS``, as ``boot.rate_model``): the estimate of an exact
+    row is the documents' geometric mean, or the ``highest`` or ``lowest`` document's value; same interval."""
     role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
     s = storms[storms["role"] == role]
     out = []
@@ -363,6 +364,8 @@ def boot_rows(storms: pd.DataFrame, era: str) -> list[dict]:
         if ok.empty:
             continue
         p = pool(ok[col].astype(float))
+        if pooling != "geometric_mean" and bound == "eq":
+            p["estimate"] = float(ok[col].astype(float).agg("max" if pooling == "highest" else "min"))
         if bound == "gt":
             p["interval_kind"] = (
                 f"lower bounds of {len(ok)} document{'s' if len(ok) > 1 else ''} (average boot IOPS ÷ "
@@ -436,8 +439,11 @@ def planning_rows(
     chars: pd.DataFrame,
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
+    boot_pooling: str = "geometric_mean",
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
+    ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
+    declared defaults); ``boot_pooling``: the choice of that name (``boot_rows``).
 
     Per era (``ERAS``) and cell: the documents' figures pooled by ``pool`` (IOPS per desktop;
     ``n_documents``, ``documents``: the documents behind the row; ``n_obs``: their runs or worker
@@ -488,7 +494,7 @@ def planning_rows(
                     rate_high=float(w["login_rate_per_min"].max()),
                 )
             rows.append(row)
-        rows += boot_rows(storms, era)
+        rows += boot_rows(storms, era, boot_pooling)
     t = pd.DataFrame(rows)
     t["documents"] = t.pop("_sources").map(lambda s: ", ".join(labels.get(x, x) for x in s))
     seed = t[t["era"] == "seed"].set_index("cell")

@@ -107,7 +107,7 @@ def planning_under(
         chars = scenario.io_characteristics(results, iops.io_profile(results))
     from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
 
-    plan = era.planning_rows(results, storms, chars, sources_df, obs=obs)
+    plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, boot_pooling=ch["boot_pooling"])
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,
