@@ -63,3 +63,22 @@ def test_a_planning_figure_from_one_clone_type_says_so(context_params):
         behind = {clones[v] for v in r["vendors"].split(", ") if v in clones}
         single = len(behind) == 1 and set(clones.values()) - behind
         assert (f"{CLONE_LABELS[next(iter(behind))]} only" in cell) == bool(single), (r["statistic"], cell)
+
+
+def test_sensitivity_names_the_choices_that_move_no_planning_figure(pdf_text, processed):
+    """The chapter says which choices leave every planning figure as it is (computed from
+    sensitivity.csv), so an empty tornado row reads as a finding, not as a fault."""
+    import re
+
+    from vdi_report.models import sensitivity
+    from vdi_report.raw import choices
+
+    decl = choices.declared()
+    rank = sensitivity.ranking(processed("sensitivity"))
+    none = {decl.label[c] for c in rank.loc[rank["max_abs_change"].abs() < 1e-12, "choice_id"]}
+    text = re.sub(r"\s+", " ", pdf_text)
+    m = re.search(r"(\d+) choices? moves? no planning figure \((.*?)\): the planning rows pool", text)
+    assert m, "the sentence is missing"
+    assert int(m.group(1)) == len(none) and all(label in m.group(2) for label in none), (m.group(0), none)
+    moved = set(decl.label.values()) - none
+    assert not any(label in m.group(2) for label in moved)

@@ -80,6 +80,19 @@ def curve_table(ctx) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _unmoved(rank: pd.DataFrame, decl) -> str:
+    """The sentence naming the choices whose every option leaves every planning figure as it is
+    (``ranking``'s max_abs_change 0), and why that can be; "" when every choice moves one."""
+    none = [decl.label[c] for c in rank.loc[rank["max_abs_change"].fillna(0).abs() < 1e-12, "choice_id"]]
+    if not none:
+        return ""
+    return (
+        f"{len(none)} choice{'s move' if len(none) > 1 else ' moves'} no planning figure ({fmt.words(none)}): "
+        "the planning rows pool the documents' figures, so a choice that acts only on the regression model of the "
+        "Models chapter, or on observations no planning row takes, leaves them as they are."
+    )
+
+
 def render(ctx) -> None:
     from ...models import sensitivity
 
@@ -95,7 +108,8 @@ def render(ctx) -> None:
         "name. Below, the planning figures are recomputed under every option of every choice, one at a time "
         "({ref_tornado}), and under every combination of the {n_joint} choices whose alternatives are all defensible "
         "({joint}): the specification curve of {n_specs} specifications ({ref_curve}). All rows are in "
-        "`data/processed/sensitivity.csv`.\n\nThe three choices that move a planning figure most: {top}.",
+        "`data/processed/sensitivity.csv`.\n\nThe three choices that move a planning figure most: {top}. "
+        "{none_sentence}",
         ref_tornado=ref("sensitivity-tornado"),
         n_joint=len(joint),
         joint=fmt.words(joint),
@@ -106,6 +120,7 @@ def render(ctx) -> None:
             f"{r.row.replace('_', ' ')})"
             for r in top.itertuples()
         ),
+        none_sentence=_unmoved(rank, decl),
     )
     figure(
         charts.tornado_chart(sensitivity.tornado(sens), decl.label),
