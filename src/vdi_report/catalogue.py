@@ -196,6 +196,7 @@ RESULT_COLUMNS_SPEC = (
     Col("aggregation", vocab="aggregation"),
     Col("window", vocab="window"),
     Col("load", vocab="load"),
+    Col("image_file"),
 )
 
 # Headline columns of tests.csv: (metric, statistic) -> column (see normalize.build_tests).

@@ -41,7 +41,12 @@ RECORD_COLUMNS = [
     "worker_class",
     "desktops",
     "note",
+    "image_file",
+    "image_sha256",
 ]
+# Image-sourced records (a number printed in a chart's legend): the image, relative to the
+# source's text_dir, and its SHA-256; optional columns (absent or empty: the number is in the text).
+IMAGE_COLUMNS = ("image_file", "image_sha256")
 # Measurement qualifiers: optional columns (absent = empty), values from vocabulary.csv.
 QUALIFIER_COLUMNS = ("aggregation", "window", "load")
 SOURCE_COLUMNS = [
@@ -226,12 +231,18 @@ RECORDS_SCHEMA = pa.DataFrameSchema(
         "worker_class": _text(_isin(config.WORKER_CLASSES, "worker class")),
         "desktops": pa.Column(float, [pa.Check.gt(0)], nullable=True, coerce=True),
         "note": _text(),
+        "image_file": _text(pa.Check.str_matches(r"^(\S+\.(png|jpg|jpeg|gif|svg))?$"), required=False),
+        "image_sha256": _text(pa.Check.str_matches(r"^([0-9a-f]{64})?$"), required=False),
     },
     checks=[
         pa.Check(
             lambda df: df.apply(lambda r: r["value_text"] in r["quote"], axis=1), error="value_text must occur in quote"
         ),
         pa.Check(lambda df: ~((df["unit"] == "count") & (df["value"] < 0)), error="a count cannot be negative"),
+        pa.Check(
+            lambda df: (df.get("image_file", "") == "") == (df.get("image_sha256", "") == ""),
+            error="image_file and image_sha256 go together (both set for a number read from a chart, both empty otherwise)",
+        ),
         pa.Check(
             lambda df: df["value_high"].isna() | (df["value_high"] >= df["value"]),
             error="value_high must not be below value",
@@ -418,7 +429,7 @@ def load_records(source_id: str, raw_dir: Path = config.RAW_DIR) -> pd.DataFrame
             f"{path}: line {i + 2}: column 'record_id' = {df.at[i, 'record_id']!r}: "
             f"expected the prefix {prefix}- (record_prefix of {source_id} in sources.csv)"
         )
-    for col in ("text_file", *QUALIFIER_COLUMNS):
+    for col in ("text_file", *QUALIFIER_COLUMNS, *IMAGE_COLUMNS):
         if col not in df.columns:
             df[col] = ""
     files = src["text_files"].split()

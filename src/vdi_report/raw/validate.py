@@ -11,7 +11,9 @@ of all files at once:
 * ``data/raw/records/*.csv``: every file has its row in ``sources.csv`` (no orphan file) and
   every ``sources.csv`` row its file; each file validated as ``sources.load_records`` does
   (schema, printed values, prefixes); every ``value``/``value_high`` inside its metric's range
-  (``metrics.csv`` ``min``/``max``: utilization <= 100 %, counts >= 0);
+  (``metrics.csv`` ``min``/``max``: utilization <= 100 %, counts >= 0); every number read from a
+  chart's legend a legend row of the right column, its image present with its SHA-256
+  (``check_chart_records``);
 * ``data/raw/discrepancies.csv`` and ``data/raw/claims.csv`` (``registers``: ids, sources,
   topics, lines; an empty file is an error), ``analysis_choices.csv`` (``choices``) and
   ``facts.csv`` (``facts``).
@@ -188,7 +190,29 @@ def check_records(raw_dir: Path) -> list[str]:
             problems += _lines(exc)
             continue
         problems += check_ranges(df, files[sid], ranges)
+        problems += check_chart_records(df, files[sid], srcs.set_index("source_id").at[sid, "text_dir"])
     return problems
+
+
+def check_chart_records(df, path: Path, text_dir: str) -> list[str]:
+    """Records read from a chart's legend (``image_file`` set): the legend-row form always
+    (``provenance.check_legend_rows``); the image's existence and SHA-256 where the source's text
+    folder is present (``provenance.check_images``; without it the text checks cannot run either)."""
+    from .. import config
+    from .provenance import check_images, check_legend_rows
+
+    charts = df[df["image_file"] != ""]
+    if charts.empty:
+        return []
+    found = check_legend_rows(charts)
+    if config.TEXT_DIRS[text_dir].is_dir():
+        found += check_images(charts, text_dir)
+    csv_line = {rid: i + 2 for i, rid in enumerate(df["record_id"])}
+    out = []
+    for p in found:
+        rid = p.split(" ", 1)[0].rstrip(":")
+        out.append(f"{path}: line {csv_line.get(rid, '?')}: column 'image_file'/'quote': {p}")
+    return out
 
 
 def problems(raw_dir: Path | None = None) -> list[str]:

@@ -33,7 +33,7 @@ PERCENT_METRICS_CAP = 100.0  # a "> x %" utilization cannot exceed 100 %
 # Columns of results.csv and normalized/<source>.csv, in file order: the table catalogue's.
 RESULT_COLUMNS = catalogue.RESULT_COLUMNS
 # Record fields carried into results.csv as they are; empty where a records file lacks them.
-CARRIED_RECORD_FIELDS = ("text_file", "aggregation", "window", "load")
+CARRIED_RECORD_FIELDS = ("text_file", "aggregation", "window", "load", "image_file")
 
 
 def _sig(x: float) -> float:

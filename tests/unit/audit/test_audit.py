@@ -183,6 +183,23 @@ def test_read_write_total():
     assert len(run(bad_peak, "read_write_total")) == 1
 
 
+def test_read_write_total_combines_chart_legends_only_within_one_chart():
+    """Two charts of one test may span different windows (D-RA2022E-01): their series are summed
+    per chart; a chart whose own series do not add up is still found."""
+    a, b = {"image_file": "img/a.png"}, {"image_file": "img/b.png"}
+    rows = [
+        rec("read_iops", "17,674", 17674) | a,
+        rec("write_iops", "8,537", 8537) | a,
+        rec("iops", "26,211", 26211) | a,
+        rec("read_iops", "18,113", 18113) | b,
+        rec("write_iops", "8,389", 8389) | b,
+        rec("iops", "26,502", 26502) | b,
+    ]
+    assert run(rows, "read_write_total").empty
+    wrong = rows[:2] + [rec("iops", "29,000", 29000) | a]
+    assert len(run(wrong, "read_write_total")) == 1
+
+
 def test_per_desktop():
     rows = [rec("iops", "3,900", 3900), rec("iops_per_desktop", "7.2", 7.2, vantage="")]
     f = run(rows, "per_desktop")

@@ -166,6 +166,8 @@ def test_qualifier_detection():
 
 
 CONTEXT_PHASES = ("testbed", "sizing", "overall", "capacity", "cost", "")
+# Phases without user sessions (codebook: ``load`` is empty where not applicable)
+SESSIONLESS_PHASES = ("provisioning", "boot", "patching", "power_off", "refresh", "recompose")
 
 
 def missing_qualifiers(recs, metrics) -> list[str]:
@@ -178,6 +180,8 @@ def missing_qualifiers(recs, metrics) -> list[str]:
     out = []
     for col in ("aggregation", "window", "load"):
         miss = res[(res[col] == "") & ((col != "aggregation") | (unit[res.index] != "count"))]
+        if col == "load":  # a boot storm, provisioning or patching runs no user sessions: no workload
+            miss = miss[~miss["phase"].isin(SESSIONLESS_PHASES)]
         out += [f"{r}: {col}" for r in miss["record_id"]]
     return out
 
@@ -221,3 +225,94 @@ def test_fixed_metadata_of_the_re_reading():
     assert r.at["NTAP-0341", "condition"] == "failover" and r.at["NTAP-0341", "test_id"] == "monday_login_failover"
     assert r.at["ACCS-0099", "bound"] == "gt"
     assert r.at["DELL-0090", "value"] == 4953 and r.at["ACCS-0279", "value"] == 8 and r.at["ACCS-0280", "bound"] == "lt"
+
+
+def _legend_record(**kw):
+    row = {
+        "record_id": "X-0001",
+        "text_file": "doc/text.md",
+        "locator": "Figure: Eight-Node IOPS (time axis 01:02-01:28)",
+        "line": 2,
+        "quote": "Controller IOPS - 8_Nodes_MCS_1000VMs 36,164 26,502",
+        "value_text": "26,502",
+        "statistic": "average",
+        "note": "chart legend, columns Max Mean: column 'Mean' of the legend row",
+        "image_file": "doc/images/chart.png",
+        "image_sha256": "",
+    }
+    row.update(kw)
+    return pd.DataFrame([row])
+
+
+def test_chart_legend_records_are_checked_against_image_link_and_legend(tmp_path, monkeypatch):
+    """A number read from a chart's legend: the image exists with its SHA-256, the text links it
+    at the record's line with the locator's caption, the quote is a legend row and the value the
+    number of the column its statistic names (issue 24 item 3)."""
+    (tmp_path / "doc" / "images").mkdir(parents=True)
+    png = tmp_path / "doc" / "images" / "chart.png"
+    png.write_bytes(b"\x89PNG not really")
+    text = "Some words.\n![Eight-Node IOPS](images/chart.png \"Eight-Node IOPS\")\n"
+    monkeypatch.setitem(config.TEXT_DIRS, "external", tmp_path)
+    good = _legend_record(image_sha256=provenance.sha256(png))
+    texts = {"doc/text.md": text}
+    assert provenance.verify_image_records(good, "external", texts) == []
+    peak = good.assign(statistic="peak", value_text="36,164")
+    assert provenance.verify_image_records(peak, "external", texts) == []
+    cases = {
+        "SHA-256": good.assign(image_sha256="0" * 64),
+        "not found": good.assign(image_file="doc/images/other.png"),
+        "not the legend's Mean": good.assign(value_text="36,164"),
+        "is not a legend row": good.assign(quote="Controller IOPS peaked at 26,502", value_text="26,502"),
+        "legend's columns": good.assign(note="read off the chart"),
+        "time axis": good.assign(locator="Figure: Eight-Node IOPS"),
+        "start before it ends": good.assign(locator="Figure: Eight-Node IOPS (time axis 02:00-01:00)"),
+        "no image link": good.assign(line=1),
+        "locator caption": good.assign(locator="Figure: MCS Eight-Node IOPS (time axis 01:02-01:28)"),
+        "Mean": good.assign(quote="Controller IOPS - 8_Nodes_MCS_1000VMs 26,502 36,164", value_text="36,164"),
+        "prints only Max": good.assign(statistic="single"),
+    }
+    for words, bad in cases.items():
+        found = provenance.verify_image_records(bad, "external", texts)
+        assert any(words in p for p in found), (words, found)
+    # the column order is the note's: a 'Mean Max' legend reads the other way round
+    swapped = good.assign(
+        quote="8_Nodes_MCS_1000VMs 70.1% 98.8%",
+        value_text="70.1%",
+        note="chart legend, columns Mean Max: column 'Mean'",
+    )
+    assert provenance.check_legend_rows(swapped) == []
+    assert provenance.check_legend_rows(swapped.assign(statistic="peak"))
+
+
+def test_validate_names_file_line_and_column_of_a_bad_chart_record(tmp_path):
+    """The validate stage checks chart-legend records too, naming the records file and CSV line."""
+    import shutil
+
+    from vdi_report.raw import validate
+
+    raw = tmp_path / "raw"
+    shutil.copytree(config.RAW_DIR, raw)
+    path = raw / "records" / "nutanix_ra2022_2023.csv"
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    i = df.index[(df["image_file"] != "") & (df["statistic"] == "average")][0]
+    df.loc[i, "value_text"] = df.loc[i, "quote"].split()[-2]  # the Max, recorded as the Mean
+    df.loc[i, "value"] = str(sources.parse_printed(df.loc[i, "value_text"])[0][0])
+    df.to_csv(path, index=False)
+    found = validate.problems(raw)
+    assert any(f"nutanix_ra2022_2023.csv: line {i + 2}:" in p and "not the legend's Mean" in p for p in found), found
+
+
+def test_the_2023_edition_holds_its_within_lab_comparisons():
+    """RA-2022's 2023 edition: MCS against Provisioning (boot and test), FSLogix on Nutanix Files
+    colocated against dedicated, and the EUX 2023 harness statement (benchmarking file line 48)."""
+    r = sources.load_records("nutanix_ra2022_2023")
+    iops = r[(r["metric"] == "iops") & (r["vantage"] == "array_frontend")]
+    confs = set(zip(iops["configuration"], iops["phase"]))
+    assert {("g8_mcs_8n", "boot"), ("g8_pvs_8n", "boot")} <= confs
+    assert {("g8_mcs_8n", "login_and_steady_state"), ("g8_pvs_8n", "login_and_steady_state")} <= confs
+    assert {("g8_mcs_8n_files_colocated", "login_and_steady_state"), ("g8_mcs_8n_files_dedicated", "login_and_steady_state")} <= confs
+    assert (r["image_file"] != "").sum() >= 100 and (r.loc[r["image_file"] != "", "image_sha256"] != "").all()
+    eux = r[(r["metric"] == "iops_ratio") & (r["line"] == 48)]
+    assert len(eux) == 1 and eux.iloc[0]["bound"] == "lt" and eux.iloc[0]["value"] == 10
+    boot = r[r["phase"] == "boot"]
+    assert (boot["load"] == "").all(), "a boot storm runs no sessions: no workload"

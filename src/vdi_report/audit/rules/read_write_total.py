@@ -18,15 +18,21 @@ def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
 
     Averages and totals must add up; for peaks (which need not coincide in time) the total peak
     must lie between max(read, write) and read + write. Each distinct (read, write, total)
-    combination of printed values is checked once."""
+    combination of printed values is checked once. Numbers read from charts' legends
+    (``image_file``) combine only within one chart: two charts of one test may span different
+    windows (D-RA2022E-01), a difference the ``same_quantity`` rule reports."""
     d = df[~df["test_id"].isin(TEST_FREE)]
     keys = [k for k in KEY if k != "metric"]
     out = []
     for total_metric, (rm, wm) in READ_WRITE.items():
         part = d[d["metric"].isin([total_metric, rm, wm])]
         for _, g in part.groupby(keys, sort=True):
-            reads, writes, totals = (g[g["metric"] == m].drop_duplicates("value") for m in (rm, wm, total_metric))
+            same = ["value", "image_file"] if "image_file" in g.columns else ["value"]
+            reads, writes, totals = (g[g["metric"] == m].drop_duplicates(same) for m in (rm, wm, total_metric))
             for (_, r), (_, w), (_, t) in itertools.product(reads.iterrows(), writes.iterrows(), totals.iterrows()):
+                charts = {str(x.get("image_file", "") or "") for x in (r, w, t)} - {""}
+                if len(charts) > 1:
+                    continue
                 lo, hi = r["lo"] + w["lo"], r["hi"] + w["hi"]
                 if t["statistic"] == "peak":
                     ok = t["hi"] >= max(r["lo"], w["lo"]) - 1e-9 and t["lo"] <= hi + 1e-9
