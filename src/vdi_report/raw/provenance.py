@@ -153,7 +153,8 @@ def verify_image_records(records: pd.DataFrame, text_dir: str, texts: dict[str, 
             problems.append(f"{where}: line {r.line} links {link.group('path')!r}, not the record's image")
         loc = IMAGE_LOCATOR.match(r.locator)
         if loc and squash(loc.group("caption")) != squash(link.group("alt")):
-            problems.append(f"{where}: locator caption {loc.group('caption')!r} is not the link's {link.group('alt')!r}")
+            caption, alt = loc.group("caption"), link.group("alt")
+            problems.append(f"{where}: locator caption {caption!r} is not the link's {alt!r}")
     return problems
 
 

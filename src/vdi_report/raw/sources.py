@@ -241,7 +241,7 @@ RECORDS_SCHEMA = pa.DataFrameSchema(
         pa.Check(lambda df: ~((df["unit"] == "count") & (df["value"] < 0)), error="a count cannot be negative"),
         pa.Check(
             lambda df: (df.get("image_file", "") == "") == (df.get("image_sha256", "") == ""),
-            error="image_file and image_sha256 go together (both set for a number read from a chart, both empty otherwise)",
+            error="image_file and image_sha256 go together (both set for a number read from a chart, else both empty)",
         ),
         pa.Check(
             lambda df: df["value_high"].isna() | (df["value_high"] >= df["value"]),
