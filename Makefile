@@ -180,19 +180,27 @@ stages: $(STAGES_MK) ## List the stages and what each reads and writes
 
 # The benchmark builds a copy of the project (its own data/processed, reports and build, the
 # same .venv): your outputs and your scenario are never touched. BENCH_DIR keeps the copy.
+# BENCH_BASELINE (a commit; empty: none) is built in a second copy (git archive) and timed in
+# turn with this tree, scenario by scenario (A/B in one run): f94f506 is main before issue 27.
+BENCH_BASELINE ?= f94f506
 .PHONY: bench
-bench: $(STAMP) ## Time the build in a scratch copy: clean, no-op, one parameter changed, one report module touched (medians)
+bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE: clean, no-op, one parameter, one choice, a touched record (medians)
 	@set -e; scratch="$${BENCH_DIR:-$$(mktemp -d "$${TMPDIR:-/tmp}/vdi-bench.XXXXXX")}"; \
 	[ -n "$$BENCH_DIR" ] || trap 'rm -rf "$$scratch"' EXIT; \
-	mkdir -p "$$scratch"; \
+	mkdir -p "$$scratch/this"; \
 	echo "make bench: building a copy of the project in $$scratch (your outputs are not touched)"; \
 	tar -c --exclude=./.venv --exclude=./.venv-lab --exclude=./.git --exclude=./data/processed --exclude=./reports --exclude=./build \
 	  --exclude=./$(BUILD_LOCK) --exclude='*.egg-info' --exclude=__pycache__ --exclude=.ipynb_checkpoints . \
-	  | tar -x -C "$$scratch"; \
-	ln -sfn "$(abspath $(VENV))" "$$scratch/$(VENV)"; \
-	cd "$$scratch" && env -u VDI_BUILD_LOCK PYTHONPATH="$$scratch/src" \
-	  VDI_BENCH_SCRATCH=1 VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
-	  "$$scratch/$(PY)" -m vdi_report.bench
+	  | tar -x -C "$$scratch/this"; \
+	ln -sfn "$(abspath $(VENV))" "$$scratch/this/$(VENV)"; \
+	baseline=; if [ -n "$(BENCH_BASELINE)" ]; then \
+	  baseline="$$scratch/baseline"; mkdir -p "$$baseline"; \
+	  git archive "$(BENCH_BASELINE)" | tar -x -C "$$baseline"; \
+	  ln -sfn "$(abspath $(VENV))" "$$baseline/$(VENV)"; fi; \
+	cd "$$scratch/this" && env -u VDI_BUILD_LOCK PYTHONPATH="$$scratch/this/src" \
+	  VDI_BENCH_SCRATCH=1 VDI_BENCH_BASELINE="$$baseline" BENCH_BASELINE="$(BENCH_BASELINE)" \
+	  VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
+	  "$$scratch/this/$(PY)" -m vdi_report.bench
 
 ##@ Environment
 # The environment is (re)installed when the lock's or pyproject.toml's *content* changes (its

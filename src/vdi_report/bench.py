@@ -1,7 +1,10 @@
 """Time the build (``make bench``): a benchmark that prints figures, not a test that asserts them.
 
 Runs in a scratch copy of the project that `make bench` makes (and marks with VDI_BENCH_SCRATCH=1;
-your own outputs are never touched), with the environment ready:
+your own outputs are never touched), with the environment ready, and, when ``BENCH_BASELINE``
+names a commit (default: the previous release's, ``BASELINE`` in the Makefile), in a scratch
+copy of that commit too (``VDI_BENCH_BASELINE``): each scenario runs in the two copies in turn,
+so both see the same machine load, and each line gives the baseline's median beside it:
 
 1. a clean ``make report`` (``make clean`` first; ``BENCH_CLEAN_RUNS``, default 1), with each
    notebook stage's own time (papermill's start and end times in the executed notebook, valid
@@ -9,13 +12,15 @@ your own outputs are never touched), with the environment ready:
 2. a no-op ``make report`` (median of ``BENCH_RUNS``, default 5);
 3. ``make report`` with one report parameter changed (``DESKTOPS``; median of 3 runs, the last
    one back to the default so the tree is left as a plain ``make report`` builds it);
-4. ``make report`` after touching a module only the report reads (``tables.py``).
+4. ``make report`` with one analysis choice changed (``CHOICES``: a file choosing Tuesday's
+   login test; median of 2 runs, the second back to the defaults);
+5. ``make report`` after touching a record file without changing it (``touch``; median of 3);
+6. ``make report`` after touching a module only the report reads (``tables.py``).
 
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
-system) of all processes make started, and, for the scenarios with a budget (issue 9: no-op
-<= 1 s, clean <= 40 s; one parameter <= 15 s since issue 20's one-pass tagged PDF), the budget.
-Also prints the machine's CPU count and load: other processes on a shared machine slow the wall
-clock, much less the CPU seconds.
+system) of all processes make started, and, for the scenarios with a budget (issue 27), the
+budget. Also prints the machine's CPU count and load: other processes on a shared machine slow
+the wall clock, much less the CPU seconds.
 Uses only the standard library.
 """
 
@@ -32,8 +37,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# issue 9's budgets; issue 20 (item 6, the tagged PDF laid out in one pass) allows 15 s per parameter change
-BUDGETS = {"clean make report": 40.0, "no-op make report": 1.0, "one report parameter changed": 15.0}
+# issue 27's budgets (wall-clock medians on a 2-core machine)
+BUDGETS = {
+    "clean make report": 40.0,
+    "no-op make report": 0.1,
+    "one report parameter changed": 8.0,
+    "one analysis choice changed": 15.0,
+    "record file touched, unchanged": 5.0,
+}
+# The analysis choice the choice scenario changes (data/raw/analysis_choices.csv: a non-default option).
+CHOICE = ("login_variant", "tuesday")
+
+Run = tuple[float, float, float]  # wall seconds, CPU seconds, the 1-minute load average at the end
 
 
 def _cpu() -> float:
@@ -41,12 +56,15 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _make(*args: str) -> tuple[float, float, float]:
-    """Run make (output hidden unless it fails); return (wall seconds, CPU seconds, the
-    machine's 1-minute load average when it ended)."""
+def _make(tree: Path, *args: str) -> Run:
+    """Run make in ``tree`` (its own code on PYTHONPATH; output hidden unless it fails); return
+    (wall seconds, CPU seconds, the machine's 1-minute load average when it ended)."""
     cmd = [os.environ.get("MAKE", "make"), "-o", ".venv/.installed", *args]
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
     cpu0, start = _cpu(), time.monotonic()
-    proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
+    proc = subprocess.run(
+        cmd, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False
+    )
     wall, cpu = time.monotonic() - start, _cpu() - cpu0
     if proc.returncode:
         sys.stderr.write(proc.stdout[-4000:])
@@ -54,11 +72,11 @@ def _make(*args: str) -> tuple[float, float, float]:
     return wall, cpu, os.getloadavg()[0]
 
 
-def _stage_times() -> dict[str, float]:
+def _stage_times(tree: Path) -> dict[str, float]:
     """Seconds of each notebook stage (papermill's times in reports/notebooks/*.ipynb) and of
     the render (report notebook's end to the staged HTML's and PDF's modification times)."""
     out, report_end = {}, None
-    for nb in sorted((ROOT / "reports" / "notebooks").glob("*.ipynb")):
+    for nb in sorted((tree / "reports" / "notebooks").glob("*.ipynb")):
         meta = json.loads(nb.read_text(encoding="utf-8"))["metadata"].get("papermill", {})
         start, end = meta.get("start_time"), meta.get("end_time")
         if start and end:
@@ -69,21 +87,63 @@ def _stage_times() -> dict[str, float]:
     # The HTML and PDF are separate steps that make -j runs side by side: each one's end (the
     # staged file's time; the published copies all carry the publication's).
     for fmt in ("html", "pdf"):
-        f = ROOT / "build" / "publish" / f"vdi_storage_comparison.{fmt}"
+        f = tree / "build" / "publish" / f"vdi_storage_comparison.{fmt}"
         if report_end and f.exists():
             out[f"render {fmt.upper()} (report end to file)"] = f.stat().st_mtime - report_end
     return out
 
 
-def _line(name: str, runs: list[tuple[float, float, float]]) -> str:
+def _median(runs: list[Run]) -> tuple[float, float]:
+    return statistics.median(w for w, _, _ in runs), statistics.median(c for _, c, _ in runs)
+
+
+def _line(name: str, runs: list[Run], baseline: list[Run] | None = None) -> str:
     walls = [w for w, _, _ in runs]
-    med, cpu = statistics.median(walls), statistics.median(c for _, c, _ in runs)
+    med, cpu = _median(runs)
     loads = [x for _, _, x in runs]
     load = f"load {min(loads):.1f}" + ("" if len(loads) == 1 else f"-{max(loads):.1f}")
     budget = BUDGETS.get(name)
     verdict = "" if budget is None else f"  budget {budget:g} s: {'met' if med <= budget else 'NOT met'}"
     each = "" if len(walls) == 1 else f"  (median of {len(walls)}: {', '.join(f'{w:.2f}' for w in walls)})"
-    return f"  {name:<34} {med:8.2f} s wall {cpu:8.2f} s CPU  {load}{verdict}{each}"
+    base = ""
+    if baseline:
+        bmed, bcpu = _median(baseline)
+        base = f"  | baseline {bmed:8.2f} s wall {bcpu:8.2f} s CPU"
+    return f"  {name:<34} {med:8.2f} s wall {cpu:8.2f} s CPU  {load}{verdict}{base}{each}"
+
+
+def _scenarios(trees: dict[str, Path], clean_runs: int, n: int) -> tuple[dict, dict]:
+    """Run every scenario in each tree in turn; ({scenario: {tree: runs}}, {tree: stage times})."""
+    runs: dict[str, dict[str, list[Run]]] = {}
+    stage_times: dict[str, dict[str, list[float]]] = {t: {} for t in trees}
+
+    def each(name: str, *args: str, before=None) -> None:
+        for label, tree in trees.items():
+            if before:
+                before(tree)
+            runs.setdefault(name, {}).setdefault(label, []).append(_make(tree, *args))
+
+    for _ in range(clean_runs):
+        for label, tree in trees.items():
+            _make(tree, "clean")
+            runs.setdefault("clean make report", {}).setdefault(label, []).append(_make(tree, "report"))
+            for stage, s in _stage_times(tree).items():
+                stage_times[label].setdefault(stage, []).append(s)
+    for _ in range(n):
+        each("no-op make report", "report")
+    for d in (2100, 2200):
+        each("one report parameter changed", "report", f"DESKTOPS={d}")
+    each("one report parameter changed", "report")  # back to the default: also a change of one parameter
+    for tree in trees.values():
+        (tree / "build").mkdir(exist_ok=True)
+        (tree / "build" / "bench-choices.csv").write_text("choice_id,option\n" + ",".join(CHOICE) + "\n")
+    each("one analysis choice changed", "report", "CHOICES=build/bench-choices.csv")
+    each("one analysis choice changed", "report")
+    record = sorted((ROOT / "data" / "raw" / "records").glob("*.csv"))[0].name
+    for _ in range(3):
+        each("record file touched, unchanged", "report", before=lambda t: (t / "data/raw/records" / record).touch())
+    each("tables.py touched (report only)", "report", before=lambda t: (t / "src/vdi_report/report/tables.py").touch())
+    return runs, stage_times
 
 
 def main() -> int:
@@ -96,34 +156,29 @@ def main() -> int:
         return 2
     clean_runs = int(os.environ.get("BENCH_CLEAN_RUNS", "1"))
     n = int(os.environ.get("BENCH_RUNS", "5"))
+    trees = {"this tree": ROOT}
+    if os.environ.get("VDI_BENCH_BASELINE"):
+        trees["baseline"] = Path(os.environ["VDI_BENCH_BASELINE"])
     print(f"make bench: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start", flush=True)
+    if "baseline" in trees:
+        print(f"A/B: each scenario runs here and in the baseline ({os.environ.get('BENCH_BASELINE', '')}) in turn")
+    runs, stage_times = _scenarios(trees, clean_runs, n)
 
-    clean, stage_times = [], {}
-    for _ in range(clean_runs):
-        _make("clean")
-        clean.append(_make("report"))
-        for label, s in _stage_times().items():
-            stage_times.setdefault(label, []).append(s)
     print("\nclean make report, each stage's own wall-clock time (stages may overlap under make -j):")
-    for label, s in stage_times.items():
-        print(f"    {label:<40} {statistics.median(s):7.2f} s  (load {clean[-1][2]:.1f} at the end of the build)")
+    labels = list(stage_times["this tree"]) + [
+        s for s in stage_times.get("baseline", {}) if s not in stage_times["this tree"]
+    ]
+    for label in labels:
+        here = stage_times["this tree"].get(label)
+        there = stage_times.get("baseline", {}).get(label)
+        cells = [f"{statistics.median(here):7.2f} s" if here else "      -  "]
+        if "baseline" in trees:
+            cells.append(f"baseline {statistics.median(there):7.2f} s" if there else "baseline       -  ")
+        print(f"    {label:<40} " + "  ".join(cells))
 
-    noop = [_make("report") for _ in range(n)]
-    param = [_make("report", f"DESKTOPS={d}") for d in (2100, 2200)]
-    param.append(_make("report"))  # back to the default: also a change of one parameter
-    param_stages = _stage_times()
-    (ROOT / "src" / "vdi_report" / "report" / "tables.py").touch()
-    touched = [_make("report")]
-
-    print("\nscenarios:")
-    print(_line("clean make report", clean))
-    print(_line("no-op make report", noop))
-    print(_line("one report parameter changed", param))
-    print(
-        "    last run: "
-        + ", ".join(f"{k} {v:.2f} s" for k, v in param_stages.items() if k.startswith(("10_", "render")))
-    )
-    print(_line("tables.py touched (report only)", touched))
+    print("\nscenarios (this tree" + (", then the baseline" if "baseline" in trees else "") + "):")
+    for name, per_tree in runs.items():
+        print(_line(name, per_tree["this tree"], per_tree.get("baseline")))
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
     return 0
 

@@ -21,18 +21,22 @@ if TYPE_CHECKING:  # pandas is imported by the caller that has a DataFrame; the 
 FLOAT_FORMAT = "%.10g"  # fixed formatting so two runs give identical bytes
 
 
-def _atomic(path: Path, write, binary: bool = False) -> Path:
-    """Call ``write(fh)`` on a temporary file beside ``path`` (text, UTF-8; ``binary``: bytes),
-    then rename it to ``path``."""
+def _atomic(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file beside it and a rename, unless
+    ``path`` already holds exactly these bytes: then the file, and its modification time, are
+    left alone, so the build (``stages.make_rules``) re-runs no later stage for an output whose
+    content did not change."""
     path = Path(path).resolve()
     if config.RAW_DIR.resolve() in path.parents:
         raise PermissionError(f"refusing to write {path}: data/raw is never written by code")
+    if unchanged(path, data):
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o644)  # mkstemp creates 0600
-        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            write(fh)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -40,28 +44,40 @@ def _atomic(path: Path, write, binary: bool = False) -> Path:
     return path
 
 
+def unchanged(path: Path, data: bytes) -> bool:
+    """Whether the file ``path`` exists and holds exactly ``data`` (its size is compared first)."""
+    try:
+        if os.stat(path).st_size != len(data):
+            return False
+        return Path(path).read_bytes() == data
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
 def write_bytes(data: bytes, path: Path) -> Path:
-    """Write ``data`` to ``path`` atomically (readable by all, 0644). Raises PermissionError under
-    ``data/raw``."""
-    return _atomic(path, lambda fh: fh.write(data), binary=True)
+    """Write ``data`` to ``path`` atomically (readable by all, 0644), or leave ``path`` untouched
+    when it already holds these bytes. Raises PermissionError under ``data/raw``."""
+    return _atomic(path, data)
 
 
 def write_json(obj, path: Path) -> Path:
     """Write a JSON-able ``obj`` to ``path`` atomically and deterministically (sorted keys,
-    two-space indent, ``\n`` at the end; NaN and infinities refused: ValueError). Raises
-    PermissionError under ``data/raw``."""
+    two-space indent, ``\n`` at the end; NaN and infinities refused: ValueError), or leave
+    ``path`` untouched when its bytes would not change. Raises PermissionError under ``data/raw``."""
     import json
 
-    return _atomic(path, lambda fh: fh.write(json.dumps(obj, sort_keys=True, indent=2, allow_nan=False) + "\n"))
+    return _atomic(path, (json.dumps(obj, sort_keys=True, indent=2, allow_nan=False) + "\n").encode("utf-8"))
 
 
 def write_csv(df: pd.DataFrame, path: Path) -> Path:
     """Write ``df`` to ``path`` atomically with a fixed float format and ``\\n`` line endings.
 
-    The file appears complete or not at all: an error leaves any previous file untouched.
+    The file appears complete or not at all: an error leaves any previous file untouched, and a
+    file that already holds the same bytes is not rewritten (its time stays: no later stage re-runs).
     Raises PermissionError when asked to write under ``data/raw`` (raw data is read-only).
     """
-    return _atomic(path, lambda fh: df.to_csv(fh, index=False, float_format=FLOAT_FORMAT, lineterminator="\n"))
+    text = df.to_csv(index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+    return _atomic(path, text.encode("utf-8"))
 
 
 # --------------------------------------------------------------------------------------------

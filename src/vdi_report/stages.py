@@ -33,6 +33,7 @@ from . import catalogue, config
 
 SRC_DIR = config.PROJ_ROOT / "src"
 PACKAGE = "vdi_report"
+SELF = f"{PACKAGE}.stages"
 # Calls that import modules by name at run time (a registry filled by discovery).
 DYNAMIC_IMPORTS = {"import_module", "iter_modules", "walk_packages", "__import__"}
 
@@ -130,6 +131,7 @@ PARAMETERS = (
 # the metrics) or lists the sources.
 RAW_COMMON = ("data/raw/sources.csv", "data/raw/vocabulary.csv", "data/raw/metrics.csv")
 RECORDS = "$(RECORDS)"  # every data/raw/records/*.csv (a Make variable)
+CONTENT_DIR = "build/content"  # one SHA-256 stamp per raw file a stage reads (make_rules)
 CHOICES_RAW = "data/raw/analysis_choices.csv"  # the declared analysis choices (raw.choices)
 
 
@@ -311,8 +313,13 @@ def _imports(path: Path, module: str | None) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_pkg = path.name == "__init__.py"
     found = set()
+    # this module imports by name the parameters' check functions, and nothing else (not the
+    # whole package: the report stage, which imports it, need not depend on bench.py or cli.py)
+    by_name = module in (None, PACKAGE, SELF)
+    if module == SELF:
+        found |= {p.check.split(":")[0] for p in PARAMETERS if p.check}
     for node in ast.walk(tree):
-        if module not in (None, PACKAGE) and isinstance(node, ast.Attribute) and node.attr in DYNAMIC_IMPORTS:
+        if not by_name and isinstance(node, ast.Attribute) and node.attr in DYNAMIC_IMPORTS:
             # a sub-package finding its modules at run time: count every module in it (and below);
             # the top package's __init__ imports only a third-party module by name
             pkg_dir = path.parent
@@ -321,7 +328,7 @@ def _imports(path: Path, module: str | None) -> set[str]:
                 ".".join([pkg, *f.relative_to(pkg_dir).with_suffix("").parts]).removesuffix(".__init__")
                 for f in pkg_dir.rglob("*.py")
             }
-        elif isinstance(node, ast.Import):
+        if isinstance(node, ast.Import):
             found |= {a.name for a in node.names if a.name.split(".")[0] == PACKAGE}
         elif isinstance(node, ast.ImportFrom):
             if node.level:
@@ -389,6 +396,12 @@ def writer(name: str) -> Stage:
     raise KeyError(f"no stage writes table {name!r}")
 
 
+def done_stamp(stage_: Stage) -> str:
+    """The file a stage's rule makes when it has run (``build/stamps/<stage>.done``): its outputs
+    may keep their old times when their bytes did not change (``make_rules``)."""
+    return f"build/stamps/{stage_.name}.done"
+
+
 def make_rules() -> str:
     """The generated Make rules (text of build/stages.mk)."""
     active = [s for s in STAGES if s.exists]
@@ -410,19 +423,38 @@ def make_rules() -> str:
     )
     lines.append("PARAMS_ARGS := " + " ".join(f'"{p.var}=$({p.var})"' for p in PARAMETERS))
     lines.append("")
+    # Stages read raw files through their content stamps (CONTENT_DIR/<file>: its SHA-256),
+    # rewritten only when the content changes: a raw file touched but unchanged re-runs nothing.
+    # The stamp stays older than the file, so each later build hashes that file again (one
+    # sha256sum), which is all a no-op build then costs.
+    lines.append(f"{CONTENT_DIR}/%: %")
+    lines.append(
+        '\t@mkdir -p $(@D); h="$$(sha256sum < "$<")" || exit 1; { read -r old < "$@"; } 2>/dev/null; '
+        '[ "$$old" = "$$h" ] || { printf \'%s\\n\' "$$h" > "$@.tmp.$$$$" && mv -f "$@.tmp.$$$$" "$@"; }'
+    )
+    lines.append("")
     tables_out, stage_targets = [], []
     for s in active:
         outs = [table_files(t) for t in s.writes] + list(s.outputs)
-        ins = ([f"build/{s.notebook}.ipynb"] if s.notebook else []) + list(RAW_COMMON) + list(s.raw)
+        ins = [f"build/{s.notebook}.ipynb"] if s.notebook else []
+        ins += [f"$(addprefix {CONTENT_DIR}/,{r})" for r in (*RAW_COMMON, *s.raw)]
         ins += [table_files(t) for t in s.reads] + list(s.inputs) + [_rel(f) for f in code_dependencies(s)]
         var = f"STAGE_{s.name.upper()}"
         lines.append(f"{var}_OUT := {' '.join(outs)}")
         lines.append(f"{var}_IN := {' '.join(dict.fromkeys(ins))}")
         tables_out += [f"$({var}_OUT)"] if s.writes else []
         stage_targets.append(f"$({var}_OUT)")
-        # Grouped target (&:): one run of the recipe makes all outputs; safe with make -j.
         order_only = "$(PARAMS_CHECKED)" + ("" if s.name == "validate" else " $(STAGE_VALIDATE_OUT)")
-        lines.append(f"$({var}_OUT) &: $({var}_IN) | {order_only}")
+        # A stage writes an output only when its bytes change (files.write_bytes, write_csv), so
+        # the outputs cannot be the rule's targets (one left untouched would re-run the stage on
+        # every build). The stage's done-stamp is the target (one recipe run per stage, safe
+        # with make -j); each output follows it by an empty recipe, after which Make reads the
+        # output's own time again: an output that kept its bytes and time re-runs no later
+        # stage. A missing output forces the stage.
+        done = done_stamp(s)
+        lines.append(f"$({var}_OUT): {done} ;")
+        missing = f"$(if $(filter-out $(wildcard $({var}_OUT)),$({var}_OUT)),FORCE)"
+        lines.append(f"{done}: $({var}_IN) {missing} | {order_only}")
         lines.append(f"\t$(call step,{s.label})")
         if s.notebook:
             ps = " ".join(
@@ -434,6 +466,7 @@ def make_rules() -> str:
             lines.append(f"\t$(NOTEBOOK) build/{s.notebook}.ipynb {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(PY) -m {s.module} {s.args}")
+        lines.append(f"\t@mkdir -p {Path(done).parent} && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@")
         lines.append("")
     lines.append("DATA_TABLES := " + " ".join(tables_out))
     lines.append("STAGE_TARGETS := " + " ".join(stage_targets))

@@ -128,3 +128,28 @@ def test_the_swap_is_one_system_call_here(project):
     if not files._exchange(other, dest):
         pytest.skip("renameat2(RENAME_EXCHANGE) not available")
     assert (dest / "x").is_file() and (other / "array_verdicts.csv").is_file()
+
+
+def test_an_unchanged_output_keeps_its_file_and_time(tmp_path):
+    """Writing the same bytes again leaves the file (inode and modification time) as it was, so
+    Make re-runs no later stage; other bytes replace it; a CSV and a JSON document alike."""
+    import pandas as pd
+
+    path = tmp_path / "t.csv"
+    df = pd.DataFrame({"a": [1.5, 2.0], "b": ["x", "y"]})
+    files.write_csv(df, path)
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    before = os.stat(path)
+    files.write_csv(df.copy(), path)
+    after = os.stat(path)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    files.write_csv(df.assign(a=[1.5, 2.5]), path)
+    assert os.stat(path).st_mtime_ns != before.st_mtime_ns and "2.5" in path.read_text()
+    doc = tmp_path / "d.json"
+    files.write_json({"k": 1}, doc)
+    os.utime(doc, ns=(1_000_000_000, 1_000_000_000))
+    files.write_json({"k": 1}, doc)
+    assert os.stat(doc).st_mtime_ns == 1_000_000_000
+    files.write_json({"k": 2}, doc)
+    assert doc.read_text() == '{\n  "k": 2\n}\n'
+    assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind

@@ -41,11 +41,19 @@ def test_a_report_only_module_reruns_only_the_report():
             assert "src/vdi_report/publish/render.py" not in _deps(s.name), s.name
 
 
-def test_generated_rules_use_grouped_targets_and_every_parameter():
+def test_the_report_does_not_depend_on_the_benchmark_or_the_cli():
+    """stages.py imports its parameters' check functions by name: only those modules count."""
+    deps = _deps("report")
+    assert "src/vdi_report/bench.py" not in deps and "src/vdi_report/cli.py" not in deps
+    assert "src/vdi_report/models/cost.py" in deps  # COST_FILE's check
+
+
+def test_generated_rules_run_each_stage_once_and_pass_every_parameter():
     rules = stages.make_rules()
     for s in stages.STAGES:
-        if s.exists:
-            assert f"$(STAGE_{s.name.upper()}_OUT) &:" in rules  # one recipe run makes all outputs (make -j)
+        if s.exists:  # one recipe run per stage (make -j); its outputs follow its done-stamp
+            assert f"{stages.done_stamp(s)}: $(STAGE_{s.name.upper()}_IN)" in rules
+            assert f"$(STAGE_{s.name.upper()}_OUT): {stages.done_stamp(s)} ;" in rules
     line = re.search(r"^PARAMS_LINE := (.*)$", rules, re.MULTILINE).group(1)
     for p in stages.PARAMETERS:
         assert f"{p.name}=$({p.var})" in line, p.var
@@ -220,3 +228,51 @@ def test_a_bad_scenario_parameter_is_named_as_itself(var, value):
     (CONCURRENCY's message speaks of "desktops active at once")."""
     problems = stages.check_parameters({var: value})
     assert len(problems) == 1 and problems[0].startswith(f"{var}={value}: "), problems
+
+
+def test_touched_but_unchanged_inputs_and_outputs_rerun_nothing(tmp_path):
+    """The generated rules' two devices, run by make in a toy project: a raw file touched but
+    unchanged re-runs no stage (its content stamp keeps its time), and a stage whose output kept
+    its bytes (files.write_* leave such a file alone) re-runs no later stage."""
+    import os
+    import time
+
+    rules = stages.make_rules()
+    content_rule = re.search(r"^build/content/%: %\n\t.*$", rules, re.MULTILINE).group(0)
+    # stage a copies the raw file's first line (unchanged bytes: not rewritten); b counts its runs
+    toy = f"""SHELL := /bin/bash
+.PHONY: FORCE
+{content_rule}
+A_OUT := a.txt
+$(A_OUT): build/stamps/a.done ;
+build/stamps/a.done: build/content/raw.csv $(if $(filter-out $(wildcard $(A_OUT)),$(A_OUT)),FORCE)
+\t@echo a >> runs; head -1 raw.csv | cmp -s - a.txt || head -1 raw.csv > a.txt
+\t@mkdir -p build/stamps && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
+b.txt: a.txt
+\t@echo b >> runs; cp a.txt b.txt
+"""
+    (tmp_path / "Makefile").write_text(toy)
+    raw = tmp_path / "raw.csv"
+    raw.write_text("x,1\ny,2\n")
+
+    def make() -> list[str]:
+        (tmp_path / "runs").write_text("")
+        subprocess.run(["make", "-s", "b.txt"], cwd=tmp_path, check=True, capture_output=True)
+        return (tmp_path / "runs").read_text().split()
+
+    def later(path) -> None:  # a time past every file's (file systems keep coarse times)
+        t = time.time() + 2
+        os.utime(path, (t, t))
+
+    assert make() == ["a", "b"]
+    assert make() == []  # no-op
+    later(raw)
+    assert make() == []  # touched, same bytes: nothing re-runs
+    raw.write_text("x,1\ny,3\n")
+    later(raw)
+    assert make() == ["a"]  # changed, but the line stage a keeps did not: b does not re-run
+    raw.write_text("x,5\ny,3\n")
+    later(raw)
+    assert make() == ["a", "b"]
+    (tmp_path / "a.txt").unlink()
+    assert make() == ["a", "b"]  # a missing output re-runs its stage

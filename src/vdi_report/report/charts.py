@@ -94,7 +94,7 @@ def chart_svg(spec: dict) -> str:
         return path.read_bytes().decode("utf-8")  # as written: no newline translation
     svg = vlc.vegalite_to_svg(spec)
     try:
-        files._atomic(path, lambda fh: fh.write(svg))
+        files.write_bytes(svg.encode("utf-8"), path)
     except OSError:  # a read-only checkout still renders, only without the cache
         pass
     return svg
