@@ -100,13 +100,14 @@ def chart_svg(spec: dict) -> str:
     return svg
 
 
-def show(chart: alt.TopLevelMixin, key: str | None = None) -> None:
-    """Display ``chart`` as interactive HTML plus static SVG (one output, two MIME types).
+def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
+    """Display ``chart`` (an Altair chart, or its Vega-Lite spec from ``to_dict``) as interactive
+    HTML plus static SVG (one output, two MIME types).
 
     ``key`` names the chart's element (``vdi-chart-<key>``) so that two builds give the same
     bytes; without it a counter numbers the charts in display order (also deterministic).
     """
-    spec = chart.to_dict()
+    spec = chart if isinstance(chart, dict) else chart.to_dict()
     div = f"vdi-chart-{key or next(_ids)}"
     # The spec's description is the chart's text alternative: the HTML chart's aria-label (Vega
     # sets it too once drawn) and the SVG's <title>, which WeasyPrint makes the PDF Figure's /Alt.

@@ -78,10 +78,10 @@ def figure(chart, caption: str, key: str) -> None:
     """
     cap = f'<p class="vdi-caption" data-kind="figure" id="fig-{key}">{caption}</p>'
     display({"text/html": cap, "text/markdown": cap}, raw=True)
-    spec = chart.to_dict()
+    spec = chart.to_dict()  # once: Altair's conversion (and schema check) is most of a chart's cost
     if not spec.get("description"):
-        chart = chart.properties(description=alt_text.describe(spec))
-    charts.show(chart, key=key)
+        spec["description"] = alt_text.describe(spec)
+    charts.show(spec, key=key)
 
 
 def html_only(html: str, print_note: str) -> None:
