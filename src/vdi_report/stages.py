@@ -167,8 +167,9 @@ class Stage:
 
     @property
     def reads(self) -> tuple[str, ...]:
-        """``reads_tables``, then every table written by the stages in ``reads_stages``."""
-        extra = tuple(n for n, t in catalogue.TABLES.items() if t.stage in self.reads_stages)
+        """``reads_tables``, then every table written by the stages in ``reads_stages``, in that
+        order (Make starts the prerequisites in the order listed: the longest stage first)."""
+        extra = tuple(n for st in self.reads_stages for n, t in catalogue.TABLES.items() if t.stage == st)
         return tuple(dict.fromkeys(self.reads_tables + extra))
 
     @property
@@ -212,6 +213,14 @@ STAGES = (
         reads_tables=("normalized",),
         raw=("data/raw/discrepancies.csv", RECORDS),
     ),
+    # The longest stage (the sensitivity grid) first: under make -j2 the others run beside it.
+    Stage(
+        "sensitivity",
+        "model: sensitivity of the planning figures to each analysis choice",
+        notebook="06_sensitivity",
+        reads_tables=("results",),
+        raw=(CHOICES_RAW,),
+    ),
     Stage(
         "audit",
         "audit: consistency rules over all sources",
@@ -229,13 +238,6 @@ STAGES = (
         inputs=("build/choices.iops_model.stamp",),
     ),
     Stage(
-        "sensitivity",
-        "model: sensitivity of the planning figures to each analysis choice",
-        notebook="06_sensitivity",
-        reads_tables=("results",),
-        raw=(CHOICES_RAW,),
-    ),
-    Stage(
         "density_cost",
         "model: headroom and density; cost per desktop",
         notebook="05_density_cost",
@@ -249,7 +251,7 @@ STAGES = (
         "report notebook",
         notebook="10_report",
         # every table the report may show
-        reads_stages=("combine", "audit", "iops_model", "density_cost", "sensitivity"),
+        reads_stages=("sensitivity", "combine", "audit", "iops_model", "density_cost"),
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", CHOICES_RAW),
         params=tuple(p.var for p in PARAMETERS),
         inputs=("$(PARAMS_STAMP)",),

@@ -25,6 +25,8 @@ specification used).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 from types import SimpleNamespace
 
@@ -123,6 +125,47 @@ def planning_under(
     )
 
 
+# Functions of models.era that no analysis choice reaches (they read every modern document's
+# runs whatever the options): ``sensitivity`` computes each once per grid, not once per
+# specification. A name era no longer has is skipped.
+CHOICE_INDEPENDENT = ("_modern_runs", "login_windows", "modern_profile")
+
+
+def _arg_key(v):
+    """A hashable stand-in for an argument: tables by identity (the grid passes the same ones)."""
+    return ("id", id(v)) if isinstance(v, (pd.DataFrame, pd.Series, dict, list)) else ("value", v)
+
+
+@contextlib.contextmanager
+def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
+    """Within the block, each function ``names`` of ``models.era`` runs once per set of arguments
+    (tables compared by identity, other arguments by value; a copy of the result is returned, so
+    a caller changing it changes no other call's). The block ends with the functions restored."""
+    from . import era
+
+    memo: dict = {}
+    saved = {n: getattr(era, n) for n in names if hasattr(era, n)}
+
+    def once(name, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            key = (name, tuple(map(_arg_key, args)), tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())))
+            if key not in memo:
+                memo[key] = (func(*args, **kwargs), args, kwargs)  # the arguments kept alive: ids stay theirs
+            out = memo[key][0]
+            return out.copy() if hasattr(out, "copy") else out
+
+        return wrapper
+
+    try:
+        for n, f in saved.items():
+            setattr(era, n, once(n, f))
+        yield
+    finally:
+        for n, f in saved.items():
+            setattr(era, n, f)
+
+
 def _rows(plan: pd.DataFrame, **meta) -> pd.DataFrame:
     p = plan.copy()
     if "era" not in p.columns:
@@ -143,6 +186,10 @@ def sensitivity(
     decl = decl or analysis.declared()
     base = decl.defaults()
     if planning is None:
+        if sources_df is None:  # read once for the whole grid, not by each model function
+            from ..raw import sources
+
+            sources_df = sources.load_sources()
         prepared = iops.prepare(results, sources_df)
         chars = scenario.io_characteristics(results, iops.io_profile(results))
         memo: dict = {}
@@ -158,6 +205,12 @@ def sensitivity(
             cache[k] = planning(results, ch)
         return cache[k]
 
+    with choice_independent_once():
+        return _grid(results, decl, base, plan_of)
+
+
+def _grid(results: pd.DataFrame, decl, base, plan_of) -> pd.DataFrame:
+    """``sensitivity``'s rows: one choice at a time, then the joint specifications."""
     default = _rows(plan_of(base))
     out = []
     for cid in decl.ids:
