@@ -31,8 +31,8 @@ def run_rules(
 ) -> pd.DataFrame:
     """Run the consistency rules over normalized records and return the findings.
 
-    ``results``: the columns of ``normalize.RESULT_COLUMNS`` (``results.csv`` read with
-    ``normalize.read_normalized``; all records, used in the analysis or not: the audit is about
+    ``results``: the columns of ``normalize.RESULT_COLUMNS`` (``results.csv``,
+    ``catalogue.read("results")``; all records, used in the analysis or not: the audit is about
     what the documents state). ``rules``: names from ``RULES`` (default: all). ``facts``: the
     statements of ``data/raw/facts.csv`` (``raw.facts.load_facts``) the rules with ``inputs =
     "facts"`` compare; without them those rules find nothing.

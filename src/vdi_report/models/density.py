@@ -41,7 +41,6 @@ MB_PER_GBIT = 125.0  # 1 Gb/s = 125 MB/s (decimal)
 SPEED_METRICS = ("port_speed", "network_speed", "fc_port_speed", "network_port_speed")
 # "overall": a statement about all tests (AccelStor's "always under 4 %"), so it binds user phases too.
 USER_PHASES = ("boot", "login", "login_and_steady_state", "steady_state", "overall")
-MAINTENANCE_PHASES = ("provisioning", "patching")
 # The columns of ``density.csv``, in file order: the catalogue's declaration (one source). A
 # utilization row (``utilization``) has them all but the extrapolation columns ``max_desktops``
 # adds, and keeps the statement's ``line`` (to match claims.csv).

@@ -45,11 +45,6 @@ def fmt_value(value: float, unit: str, bound: str = "eq", value_high: float | No
     return f"{BOUND_SIGNS.get(bound, '')}{num}{unit_txt}".strip()
 
 
-def fmt_where(statistic: str, vantage: str) -> str:
-    """``peak, array front end``."""
-    return f"{statistic}, {VANTAGE_LABELS.get(vantage, vantage)}"
-
-
 def sources_table(sources_df: pd.DataFrame) -> pd.DataFrame:
     """Columns: Vendor, Array, Document, Published, Desktops, Clone type, Workload."""
     s = sources_df

@@ -130,17 +130,6 @@ def normalize_source(source_id: str, raw_dir=config.RAW_DIR) -> pd.DataFrame:
     return out[RESULT_COLUMNS]
 
 
-def read_normalized(path) -> pd.DataFrame:
-    """``results.csv`` or one source's ``normalized/<source_id>.csv`` (given by its path) with
-    its types, columns ``RESULT_COLUMNS``. Kept for callers that pass a path; new code calls
-    ``catalogue.read("results")`` or ``catalogue.read("normalized", source_id=...)``.
-    Raises TableError for a path that is no such table."""
-    name, keys = catalogue.locate(path)
-    if name not in ("results", "normalized"):
-        raise catalogue.TableError(f"{path}: not results.csv nor a normalized source table")
-    return catalogue.read(name, **keys)
-
-
 def comparison_group(df: pd.DataFrame) -> pd.Series:
     """Key under which records may be compared across vendors: phase, metric, statistic, vantage."""
     return df["phase"] + "|" + df["metric"] + "|" + df["statistic"] + "|" + df["vantage"].replace("", "unstated")
