@@ -35,6 +35,7 @@ def page(browser, report_html):
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     pg.on("request", lambda r: pg.requests.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
     pg.goto(report_html.resolve().as_uri())
+    pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
     pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
     yield pg
     ctx.close()

@@ -34,6 +34,7 @@ def _open(browser, report_html, fragment=""):
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
     pg.goto(report_html.resolve().as_uri() + fragment)
+    pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
     pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
     pg.wait_for_function("() => document.querySelectorAll('#evidence tbody tr').length > 1", timeout=60_000)
     return ctx, pg
@@ -245,3 +246,45 @@ def test_an_era_link_keeps_the_interval_and_prefilled_figures_are_short(browser,
         assert _cells(other, "fe_iops") == fe and _cells(other, "fe_iops_pi90_high") == hi
     finally:
         ctx.close()
+
+
+def test_explorer_is_set_up_when_it_comes_into_view(browser, report_html):
+    """Issue 27: the page does not build the explorer's table at load (its set-up cost 0.7 s of a
+    1.81 s load at 1366 x 768); scrolling to it builds it."""
+    ctx = browser.new_context(offline=True, viewport=LAPTOP)
+    pg = ctx.new_page()
+    try:
+        pg.goto(report_html.resolve().as_uri())
+        pg.wait_for_load_state("load")
+        pg.wait_for_timeout(500)
+        assert pg.locator("#evidence_wrapper, .dt-container").count() == 0
+        pg.locator("#evidence-explorer").scroll_into_view_if_needed()
+        pg.wait_for_function("() => document.querySelectorAll('#evidence tbody tr').length > 1", timeout=60_000)
+    finally:
+        ctx.close()
+
+
+def test_calculator_writes_the_address_when_typing_pauses(laptop):
+    """Issue 27: a keystroke sizes the scenario at once; the address follows after a pause, once."""
+    from vdi_report.report import calculator
+
+    box = laptop.locator("#calc-desktops")
+    box.fill("2000")
+    laptop.wait_for_timeout(calculator.ADDRESS_PAUSE_MS + 300)
+    before = laptop.url
+    box.press_sequentially("7", delay=10)
+    assert laptop.url == before  # not on the key itself
+    laptop.wait_for_timeout(calculator.ADDRESS_PAUSE_MS + 300)
+    assert "desktops=20007" in laptop.url
+    per_key = laptop.evaluate(
+        """() => {
+          const box = document.getElementById("calc-desktops"), t0 = performance.now();
+          for (let i = 0; i < 50; i++) {
+            box.value = String(2000 + i);
+            box.dispatchEvent(new Event("input", { bubbles: true }));
+          }
+          return (performance.now() - t0) / 50;
+        }"""
+    )
+    print(f"calculator: {per_key:.2f} ms per keystroke")
+    assert per_key < 20  # issue 27's aim is 2 ms on a quiet machine; a loaded test machine gets slack

@@ -7,7 +7,8 @@ from the embedded ``sizing_inputs.json``.
 
 Everything is inlined: the page needs no network and no server.
 
-A scenario can be kept and shared: every change writes the form's fields into the page address
+A scenario can be kept and shared: a change writes the form's fields into the page address once
+typing pauses (``ADDRESS_PAUSE_MS``)
 (``#scenario?desktops=3000&era=seed...``), which opens the page on that scenario; "Copy link"
 copies the address, "Download CSV" saves the inputs (one ``parameter,value`` row per field) and
 the result table's unformatted numbers. Both read whatever named fields the two forms have: this
@@ -38,6 +39,7 @@ RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF
     "throughput_mbps": "Throughput, MB/s (model)",
     "warning": "Warning",
 }
+ADDRESS_PAUSE_MS = 150  # the page address follows the form this long after the last change (not each key)
 PROFILE_FIELDS = ("iops_per_desktop", "read_share", "io_size_kb")  # scenario.PROFILE_COLUMNS without phase
 
 
@@ -131,6 +133,7 @@ def calculator_html(ctx) -> str:
 <script>
 (function () {{
   var COLUMNS = {json.dumps(list(RESULT_COLUMNS))};
+  var ADDRESS_PAUSE_MS = {ADDRESS_PAUSE_MS};
   var PHASES = {json.dumps(labels, sort_keys=True)};
   var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
   var last = [];
@@ -208,7 +211,7 @@ def calculator_html(ctx) -> str:
         }}).join("") + "</tr>";
       }}).join("");
     }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; last = []; }}
-    if (changed) toAddress();
+    if (changed) toAddressSoon();
     form.dispatchEvent(new Event("vdi-scenario"));
   }}
   var status = document.getElementById("calc-status");
@@ -239,8 +242,12 @@ def calculator_html(ctx) -> str:
     fields().forEach(function (e) {{ q.set(e.name, e.classList.contains("vdi-calc-figure") ? exact(e) : e.value); }});
     history.replaceState(null, "", "#scenario?" + q.toString());
   }}
+  // The address is written when typing pauses (ADDRESS_PAUSE_MS after the last change), not on
+  // each key: rewriting it costs more than sizing the scenario.
+  var addressTimer = null;
+  function toAddressSoon() {{ clearTimeout(addressTimer); addressTimer = setTimeout(toAddress, ADDRESS_PAUSE_MS); }}
   window.VdiCalcFromAddress = fromAddress;
-  window.VdiCalcToAddress = function () {{ if (changed) toAddress(); }};
+  window.VdiCalcToAddress = function () {{ if (changed) toAddressSoon(); }};
   function csvCell(v) {{
     v = (v === null || v === undefined || (typeof v === "number" && isNaN(v))) ? "" : String(v);
     return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;

@@ -152,7 +152,34 @@ def explorer_html(ev: pd.DataFrame) -> str:
         .replace("_itables_underscore_version", javascript._itables_underscore_version())
         .replace("itables-version-ready", javascript._itables_ready_event())
     )
-    return f'<div class="vdi-explorer vdi-screen-only" id="evidence-explorer">{html}{script}</div>'
+    # Set up when it comes into view (issue 27): the table's scripts wait as inert text until then.
+    html = (html + script).replace('<script type="module">', f'<script type="{DEFERRED_TYPE}">')
+    return f'<div class="vdi-explorer vdi-screen-only" id="{EXPLORER_ID}">{html}{START_JS}</div>'
+
+
+EXPLORER_ID = "evidence-explorer"
+DEFERRED_TYPE = "text/x-vdi-deferred"  # a script type the browser does not run
+# Runs the explorer's deferred scripts (as modules, in order) once the explorer is within a
+# screen of the view (IntersectionObserver), or at once where the browser has no observer; the
+# page is ready sooner (the table's set-up took 0.7 s of the load at 1366 x 768).
+START_JS = f"""<script>
+(function () {{
+  var box = document.getElementById("{EXPLORER_ID}");
+  function start() {{
+    box.querySelectorAll('script[type="{DEFERRED_TYPE}"]').forEach(function (old) {{
+      var s = document.createElement("script");
+      s.type = "module";
+      s.textContent = old.textContent;
+      old.replaceWith(s);
+    }});
+  }}
+  if (!("IntersectionObserver" in window)) {{ start(); return; }}
+  var seen = new IntersectionObserver(function (entries) {{
+    if (entries.some(function (e) {{ return e.isIntersecting; }})) {{ seen.disconnect(); start(); }}
+  }}, {{ rootMargin: "100% 0px" }});
+  seen.observe(box);
+}})();
+</script>"""
 
 
 # Details rows: a click (or Enter) on a record shows the columns not shown, under it.
