@@ -60,9 +60,8 @@ REPORT    := reports/vdi_storage_comparison
 # The report's files are made here, then published into reports/ all at once (stages.PUBLISHED).
 STAGED    := build/publish
 
-# Report parameters (names, defaults and papermill names: PARAMETERS in src/vdi_report/stages.py):
-# DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE ERA LOGIN_WINDOW
-# PROFILE_FILE COST_FILE CHOICES.
+# Report parameters: declared once, in PARAMETERS of src/vdi_report/stages.py (their Make
+# variables and defaults are generated into build/stages.mk; `make help` lists them).
 # They are checked (scenario CLI) and recorded in build/params.stamp only when they change, so
 # an unchanged build starts no Python at all.
 PARAMS_STAMP   := build/params.stamp
@@ -296,6 +295,5 @@ clean: ## Remove generated files (data/processed, reports, build); keeps .venv a
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^##@/ {printf "\n%s\n", substr($$0, 5)} \
 	  /^[a-zA-Z_-]+:.*## / {printf "  make %-16s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
-	@echo; echo "Report parameters: DESKTOPS WORKER CONCURRENCY HEADROOM BOOT_WINDOW RAID FAILOVER CLONE_TYPE REPORT_DATE ERA LOGIN_WINDOW PROFILE_FILE COST_FILE CHOICES"
-	@echo "  e.g. make report DESKTOPS=3000 WORKER=power RAID=raid5 FAILOVER=controller"
+	@echo; PYTHONPATH="$(CURDIR)/src$${PYTHONPATH:+:$$PYTHONPATH}" $(if $(wildcard $(PY)),$(PY),python3) -m vdi_report.stages --help-params
 endif

@@ -79,7 +79,12 @@ PARAMETERS = (
     Param("WORKER", "worker_class", "knowledge", "worker class of the scenario (task, office, knowledge, power)"),
     Param("CONCURRENCY", "concurrency", "1.0", "fraction of the desktops active at once"),
     Param("HEADROOM", "headroom", "0.2", "fraction of each resource kept free"),
-    Param("BOOT_WINDOW", "boot_window_min", "30", "minutes to boot all concurrently needed desktops"),
+    Param(
+        "BOOT_WINDOW",
+        "boot_window_min",
+        "30",
+        "minutes to boot every provisioned desktop (all DESKTOPS, whatever CONCURRENCY: a maintenance reboot)",
+    ),
     Param("RAID", "raid", "none", "none, raid10, raid5 or raid6 (write penalty 1, 2, 4, 6)"),
     Param("FAILOVER", "failover", "none", "none or controller (sized with one controller down)"),
     Param(
@@ -563,10 +568,28 @@ def parameters_markdown() -> str:
     return "\n".join(rows) + "\n"
 
 
+HELP_EXAMPLE = "DESKTOPS=3000 RAID=raid5 FAILOVER=controller"  # `make help`'s example (declared parameters only)
+
+
+def parameters_help() -> str:
+    """``make help``'s list of the report parameters (Make variable, default, meaning), from
+    ``PARAMETERS``, and an example command."""
+    width = max(len(p.var) for p in PARAMETERS)
+    rows = [f"  {p.var:<{width}}  {p.doc} (default: {p.default or 'empty'})" for p in PARAMETERS]
+    return (
+        "Report parameters (make report VAR=value; declared in src/vdi_report/stages.py, PARAMETERS):\n"
+        + "\n".join(rows)
+        + f"\n  e.g. make report {HELP_EXAMPLE}\n"
+    )
+
+
 def main(argv: list[str]) -> int:
     """``python -m vdi_report.stages``: print the Make rules; ``--check-params VAR=VALUE ...``:
     check report parameters (exit 2 with every problem, no traceback); ``--parameters-md``: the
-    README's parameter table."""
+    README's parameter table; ``--help-params``: ``make help``'s list."""
+    if argv[:1] == ["--help-params"]:
+        sys.stdout.write(parameters_help())
+        return 0
     if argv[:1] == ["--parameters-md"]:
         sys.stdout.write(parameters_markdown())
         return 0
