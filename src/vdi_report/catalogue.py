@@ -911,6 +911,32 @@ def _check_keys(t: Table, doc, where) -> None:
         )
 
 
+STAGE_ENV = "VDI_STAGE"  # set by the build for the stage it runs (stages.make_rules)
+
+
+def check_declared(name: str, mode: str) -> None:
+    """Within a stage of the build (``VDI_STAGE`` names it), refuse a table the stage does not
+    declare in ``stages.py`` (OWID's rule: a step reads only what it declares): ``mode`` "read"
+    allows the tables it reads or writes, "write" those it writes. Raises TableError naming the
+    stage, the table and what it declares; outside the build (no ``VDI_STAGE``) nothing is checked."""
+    import os
+
+    stage_name = os.environ.get(STAGE_ENV, "")
+    if not stage_name:
+        return
+    from . import stages  # stages imports this module: imported here, when a build runs
+
+    s = stages.stage(stage_name)
+    allowed = s.writes if mode == "write" else (*s.reads, *s.writes)
+    if name not in allowed:
+        what = "writes" if mode == "write" else "reads"
+        raise TableError(
+            f"stage {stage_name} {mode}s table {name!r}, which it does not declare: it {what} "
+            f"{', '.join(allowed) or 'no table'} (declare it in src/vdi_report/stages.py"
+            + (", or set the table's stage in catalogue.py)" if mode == "write" else ": reads_tables or reads_stages)")
+        )
+
+
 def write(name: str, df: pd.DataFrame, **keys) -> Path:
     """Validate ``df`` as table ``name`` (see ``validate``) and write it atomically and
     deterministically to its path (``files.write_csv``). Returns the path written. Raises
@@ -919,6 +945,7 @@ def write(name: str, df: pd.DataFrame, **keys) -> Path:
     otherwise; ``files.write_json``; ValueError for NaN)."""
     from . import files
 
+    check_declared(name, "write")
     p = path(name, **keys)
     if table(name).format == "json":
         if not isinstance(df, dict):
@@ -942,6 +969,7 @@ def read(name: str, validate: bool = False, **keys) -> pd.DataFrame:
     """
     import pandas as pd
 
+    check_declared(name, "read")
     t = table(name)
     p = t.file(**keys)
     rel = p.relative_to(config.PROJ_ROOT) if config.PROJ_ROOT in p.parents else p

@@ -470,7 +470,9 @@ def make_rules() -> str:
                 if p.var in s.params
             )
             lines.append(f"\t@mkdir -p {s.executed} data/processed")
-            lines.append(f"\t$(NOTEBOOK) build/{s.notebook}.ipynb {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
+            # catalogue.read/write refuse, within this stage, a table it does not declare
+            run = f"{catalogue.STAGE_ENV}={s.name} $(NOTEBOOK)"
+            lines.append(f"\t{run} build/{s.notebook}.ipynb {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(PY) -m {s.module} {s.args}")
         lines.append(f"\t@mkdir -p {Path(done).parent} && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@")

@@ -155,3 +155,23 @@ def test_draft_declares_every_column_with_its_type(tmp_path):
     text = catalogue.draft("t", csv, "combine")
     assert 'Col("n", int)' in text and 'Col("share", float)' in text and 'Col("flag", bool)' in text
     assert 'Col("name")' in text and 'Col("note")' in text
+
+
+def test_a_stage_reads_and_writes_only_the_tables_it_declares(monkeypatch):
+    """Issue 27 (OWID's rule): within a build stage (VDI_STAGE), catalogue.read and write refuse a
+    table the stage does not declare in stages.py, naming the stage, the table and its own."""
+    from vdi_report import stages
+
+    monkeypatch.setenv(catalogue.STAGE_ENV, "audit")
+    with pytest.raises(catalogue.TableError, match=r"stage audit reads table 'sensitivity'.*results"):
+        catalogue.read("sensitivity")
+    with pytest.raises(catalogue.TableError, match=r"stage audit writes table 'results'.*audit_findings"):
+        catalogue.write("results", _results_rows(1))
+    catalogue.check_declared("results", "read")  # declared: no error
+    catalogue.check_declared("audit_findings", "write")
+    monkeypatch.delenv(catalogue.STAGE_ENV)
+    catalogue.check_declared("sensitivity", "read")  # outside the build nothing is checked
+    rules = stages.make_rules()
+    for s in stages.STAGES:
+        if s.exists and s.notebook:
+            assert f"{catalogue.STAGE_ENV}={s.name} $(NOTEBOOK) build/{s.notebook}.ipynb" in rules
