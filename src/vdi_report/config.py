@@ -42,6 +42,7 @@ VOCABULARY_FIELDS = (
     "load",
     "claim_topic",
     "era",
+    "fact_kind",
 )
 
 

@@ -103,3 +103,11 @@ def test_real_findings_of_the_statement_rules(processed):
     sim = f[f["rule"] == "similar_claim"]
     assert any("S-RA2022-06" in x for x in sim["record_ids"]) and not any("S-RA2022-08" in x for x in sim["record_ids"])
     assert any("RA2053-0300" in x for x in f.loc[f["rule"] == "per_session_target", "record_ids"])
+
+
+def test_the_rules_state_at_least_30_percent_of_the_register_by_themselves(findings):
+    """Issue 26 item 3: with the systematically digitized facts the rules alone state (one finding
+    citing every statement of the entry) at least 30 % of the register; before they stated 25 of
+    115 entries (21.7 %)."""
+    cov = audit.register_coverage(findings, audit.load_discrepancies())
+    assert (cov == "stated").mean() >= 0.30, cov.value_counts().to_dict()

@@ -16,8 +16,8 @@ Two halves:
 
 Layout: ``registry`` (the ``Rule`` record and ``@rule``), ``common`` (finding columns, printed
 precision as intervals, message helpers), ``rules/`` (one module per rule), ``run`` (``run_rules``,
-``link_register``), ``vdi_report.raw.registers`` (the curated files; re-exported here); the report's audit tables are
-``vdi_report.report.audit_tables``.
+``link_register``, ``register_coverage``), ``vdi_report.raw.registers`` (the curated files;
+re-exported here); the report's audit tables are ``vdi_report.report.audit_tables``.
 """
 
 from ..raw.registers import (
@@ -39,7 +39,7 @@ from ..raw.registers import (
 )
 from .common import FINDING_COLUMNS, KEY, SEVERITIES, TEST_FREE, intervals, printed_half_step
 from .registry import RULES, Rule, rule, rules_table
-from .run import link_register, run_rules
+from .run import link_register, register_coverage, run_rules
 
 __all__ = [
     "CATEGORIES",
@@ -61,6 +61,7 @@ __all__ = [
     "load_claims",
     "load_discrepancies",
     "printed_half_step",
+    "register_coverage",
     "register_summary",
     "resolutions",
     "rule",

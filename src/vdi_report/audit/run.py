@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from . import rules as _rules  # noqa: F401  (registers the rules)
 from .common import FINDING_COLUMNS, KEY, intervals
 from .registry import RULES
+
+
+def _chart_caption(locator: str) -> str:
+    """A chart-legend record's locator without its time axis (``Figure: X (time axis 01:02-01:27)``
+    -> ``Figure: X``): the register cites the chart by its caption."""
+    return re.sub(r" \(time axis \d{2}:\d{2}-\d{2}:\d{2}\)$", "", locator)
 
 
 def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
@@ -16,7 +24,7 @@ def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
     out = []
     for f in findings.itertuples(index=False):
         recs = set(f.record_ids.split())
-        spots = set(zip(f.locators.split(" | "), f.lines.split()))
+        spots = set(zip((_chart_caption(x) for x in f.locators.split(" | ")), f.lines.split()))
         ids = []
         for e in register[register["source_id"] == f.source_id].itertuples(index=False):
             e_spots = {(e.a_locator, str(e.a_line)), (e.b_locator, str(e.b_line))}
@@ -24,6 +32,27 @@ def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
                 ids.append(e.id)
         out.append(" ".join(ids))
     return pd.Series(out, index=findings.index, dtype=str)
+
+
+def register_coverage(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:
+    """How far the rules state each register entry by themselves, indexed by entry ``id``:
+    ``stated`` (one finding cites every statement of the entry, its a and, if any, b locator and
+    line, or lists every record the entry sets aside), ``linked`` (a finding is about one of them,
+    ``link_register``) or ``none``. ``findings``: ``audit_findings.csv`` rows; ``register``:
+    ``discrepancies.csv``. The share ``stated`` is the measure of issue 26 (rules alone)."""
+    out = {}
+    linked = set(" ".join(link_register(findings, register)).split()) if len(findings) else set()
+    for e in register.itertuples(index=False):
+        want = {(e.a_locator, str(e.a_line))} | ({(e.b_locator, str(e.b_line))} if e.b_locator else set())
+        rejected = set(e.rejected_records.split())
+        status = "linked" if e.id in linked else "none"
+        for f in findings[findings["source_id"] == e.source_id].itertuples(index=False):
+            spots = set(zip((_chart_caption(x) for x in f.locators.split(" | ")), f.lines.split()))
+            if want <= spots or (rejected and rejected <= set(f.record_ids.split())):
+                status = "stated"
+                break
+        out[e.id] = status
+    return pd.Series(out, name="coverage", dtype=str)
 
 
 def run_rules(

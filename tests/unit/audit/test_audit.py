@@ -659,3 +659,100 @@ def test_fact_quotes_occur_in_their_documents():
         recs = g.rename(columns={"fact_id": "record_id"})[["record_id", "locator", "line", "quote", "value_text"]]
         problems += provenance.verify_records(recs, text)
     assert not problems, "\n".join(problems)
+
+
+# --- the declared checklist of fact kinds (issue 26 item 3) -------------------------------------
+
+
+def test_every_fact_has_a_declared_kind_and_the_checklist_covers_every_document():
+    """facts.csv: every statement has a kind of vocabulary.csv (field fact_kind); fact_checklist.csv
+    names, for every document and every kind on the checklist, whether its statements are all in
+    (complete), some are (partial) or the search finds none (not_stated), and how they were sought."""
+    f = facts_mod.load_facts()
+    assert set(f["kind"]) <= set(facts_mod.fact_kinds())
+    checklist = facts_mod.load_checklist()
+    have = f.groupby(["source_id", "kind"]).size()
+    problems = []
+    for r in checklist.itertuples(index=False):
+        n = int(have.get((r.source_id, r.kind), 0))
+        if r.status in ("complete", "partial") and n == 0:
+            problems.append(f"{r.source_id} {r.kind}: {r.status} but no statement in facts.csv")
+        if r.status == "not_stated" and n:
+            problems.append(f"{r.source_id} {r.kind}: not_stated but {n} statement(s) in facts.csv")
+    assert not problems, "\n".join(problems)
+    kinds = facts_mod.checklist_kinds()
+    assert {"os_build", "desktop_count", "duration", "caption", "cross_reference", "similarity"} <= set(kinds)
+    assert len(checklist) == len(sources.load_sources()) * len(kinds)
+
+
+def test_checklist_names_a_missing_pair_and_a_bad_status(tmp_path):
+    text = (config.RAW_DIR / "fact_checklist.csv").read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "fact_checklist.csv"
+    bad.write_text("\n".join(text[:-1]) + "\n", encoding="utf-8")  # the last pair dropped
+    with pytest.raises(facts_mod.FactError, match=r"no row for document"):
+        facts_mod.load_checklist(bad)
+    first = text[1].split(",")
+    broken = text[0] + "\n" + ",".join([first[0], first[1], "done"] + first[3:]) + "\n" + "\n".join(text[2:]) + "\n"
+    bad.write_text(broken, encoding="utf-8")
+    with pytest.raises(facts_mod.FactError, match=r"line 2: column 'status' = 'done'"):
+        facts_mod.load_checklist(bad)
+
+
+def test_facts_name_an_unknown_kind(tmp_path):
+    bad = tmp_path / "facts.csv"
+    text = (config.RAW_DIR / "facts.csv").read_text(encoding="utf-8")
+    bad.write_text(text.replace(",worker_class,load_tool,", ",worker_class,workload,", 1), encoding="utf-8")
+    with pytest.raises(facts_mod.FactError, match=r"line 2: column 'kind' = 'workload'"):
+        facts_mod.load_facts(bad)
+
+
+def test_statements_found_by_the_rules_from_the_systematic_facts():
+    """The restatements the systematic reading digitized are found by statement_changes, among
+    them the G8/G8/G9 table titles (D-RA2053-07) and NetApp's pools (D-NTAP-13)."""
+    from vdi_report.raw import facts as fm
+
+    f = audit.run_rules(pd.DataFrame(BASE), rules=["statement_changes"], facts=fm.load_facts())
+    facts_found = set(f["metric"])
+    assert {"generations_compared", "desktop_pools", "task_logon_interval", "config1_fmd_raid"} <= facts_found
+
+
+def test_register_coverage_says_stated_only_when_a_finding_cites_every_statement():
+    reg = pd.DataFrame(
+        [
+            {
+                "id": "D-DEMO-01",
+                "source_id": "demo",
+                "a_locator": "Table 1",
+                "a_line": "10",
+                "b_locator": "Table 2",
+                "b_line": "20",
+                "rejected_records": "",
+            },
+            {
+                "id": "D-DEMO-02",
+                "source_id": "demo",
+                "a_locator": "Table 1",
+                "a_line": "10",
+                "b_locator": "",
+                "b_line": "",
+                "rejected_records": "",
+            },
+            {
+                "id": "D-DEMO-03",
+                "source_id": "demo",
+                "a_locator": "Table 9",
+                "a_line": "90",
+                "b_locator": "",
+                "b_line": "",
+                "rejected_records": "",
+            },
+        ]
+    )
+    one = {"source_id": "demo", "record_ids": "DEMO-0001", "locators": "Table 1", "lines": "10"}
+    cov = audit.register_coverage(pd.DataFrame([one]), reg)
+    assert cov.to_dict() == {"D-DEMO-01": "linked", "D-DEMO-02": "stated", "D-DEMO-03": "none"}
+    both = dict(one, record_ids="DEMO-0001 DEMO-0002", locators="Table 1 | Table 2", lines="10 20")
+    assert audit.register_coverage(pd.DataFrame([both]), reg)["D-DEMO-01"] == "stated"
+    chart = dict(one, locators="Figure: X (time axis 01:02-01:27)", lines="42")
+    reg_chart = reg.assign(a_locator="Figure: X", a_line="42").iloc[[1]]
+    assert audit.register_coverage(pd.DataFrame([chart]), reg_chart).iloc[0] == "stated"

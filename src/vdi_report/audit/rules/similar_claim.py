@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ...transform.normalize import APPROX_TOLERANCE
-from ..common import fact_finding, fact_where, where
+from ..common import fact_where, finding, where
 from ..registry import rule
 
 SIMILAR = ("similar",)  # facts.csv value of a statement that calls figures alike
@@ -25,7 +25,8 @@ def rule_similar_claim(facts: pd.DataFrame, records: pd.DataFrame) -> list[dict]
     """Statements with value ``similar`` naming two or more records (``record_ids``): a finding
     when the smallest record's upper end, widened by ``APPROX_TOLERANCE``, stays below the largest
     record's lower end (intervals ``lo``/``hi`` from ``common.intervals``: printed precision).
-    Statements whose records are not all in ``records`` are skipped."""
+    Statements whose records are not all in ``records`` are skipped. A finding lists the statement
+    and the records it names (their locators and lines: both sides of the claim)."""
     recs = records.set_index("record_id")
     out = []
     for _, f in facts[facts["value"].isin(SIMILAR)].sort_values("fact_id").iterrows():
@@ -37,7 +38,13 @@ def rule_similar_claim(facts: pd.DataFrame, records: pd.DataFrame) -> list[dict]
         if small["hi"] * (1 + APPROX_TOLERANCE) >= large["lo"]:
             continue
         gap = large["value"] / small["value"] - 1
-        g = pd.DataFrame([f])
+        cols = ["record_id", "source_id", "test_id", "metric", "locator", "line", "value_text", "quote", "unit"]
+        stmt = (
+            pd.DataFrame([f])
+            .rename(columns={"fact_id": "record_id", "fact": "metric"})
+            .assign(test_id="", unit=small["unit"])
+        )
+        listed = pd.concat([stmt[cols], r.reset_index()[cols]], ignore_index=True)
         msg = (
             f"{fact_where(f)}, but "
             + " and ".join(where(x) for _, x in r.iterrows())
@@ -45,9 +52,9 @@ def rule_similar_claim(facts: pd.DataFrame, records: pd.DataFrame) -> list[dict]
             "approximate statement)."
         )
         out.append(
-            fact_finding(
+            finding(
                 "similar_claim",
-                g,
+                listed,
                 msg,
                 stated=float(small["value"]),
                 recomputed=float(large["value"]),
