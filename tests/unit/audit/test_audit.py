@@ -756,3 +756,46 @@ def test_register_coverage_says_stated_only_when_a_finding_cites_every_statement
     chart = dict(one, locators="Figure: X (time axis 01:02-01:27)", lines="42")
     reg_chart = reg.assign(a_locator="Figure: X", a_line="42").iloc[[1]]
     assert audit.register_coverage(pd.DataFrame([chart]), reg_chart).iloc[0] == "stated"
+
+
+def test_wrong_entries_of_issue_26_stay_fixed():
+    """The register and claims entries a re-reading found wrong (issue 26): NetApp's 5-way
+    concurrency is in the document (lines 389, 545), D-NTAP-24 quotes Section 6.1, Dell's two
+    capacity maximums agree, and D-HDS-21 no longer misreads 'Configuration 1 to Configuration 3'."""
+    reg = audit.load_discrepancies().set_index("id")
+    claims = audit.load_claims().set_index("claim_id")
+    assert "389" in reg.at["D-NTAP-14", "explanation"] and "does not say so" not in reg.at["D-NTAP-14", "explanation"]
+    assert "389" in claims.at["C-NTAP-12", "evidence_against"]
+    assert "unless 5-way concurrency is meant" not in claims.at["C-NTAP-12", "evidence_against"]
+    assert reg.at["D-NTAP-24", "a_locator"] == "Section 6.1"
+    assert "two different maximums" not in claims.at["C-DELL-12", "evidence_against"]
+    assert " / " not in claims.at["C-DELL-12", "claim"]
+    assert "Configuration 1 to 3 only" not in reg.at["D-HDS-21", "explanation"]
+
+
+def test_same_quantity_says_less_than_and_over_as_printed():
+    """'less than 50%' and 'over 50%' are two statements, not '50% in Section 6.6, Section 7' (F040)."""
+    cpu = dict(metric="storage_cpu_utilization", unit="%", test_id="monday_login_failover")
+    rows = [
+        rec(value_text="40%", value=40.0, locator="Table 11", line=729, **cpu),
+        rec(value_text="50%", value=50.0, bound="lt", locator="Section 6.6", line=778, **cpu),
+        rec(value_text="50%", value=50.0, bound="gt", locator="Section 7", line=1465, **cpu),
+    ]
+    f = run(rows, "same_quantity")
+    assert len(f) == 1
+    msg = f.at[0, "message"]
+    assert "less than 50% in Section 6.6" in msg and "over 50% in Section 7" in msg, msg
+
+
+def test_per_desktop_reports_one_conflict_between_two_totals_once():
+    """Two per-desktop figures, each reproduced by one of two conflicting totals, are one finding
+    listing both (F011 and F012 were one pair reported twice)."""
+    rows = [
+        rec("iops", "3.6K", 3600, locator="Table 15", line=1541),
+        rec("iops", "3,900", 3900, locator="Section 1", line=29),
+        rec("iops_per_desktop", "7.8", 7.8, locator="Figure 30", line=1340),
+        rec("iops_per_desktop", "7.2", 7.2, locator="Section 8", line=1561),
+    ]
+    f = run(rows, "per_desktop")
+    assert len(f) == 1 and len(f.at[0, "record_ids"].split()) == 4
+    assert "7.8" in f.at[0, "message"] and "7.2" in f.at[0, "message"]

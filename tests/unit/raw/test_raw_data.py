@@ -183,6 +183,8 @@ def missing_qualifiers(recs, metrics) -> list[str]:
         if col == "load":  # a boot storm, provisioning or patching runs no user sessions: no workload
             miss = miss[~miss["phase"].isin(SESSIONLESS_PHASES)]
         out += [f"{r}: {col}" for r in miss["record_id"]]
+    loaded = recs[recs["phase"].isin(SESSIONLESS_PHASES) & (recs["load"] != "")]
+    out += [f"{r}: load of a phase without sessions" for r in loaded["record_id"]]
     return out
 
 
@@ -210,6 +212,11 @@ def test_qualifier_check_catches_a_result_without_window(metrics_df):
     assert missing_qualifiers(pd.DataFrame([dict(row, window="")]), metrics_df) == ["X-0001: window"]
     count = dict(row, metric="vsimax", aggregation="")
     assert missing_qualifiers(pd.DataFrame([count]), metrics_df) == []  # a count aggregates nothing
+    boot = dict(row, phase="boot", load="")
+    assert missing_qualifiers(pd.DataFrame([boot]), metrics_df) == []  # a boot storm runs no sessions
+    assert missing_qualifiers(pd.DataFrame([dict(boot, load="boosted")]), metrics_df) == [
+        "X-0001: load of a phase without sessions"
+    ]
     assert missing_qualifiers(pd.DataFrame([dict(row, aggregation="")]), metrics_df) == ["X-0001: aggregation"]
 
 
@@ -225,6 +232,24 @@ def test_fixed_metadata_of_the_re_reading():
     assert r.at["NTAP-0341", "condition"] == "failover" and r.at["NTAP-0341", "test_id"] == "monday_login_failover"
     assert r.at["ACCS-0099", "bound"] == "gt"
     assert r.at["DELL-0090", "value"] == 4953 and r.at["ACCS-0279", "value"] == 8 and r.at["ACCS-0280", "bound"] == "lt"
+
+
+def test_fixed_metadata_of_issue_26():
+    """The metadata errors a re-reading found (issue 26): boot rows carry no load, every MPU
+    headroom row its controller vantage, Hitachi's Figures 13/14 the in-guest vantage the document
+    states, DELL-0090 reads '4953 / 5000' as the active-session counter, and Dell's page size stays
+    a binary 512 KB."""
+    from vdi_report.transform import normalize
+
+    r = pd.concat([sources.load_records(s) for s in SOURCE_IDS]).set_index("record_id")
+    boot = r[r["phase"] == "boot"]
+    assert (boot["load"] == "").all(), boot.index[boot["load"] != ""].tolist()[:10]
+    assert (r.loc[["HDS-0273", "HDS-0278", "HDS-0283"], "vantage"] == "array_controller").all()
+    fig = r[(r["source_id"] == "hitachi_g600") & r["locator"].isin(["Figure 13", "Figure 14"]) & (r["metric"] != "sample_desktops")]
+    assert len(fig) == 6 and (fig["vantage"] == "guest").all()
+    assert "Active VSI Sessions" in r.at["DELL-0090", "note"] and "launched-sessions" not in r.at["DELL-0090", "note"]
+    dell = normalize.normalize_source("dell_sc9000").set_index("record_id")
+    assert dell.at["DELL-0021", "value"] == 512 and dell.at["DELL-0021", "unit"] == "KB"
 
 
 def _legend_record(**kw):

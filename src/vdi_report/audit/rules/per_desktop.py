@@ -25,7 +25,7 @@ def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
     divided by the test's desktops (vantage must agree when both state one). A finding when no
     total reproduces it, or when a total at the same vantage as a reproducing one does not; the
     message says which totals reproduce it."""
-    out = []
+    found: dict = {}  # (keys, totals involved) -> (records, message parts, stated, recomputed)
     keys = ["source_id", "phase", "test_id", "condition", "variant", "configuration", "worker_class", "statistic"]
     for pd_metric, total_metric in PER_DESKTOP.items():
         stated = df[(df["metric"] == pd_metric) & ~df["test_id"].isin(TEST_FREE)]
@@ -54,9 +54,15 @@ def rule_per_desktop(df: pd.DataFrame) -> list[dict]:
                     else ". No stated total reproduces it."
                 )
             )
-            out.append(
-                finding(
-                    "per_desktop", recs.sort_values("record_id"), msg, stated=s["value"], recomputed=bad[0]["value"] / n
-                )
-            )
+            # two per-desktop figures each reproduced by one of two conflicting totals are one
+            # conflict between the totals: one finding lists both figures
+            conflict = (tuple(s[keys]), frozenset(t["value"] for t in bad + good))
+            if conflict in found:
+                prev = found[conflict]
+                found[conflict] = (pd.concat([prev[0], recs]), prev[1] + [msg], prev[2], prev[3])
+            else:
+                found[conflict] = (recs, [msg], s["value"], bad[0]["value"] / n)
+    out = []
+    for recs, msgs, st, rc in found.values():
+        out.append(finding("per_desktop", recs.sort_values("record_id"), " ".join(msgs), stated=st, recomputed=rc))
     return out

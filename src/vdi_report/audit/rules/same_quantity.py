@@ -26,6 +26,10 @@ PROFILE_METRICS = (
 )
 
 
+# How a bound reads in a message: "less than 50%" and "over 50%" are not the same statement.
+BOUND_WORDS = {"lt": "less than ", "gt": "over ", "approx": "about "}
+
+
 def _restated_inside(g: pd.DataFrame) -> set[str]:
     """Locators inside which ``g`` (records of one quantity) states the quantity exactly twice, on
     two lines: a value restated within one table or figure (a bullet and the narrative under a
@@ -70,8 +74,9 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
             continue
         a, b = clash[0]
         places: dict[str, list[str]] = {}
-        for v, loc, ln in zip(g["value_text"], g["locator"], g["line"]):
-            places.setdefault(v, []).append(f"{loc} (line {int(ln)})" if loc in inside else loc)
+        for v, bnd, loc, ln in zip(g["value_text"], g["bound"], g["locator"], g["line"]):
+            printed = f"{BOUND_WORDS.get(bnd, '')}{v}" if not v.lower().startswith(("less", "over", "about", "~", "<", ">")) else v
+            places.setdefault(printed, []).append(f"{loc} (line {int(ln)})" if loc in inside else loc)
         said = "; ".join(f"{v} in {', '.join(dict.fromkeys(locs))}" for v, locs in places.items())
         out.append(
             finding(
