@@ -14,7 +14,7 @@ from .registry import RULES
 def _chart_caption(locator: str) -> str:
     """A chart-legend record's locator without its time axis (``Figure: X (time axis 01:02-01:27)``
     -> ``Figure: X``): the register cites the chart by its caption."""
-    return re.sub(r" \(time axis \d{2}:\d{2}-\d{2}:\d{2}\)$", "", locator)
+    return re.sub(r" \((time axis \d{2}:\d{2}-\d{2}:\d{2}|bar chart)\)$", "", locator)
 
 
 def link_register(findings: pd.DataFrame, register: pd.DataFrame) -> pd.Series:

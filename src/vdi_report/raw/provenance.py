@@ -65,9 +65,14 @@ def verify_source(source: "pd.Series", records: pd.DataFrame) -> list[str]:
 
 
 # A chart-legend record: its locator, its note's statement of the legend's columns, its quote.
-IMAGE_LOCATOR = re.compile(r"^Figure: (?P<caption>.+) \(time axis (?P<start>\d{2}:\d{2})-(?P<end>\d{2}:\d{2})\)$")
+IMAGE_LOCATOR = re.compile(
+    r"^Figure: (?P<caption>.+) \((?:time axis (?P<start>\d{2}:\d{2})-(?P<end>\d{2}:\d{2})|(?P<bar>bar chart))\)$"
+)
+# A bar chart prints one value per bar: note 'chart bar label', quote '<series> <value>', statistic single.
+BAR_LABEL = "chart bar label"
 LEGEND_COLUMNS = re.compile(r"\bchart legend, columns (?P<columns>Max Mean|Mean Max)\b")
-_LEGEND_VALUE = r"\d[\d,]*(?:\.\d+)?(?: ?(?:%|µs|ms|s|MB/s|W))?"
+_LEGEND_VALUE = r"\d[\d,]*(?:\.\d+)?(?: ?(?:%|µs|ms|s|min|MB/s|W))?"
+BAR_ROW = re.compile(rf"^(?P<series>\S.*?) (?P<value>{_LEGEND_VALUE})$")
 LEGEND_ROW = re.compile(rf"^(?P<series>\S.*?) (?P<first>{_LEGEND_VALUE}) (?P<second>{_LEGEND_VALUE})$")
 _IMAGE_LINK = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<path>[^)\s]+)")
 COLUMN_OF_STATISTIC = {"peak": "Max", "average": "Mean"}
@@ -85,17 +90,32 @@ def check_legend_rows(records: pd.DataFrame) -> list[str]:
     locator is ``Figure: <caption> (time axis HH:MM-HH:MM)`` with a start before its end, the
     note states the legend's columns, the quote is one legend row (series, two numbers), the
     value is the number in the column the statistic names, and the row's Mean is not above its
-    Max. Returns one message per problem. Run by the validate stage (no text needed)."""
+    Max; a bar chart's label (note ``chart bar label``, locator ``Figure: <caption> (bar chart)``)
+    is the series and its one value, statistic ``single``. Returns one message per problem. Run by
+    the validate stage (no text needed)."""
     from .sources import parse_printed
 
     problems = []
     for r in records.itertuples(index=False):
         where = f"{r.record_id} (text line {r.line}, {Path(r.image_file).name})"
         loc = IMAGE_LOCATOR.match(r.locator)
-        if not loc:
-            problems.append(f"{where}: locator {r.locator!r}: expected 'Figure: <caption> (time axis HH:MM-HH:MM)'")
-        elif loc.group("start") >= loc.group("end"):
+        bar = BAR_LABEL in r.note
+        if not loc or bool(loc.group("bar")) != bar:
+            form = "(bar chart)" if bar else "(time axis HH:MM-HH:MM)"
+            problems.append(f"{where}: locator {r.locator!r}: expected 'Figure: <caption> {form}'")
+        elif not bar and loc.group("start") >= loc.group("end"):
             problems.append(f"{where}: locator {r.locator!r}: the time axis must start before it ends")
+        if bar:
+            label = BAR_ROW.match(squash(r.quote))
+            if not label:
+                problems.append(f"{where}: quote {r.quote!r} is not a bar label (series name, then its value)")
+            elif label.group("value") != r.value_text:
+                problems.append(
+                    f"{where}: value_text {r.value_text!r} is not the bar's value ({label.group('value')!r})"
+                )
+            if r.statistic != "single":
+                problems.append(f"{where}: statistic {r.statistic!r}: a bar label is a single value")
+            continue
         cols = LEGEND_COLUMNS.search(r.note)
         row = LEGEND_ROW.match(squash(r.quote))
         if not cols:

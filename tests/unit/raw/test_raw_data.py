@@ -245,7 +245,11 @@ def test_fixed_metadata_of_issue_26():
     boot = r[r["phase"] == "boot"]
     assert (boot["load"] == "").all(), boot.index[boot["load"] != ""].tolist()[:10]
     assert (r.loc[["HDS-0273", "HDS-0278", "HDS-0283"], "vantage"] == "array_controller").all()
-    fig = r[(r["source_id"] == "hitachi_g600") & r["locator"].isin(["Figure 13", "Figure 14"]) & (r["metric"] != "sample_desktops")]
+    fig = r[
+        (r["source_id"] == "hitachi_g600")
+        & r["locator"].isin(["Figure 13", "Figure 14"])
+        & (r["metric"] != "sample_desktops")
+    ]
     assert len(fig) == 6 and (fig["vantage"] == "guest").all()
     assert "Active VSI Sessions" in r.at["DELL-0090", "note"] and "launched-sessions" not in r.at["DELL-0090", "note"]
     dell = normalize.normalize_source("dell_sc9000").set_index("record_id")
@@ -342,3 +346,22 @@ def test_the_2023_edition_holds_its_within_lab_comparisons():
     assert len(eux) == 1 and eux.iloc[0]["bound"] == "lt" and eux.iloc[0]["value"] == 10
     boot = r[r["phase"] == "boot"]
     assert (boot["load"] == "").all(), "a boot storm runs no sessions: no workload"
+
+
+def test_bar_chart_labels_are_checked_as_one_value_per_bar(tmp_path, monkeypatch):
+    """A bar chart prints one value per bar (the 2023 edition's boot times): quote '<series>
+    <value>', locator 'Figure: <caption> (bar chart)', statistic single."""
+    bar = _legend_record(
+        locator="Figure: Eight-Node IOPS (bar chart)",
+        quote="8_Nodes_MCS_1000VMs 23.5 min",
+        value_text="23.5 min",
+        statistic="single",
+        note="chart bar label: the bar's printed value",
+    )
+    assert provenance.check_legend_rows(bar) == []
+    assert provenance.check_legend_rows(bar.assign(value_text="25.6 min"))
+    assert provenance.check_legend_rows(bar.assign(statistic="average"))
+    assert provenance.check_legend_rows(bar.assign(locator="Figure: Eight-Node IOPS (time axis 01:00-01:10)"))
+    r = sources.load_records("nutanix_ra2022_2023")
+    boot = r[(r["metric"] == "duration") & (r["phase"] == "boot")].set_index("configuration")
+    assert boot.at["g8_mcs_8n", "value"] == 23.5 and boot.at["g8_pvs_8n", "value"] == 25.6

@@ -75,7 +75,11 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
         a, b = clash[0]
         places: dict[str, list[str]] = {}
         for v, bnd, loc, ln in zip(g["value_text"], g["bound"], g["locator"], g["line"]):
-            printed = f"{BOUND_WORDS.get(bnd, '')}{v}" if not v.lower().startswith(("less", "over", "about", "~", "<", ">")) else v
+            printed = (
+                f"{BOUND_WORDS.get(bnd, '')}{v}"
+                if not v.lower().startswith(("less", "over", "about", "~", "<", ">"))
+                else v
+            )
             places.setdefault(printed, []).append(f"{loc} (line {int(ln)})" if loc in inside else loc)
         said = "; ".join(f"{v} in {', '.join(dict.fromkeys(locs))}" for v, locs in places.items())
         out.append(
