@@ -22,7 +22,9 @@ CELL_ORDER = list(CELLS.values())
 PHASES = ("login", "steady_state", "login_and_steady_state")
 
 
-VANTAGE_LEVELS = ["array_frontend", "host", "storage_port", ""]
+# guest: per-desktop figures of sampled desktops the document calls in-guest (Hitachi Figures 13/14,
+# esxtop per VM); only sampled (single_desktop) guest rows reach the model (``exclusion_reason``)
+VANTAGE_LEVELS = ["array_frontend", "host", "storage_port", "guest", ""]
 
 
 STATISTICS = ("peak", "average")
