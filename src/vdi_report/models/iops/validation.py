@@ -208,8 +208,15 @@ def bound_verdict(observed: float, bound: str, low: float, high: float) -> tuple
 
 def document_labels(sources_df: pd.DataFrame) -> dict[str, str]:
     """{source_id: readable name}: the vendor with the document number of ``sources.csv``
-    (``Nutanix RA-2022``), the vendor alone when the document has no number."""
+    (``Nutanix RA-2022``), the vendor alone when the document has no number; two documents with one
+    label (two editions) get their publication year (``Nutanix RA-2022 (2023)``)."""
     num = sources_df.get("document_number", pd.Series("", index=sources_df.index)).fillna("").astype(str).str.strip()
     # a number is a short code (TR-4540, RA-2022); a title pasted into the column is not one
     num = num.where(num.str.fullmatch(r"[A-Za-z]{1,6}-?\d[\w.-]{0,12}"), "")
-    return {sid: f"{v} {n}".strip() for sid, v, n in zip(sources_df["source_id"], sources_df["vendor"], num)}
+    labels = {sid: f"{v} {n}".strip() for sid, v, n in zip(sources_df["source_id"], sources_df["vendor"], num)}
+    # two editions of one document (RA-2022 of 2023 and of 2024) are told apart by the year
+    year = dict(
+        zip(sources_df["source_id"], sources_df.get("published", pd.Series("", index=sources_df.index)).astype(str))
+    )
+    twice = {x for x in labels.values() if list(labels.values()).count(x) > 1}
+    return {sid: f"{x} ({year[sid][:4]})" if x in twice and year[sid] else x for sid, x in labels.items()}
