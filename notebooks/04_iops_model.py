@@ -38,7 +38,7 @@ choices_file = ""  # CHOICES: a reviewer's analysis choices (choice_id, option);
 import pandas as pd
 
 from vdi_report import catalogue, config
-from vdi_report.models import boot, era, iops, scenario, sensitivity, verdicts
+from vdi_report.models import iops, scenario, sensitivity, verdicts
 from vdi_report.raw import choices as analysis
 from vdi_report.raw import sources
 
@@ -59,12 +59,13 @@ pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 # left out is listed with its reason.
 
 # %%
-excl = iops.exclusions(results, choices=choices)
+run = sensitivity.planning_under(results, choices)
+tables = sensitivity.model_tables(results, choices, run=run)  # every table of this stage, one path
+excl = tables["iops_model_exclusions"]
 catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()
 
 # %%
-run = sensitivity.planning_under(results, choices)
 obs = run.obs
 catalogue.write("iops_model_observations", obs)
 obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
@@ -83,7 +84,7 @@ print("specification:", spec)
 iops.compare_specs(obs)
 
 # %%
-coefs = iops.coefficients(model) if model is not None else pd.DataFrame(columns=["term"])
+coefs = tables["iops_model_coefficients"]  # no rows (declared columns) when no model can be fitted
 catalogue.write("iops_model_coefficients", coefs)
 coefs
 
@@ -95,9 +96,9 @@ coefs
 # coverage hides intervals too wide to inform a purchase.
 
 # %%
-cv = iops.leave_one_vendor_out(obs, spec)
+cv = tables["iops_model_cv"]
 catalogue.write("iops_model_cv", cv)
-by_vendor = iops.cv_by_vendor(cv)
+by_vendor = tables["iops_model_cv_by_vendor"]
 catalogue.write("iops_model_cv_by_vendor", by_vendor)
 by_vendor
 
@@ -109,7 +110,7 @@ by_vendor
 # upper bound where only a peak is reported) and peak IOPS per desktop booted per minute.
 
 # %%
-storms = run.storms
+storms = tables["boot_storms"]
 catalogue.write("boot_storms", storms)
 storms
 
@@ -128,7 +129,7 @@ storms
 # choices, is the check of the seed cells; `sensitivity.csv` varies it.)
 
 # %%
-plan = run.plan  # era.planning_rows on the observations under the analysis choices (sensitivity.planning_under)
+plan = tables["iops_per_desktop_model"]  # era.planning_rows on the observations under the analysis choices
 catalogue.write("iops_per_desktop_model", plan)
 plan
 
@@ -137,7 +138,7 @@ plan
 # era's other documents.
 
 # %%
-lodo = era.leave_one_document_out(results, storms)
+lodo = tables["iops_model_lodo"]
 catalogue.write("iops_model_lodo", lodo)
 lodo
 
@@ -150,12 +151,12 @@ lodo
 # `covered` means the seed interval contains the figure (an exact value inside it).
 
 # %%
-ext = era.external_evidence(results, plan)
+ext = tables["iops_model_external"]
 catalogue.write("iops_model_external", ext)
 ext
 
 # %%
-ext_boot = boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")])
+ext_boot = tables["boot_external"]
 catalogue.write("boot_external", ext_boot)
 ext_boot
 

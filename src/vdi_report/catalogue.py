@@ -870,18 +870,35 @@ def _describe(t: Table, where: Path, failures, df) -> str:
     return f"table {t.name!r}: {len(uniq)} problem(s):\n  " + "\n  ".join(shown)
 
 
+def empty(name: str) -> pd.DataFrame:
+    """A table with no rows and every declared column of ``name``, typed as declared (text
+    ``object``, float ``float64``, int ``int64``, flag ``bool``): what a stage writes when an
+    analysis choice leaves nothing to put in it (e.g. no model can be fitted), so the file keeps
+    its declared header. Raises KeyError for an unknown table, TableError for a JSON entry."""
+    import pandas as pd
+
+    t = table(name)
+    if t.format == "json":
+        raise TableError(f"table {name!r} is a JSON document: it has no empty form")
+    kinds = {str: object, float: "float64", int: "int64", bool: "bool"}
+    return pd.DataFrame({c.name: pd.Series(dtype=kinds[c.dtype]) for c in t.columns})
+
+
 def validate(name: str, df: pd.DataFrame, where: Path | str | None = None) -> pd.DataFrame:
     """``df`` checked against table ``name``'s schema (all problems at once) and coerced to its
-    types, columns in catalogue order; missing text (NaN/None) becomes the empty string. Raises TableError naming the
-    table, the file
-    (``where``), the CSV line and the column of each failing value, or the missing and extra
-    columns."""
+    types, columns in catalogue order; missing text (NaN/None) becomes the empty string. A frame
+    with no rows takes the declared columns it lacks (``empty``): an empty table is written
+    with its whole declared header, never a partial one. Raises TableError naming the table,
+    the file (``where``), the CSV line and the column of each failing value, or the missing and
+    extra columns."""
     import pandera.pandas as pa
 
     t = table(name)
     where = where or t.path
     have, want = list(df.columns), t.column_names
     missing, extra = [c for c in want if c not in have], [c for c in have if c not in want]
+    if len(df) == 0 and missing and not extra:
+        df, missing = empty(name), []
     if missing or extra:
         raise TableError(
             f"table {name!r} ({where}): columns do not match the catalogue"

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from vdi_report import catalogue
 from vdi_report.models import boot, iops, sensitivity
 from vdi_report.raw import choices as analysis
 
@@ -94,6 +95,66 @@ def test_model_spec_choice_fixes_the_specification(results):
     # the fitted model predicts every class (the planning rows by era are knowledge-worker rows, issue 16)
     assert run.spec == "workload" and set(run.pred.loc[run.pred["phase"] != "boot", "worker_class"]) == set(
         iops.WORKER_CLASSES
+    )
+
+
+# --- every declared option runs (issue 26) ---------------------------------------------------------
+
+EVERY_OPTION = [(cid, opt) for cid in DECL.ids for opt in DECL.options[cid]]  # read from analysis_choices.csv
+
+
+@pytest.fixture(scope="module")
+def memo():
+    return {}
+
+
+@pytest.fixture(scope="module")
+def default_modern(results, memo):
+    plan = sensitivity.model_tables(results, None, memo=memo)["iops_per_desktop_model"]
+    return plan[plan["era"] == "modern"][["phase", "statistic"]]
+
+
+@pytest.mark.parametrize("choice, option", EVERY_OPTION, ids=[f"{c}={o}" for c, o in EVERY_OPTION])
+def test_every_option_of_every_choice_builds_the_model_stage(results, memo, default_modern, choice, option):
+    """Every table of the model stage under every option of every choice in
+    data/raw/analysis_choices.csv (new choices are covered as they are declared) matches its
+    catalogue entry, and the planning table keeps the rows page 1 reads (every era's rows the
+    defaults give). front_end_vantage = array_only once stopped the stage: no model could be
+    fitted and the coefficients were written with only ``term``."""
+    c = ch(**{choice: option})
+    tables = sensitivity.model_tables(results, c, memo=memo)
+    assert set(tables) == set(sensitivity.MODEL_TABLES)
+    for name, df in tables.items():
+        catalogue.validate(name, df)  # raises TableError naming the column and line
+    plan = tables["iops_per_desktop_model"]
+    got = plan[plan["era"] == "modern"].merge(default_modern, on=["phase", "statistic"])
+    assert len(got) == len(default_modern) and got["estimate"].notna().all(), f"{choice}={option}: modern rows lost"
+    assert (plan["era"] == "seed").any()
+
+
+def test_array_only_writes_empty_coefficients_with_their_declared_columns(results, memo):
+    tables = sensitivity.model_tables(results, ch(front_end_vantage="array_only"), memo=memo)
+    coefs = tables["iops_model_coefficients"]
+    assert list(coefs.columns) == catalogue.table("iops_model_coefficients").column_names
+    assert coefs.empty  # one document (NetApp) remains: nothing to fit across vendors
+    assert tables["iops_model_cv"].empty
+
+
+@pytest.mark.parametrize("option, seconds", [("mid", 192.0), ("low", 184.0), ("high", 200.0)])
+def test_approx_point_reaches_the_boot_duration(results, option, seconds):
+    """Hitachi's boot took "3 minutes and 4-20 seconds" (HDS-0213, 002:L464): the declared
+    default ``approx_point = mid`` puts it at 192 s (it was the short end, 184 s, under every
+    option), and the boot rate and peak per rate follow."""
+    s = boot.boot_storms(results, approx=option).set_index("source_id")
+    assert s.at["hitachi_g600", "duration_min"] * 60 == pytest.approx(seconds)
+    assert s.at["hitachi_g600", "boot_rate_per_min"] == pytest.approx(580 / (seconds / 60))
+    plan = sensitivity.planning_under(results, ch(approx_point=option)).storms.set_index("source_id")
+    assert plan.at["hitachi_g600", "duration_min"] * 60 == pytest.approx(seconds)
+
+
+def test_the_built_boot_storms_use_the_declared_default(processed):
+    assert processed("boot_storms").set_index("source_id").at["hitachi_g600", "duration_min"] * 60 == pytest.approx(
+        192.0
     )
 
 

@@ -175,3 +175,20 @@ def test_a_stage_reads_and_writes_only_the_tables_it_declares(monkeypatch):
     for s in stages.STAGES:
         if s.exists and s.notebook:
             assert f"{catalogue.STAGE_ENV}={s.name} $(NOTEBOOK) build/{s.notebook}.ipynb" in rules
+
+
+def test_a_table_left_empty_is_written_with_its_declared_columns(processed_dir):
+    """A choice that leaves a table without rows (no model to fit: front_end_vantage = array_only)
+    writes the whole declared header, never a partial one (issue 26: an empty
+    iops_model_coefficients with only ``term`` stopped the model stage)."""
+    want = catalogue.table("iops_model_coefficients").column_names
+    assert list(catalogue.empty("iops_model_coefficients").columns) == want
+    p = catalogue.write("iops_model_coefficients", pd.DataFrame(columns=["term"]))
+    assert p.read_text(encoding="utf-8").splitlines() == [",".join(want)]
+    back = catalogue.read("iops_model_coefficients", validate=True)
+    assert back.empty and list(back.columns) == want
+    # rows with a partial header are still refused, and so are undeclared columns
+    with pytest.raises(catalogue.TableError, match="missing: coef"):
+        catalogue.write("iops_model_coefficients", pd.DataFrame({"term": ["x"]}))
+    with pytest.raises(catalogue.TableError, match="not declared: nonsense"):
+        catalogue.write("iops_model_coefficients", pd.DataFrame(columns=["term", "nonsense"]))

@@ -53,15 +53,35 @@ def _combine(*bounds: str) -> str:
     return b.pop() if b else ("approx" if "approx" in bounds else "eq")
 
 
+APPROX_POINTS = ("mid", "low", "high")  # choice approx_point (data/raw/analysis_choices.csv)
+
+
+def _point(x: pd.DataFrame, approx: str) -> pd.Series:
+    """The values of ``x`` (results rows) as a range or an approximate figure enters (choice
+    ``approx_point``): ``mid`` (the middle of ``value_low`` .. ``value_high``), ``low`` or
+    ``high`` end. An exact single value (no range) is itself; a bound (lt/gt) stays at its
+    printed value."""
+    v = x["value"].astype(float)
+    lo, hi = x["value_low"].astype(float).fillna(v), x["value_high"].astype(float).fillna(v)
+    pick = {"mid": (lo + hi) / 2, "low": lo, "high": hi}[approx]
+    return pick.where(~x["bound"].isin(["lt", "gt"]), v)
+
+
 def boot_storms(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, use_register: bool = True
+    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, use_register: bool = True, approx: str = "mid"
 ) -> pd.DataFrame:
     """One row per source with a boot storm (columns ``BOOT_COLUMNS``; IOPS, min, I/O per boot,
     desktops per minute, IOPS per desktop-per-minute). Sources of every role (``role`` says which).
 
     Peak and average IOPS of several configurations of one document are combined by their
-    geometric mean (record ids space-joined). Rows without a duration are dropped.
+    geometric mean (record ids space-joined). Rows without a duration are dropped. A printed
+    range or approximate value (a duration, a peak, an average: results' ``value_low`` ..
+    ``value_high``) enters at its middle, or its ``low`` or ``high`` end (``approx``, choice
+    ``approx_point``): Hitachi's "3 minutes and 4-20 seconds" (HDS-0213) is 192 s at ``mid``.
+    Raises ValueError for another ``approx``.
     """
+    if approx not in APPROX_POINTS:
+        raise ValueError(f"approx must be one of {', '.join(APPROX_POINTS)}, got {approx!r}")
     r = semantics.observation_semantics(results[results["phase"] == "boot"], sources_df)
     # choice register_resolutions: ignore uses the records the register sets aside too
     r = r[(r["used_in_analysis"] | (not use_register)) & (r["condition"] != "failover")]
@@ -81,12 +101,12 @@ def boot_storms(
             b = _combine(*x["bound"])
             if stat == "average" and (x["window"] == "interval").any():
                 b = _combine(b, "gt")  # averaged over a window longer than the boot: the boot's own average is higher
-            return float(np.exp(np.log(x["value"]).mean())), b, " ".join(sorted(x["record_id"]))
+            return float(np.exp(np.log(_point(x, approx)).mean())), b, " ".join(sorted(x["record_id"]))
 
         peak, pb, prec = agg("peak")
         avg, ab, arec = agg("average")
         desktops = float(g["desktops"].dropna().max())
-        d_min, d_b = float(dur["value"]), dur["bound"]
+        d_min, d_b = float(_point(dur.to_frame().T, approx).iloc[0]), dur["bound"]
         rate = desktops / d_min
         rate_b = _FLIP.get(d_b, d_b)
         if not np.isnan(avg):

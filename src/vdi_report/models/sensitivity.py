@@ -100,9 +100,11 @@ def planning_under(
     memo = {} if memo is None else memo
     obs = iops.observations(results, sources_df=sources_df, choices=ch)
     spec, model, pred = _spec_and_prediction(obs, results, ch, memo)
-    bkey = ("boot", ch["register_resolutions"], ch["boot_pooling"])
+    bkey = ("boot", ch["register_resolutions"], ch["boot_pooling"], ch["approx_point"])
     if bkey not in memo:
-        storms = boot.boot_storms(results, sources_df, use_register=ch["register_resolutions"] == "apply")
+        storms = boot.boot_storms(
+            results, sources_df, use_register=ch["register_resolutions"] == "apply", approx=ch["approx_point"]
+        )
         memo[bkey] = (storms, boot.rate_model(storms, ch["boot_pooling"]))
     storms, boot_model = memo[bkey]
     if chars is None:
@@ -164,6 +166,56 @@ def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
     finally:
         for n, f in saved.items():
             setattr(era, n, f)
+
+
+MODEL_TABLES = (
+    "iops_model_exclusions",
+    "iops_model_observations",
+    "iops_model_coefficients",
+    "iops_model_cv",
+    "iops_model_cv_by_vendor",
+    "boot_storms",
+    "iops_per_desktop_model",
+    "iops_model_lodo",
+    "iops_model_external",
+    "boot_external",
+)  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
+
+
+def model_tables(
+    results: pd.DataFrame,
+    choices=None,
+    sources_df: pd.DataFrame | None = None,
+    memo: dict | None = None,
+    run: SimpleNamespace | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Every table of the model stage (``MODEL_TABLES``, catalogue names) under ``choices``
+    (``raw.choices.Choices``; default: the declared defaults), computed by the one path the model
+    stage (notebook 04) writes: ``planning_under`` for the observations, the fit, the boot storms
+    and the planning table; leave-one-vendor-out, leave-one-document-out and the out-of-sample
+    checks on them. A table a choice leaves without rows (e.g. no model can be fitted when
+    ``front_end_vantage = array_only`` leaves one document) is ``catalogue.empty``: its declared
+    columns, never a partial header. ``memo``: as ``planning_under`` (shared across calls);
+    ``run``: a ``planning_under`` result for these choices already computed."""
+    from . import era
+
+    run = run or planning_under(results, choices, sources_df, memo=memo)
+    cv = iops.leave_one_vendor_out(run.obs, run.spec)
+    plan, storms = run.plan, run.storms
+    return {
+        "iops_model_exclusions": iops.exclusions(results, sources_df, choices=run.choices),
+        "iops_model_observations": run.obs,
+        "iops_model_coefficients": (
+            iops.coefficients(run.model) if run.model is not None else catalogue.empty("iops_model_coefficients")
+        ),
+        "iops_model_cv": cv,
+        "iops_model_cv_by_vendor": iops.cv_by_vendor(cv),
+        "boot_storms": storms,
+        "iops_per_desktop_model": plan,
+        "iops_model_lodo": era.leave_one_document_out(results, storms, sources_df),
+        "iops_model_external": era.external_evidence(results, plan),
+        "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
+    }
 
 
 def _rows(plan: pd.DataFrame, **meta) -> pd.DataFrame:

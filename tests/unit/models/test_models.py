@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import config
+from vdi_report import catalogue, config
 from vdi_report.models import cost, density, iops
 
 TRUE = {"login peak": 2.5, "steady_state average": 1.7, "login_and_steady_state average": 1.5, "workload": 0.9}
@@ -81,6 +81,20 @@ def test_choose_spec_prefers_more_predictions_then_lower_error():
 def test_cv_on_synthetic_data_has_small_error():
     s = iops.cv_summary(iops.leave_one_vendor_out(synthetic(), "workload"))
     assert s["n_predicted"] == s["n"] and s["rmse_log"] < 0.1
+
+
+def test_one_vendor_has_no_leave_one_vendor_out_fold():
+    """With one vendor left (choice front_end_vantage = array_only keeps NetApp alone) nothing can
+    be trained without it: no rows, the declared columns (a row with an empty trained_on once
+    stopped the model stage)."""
+    one = synthetic()
+    one = one[one["vendor"] == "A"]
+    cv = iops.leave_one_vendor_out(one, "pooled")
+    assert cv.empty and list(cv.columns) == catalogue.table("iops_model_cv").column_names
+    by_vendor = iops.cv_by_vendor(cv)
+    assert by_vendor.empty and list(by_vendor.columns) == catalogue.table("iops_model_cv_by_vendor").column_names
+    two = iops.leave_one_vendor_out(synthetic()[lambda d: d["vendor"].isin(["A", "B"])], "pooled")
+    assert set(two["trained_on"]) == {"A", "B"}
 
 
 def test_unknown_headroom_turns_a_scaling_maximum_into_an_upper_bound():
