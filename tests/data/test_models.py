@@ -301,3 +301,24 @@ def test_the_whole_test_planning_row_has_its_own_profile(results):
     row = plan.loc[("login_and_steady_state", "average")]
     for col in ("read_share", "io_size_kb", "latency_ms"):
         assert row[col] == pytest.approx(chars.at["login_and_steady_state", col], nan_ok=True), col
+
+
+def test_a_rule_of_thumb_is_compared_with_the_interval_the_row_has(results, processed):
+    """Dell's 40 IOPS per user (DELL-0004, a target load: D-DELL-08) was called "above the 90 %
+    PI" of a seed steady-state row that one document gives (AccelStor's runs, 5.79-7.15): a range,
+    not a prediction interval. The verdict names the interval the row has."""
+    plan = processed("iops_per_desktop_model")
+    seed = plan[plan["era"] == "seed"]
+    rules = iops.rules_of_thumb(results, seed.assign(worker_class=iops.ANY_CLASS)).set_index("record_id")
+    steady = seed[(seed["phase"] == "steady_state") & (seed["statistic"] == "average")].iloc[0]
+    dell = rules.loc["DELL-0004"]
+    if steady["n_documents"] >= 3:
+        assert dell["verdict"] == "above the 90 % PI"
+    else:
+        assert "PI" not in dell["verdict"] and dell["verdict"].startswith("above the range of")
+        assert dell["verdict"] == (
+            "above the range of one document's runs"
+            if steady["n_documents"] == 1
+            else f"above the range of {int(steady['n_documents'])} documents"
+        )
+    assert not rules["verdict"].str.contains("PI").any() or steady["n_documents"] >= 3

@@ -2,7 +2,10 @@
 from the catalogue, and page 1's tables show what the records say (the unit tests of the
 context: tests/unit/report/test_sections.py)."""
 
+import re
+
 import pandas as pd
+import pytest
 
 from vdi_report import catalogue
 from vdi_report.report.context import TABLES, Context
@@ -82,3 +85,63 @@ def test_sensitivity_names_the_choices_that_move_no_planning_figure(pdf_text, pr
     assert int(m.group(1)) == len(none) and all(label in m.group(2) for label in none), (m.group(0), none)
     moved = set(decl.label.values()) - none
     assert not any(label in m.group(2) for label in moved)
+
+
+def test_specification_curve_gives_this_reports_value_in_every_row(context_params):
+    """Table 'Specification curve': every "This report" cell is a number (it said "see Table" in
+    5 of 9 rows: the planning rows are knowledge-worker rows, the lookup read only class any)."""
+    from vdi_report.report.sections import sensitivity
+
+    ctx = Context(context_params)
+    t = sensitivity.curve_table(ctx)
+    assert len(t) and not t["This report"].str.contains("see", case=False).any()
+    here = sensitivity.this_report_rows(ctx).set_index(["era", "phase", "statistic"])["estimate"]
+    plan = ctx.plan[ctx.plan["worker_class"].isin(["any", "knowledge"])]
+    for _, r in plan.drop_duplicates(["era", "phase", "statistic"]).iterrows():
+        assert here[(r["era"], r["phase"], r["statistic"])] == pytest.approx(r["estimate"], nan_ok=True)
+
+
+def test_sensitivity_chapter_says_which_choices_move_the_rows_page_one_reads(context_params, pdf_text):
+    from vdi_report.models import sensitivity as sens_model
+    from vdi_report.report.sections import sensitivity
+
+    ctx = Context(context_params)
+    movers = sens_model.row_movers(ctx.sensitivity, ctx.params["era"])
+    rows = movers.drop_duplicates(["phase", "statistic"])
+    assert len(rows) == len(ctx.plan[ctx.plan["era"] == ctx.params["era"]].drop_duplicates(["phase", "statistic"]))
+    table = sensitivity.answer_movers(ctx)
+    assert len(table) == len(movers)
+    assert "What moves the answer." in " ".join(pdf_text.split())
+
+
+INTERNAL_ID = re.compile(r"\b(?:of test|test) [a-z0-9]+_[a-z0-9_]+|\bvsibase\b|\b[a-z]+_[a-z]+_?[a-z]* of test\b")
+
+
+def test_audit_chapter_for_reviewers_order_plain_words_and_each_document(context_params, pdf_text):
+    """Issue 26: the chapter gives first the register entries that change a number (which, by how
+    much), then the claims with their verdicts as a table, then the checks per rule in plain words
+    (no internal ids such as "vsibase of test knowledge_login"), per document with each Nutanix
+    document apart, then what the checks read; the full lists are in the appendix."""
+    from vdi_report.report import audit_tables
+
+    text = " ".join(pdf_text.split())
+    start, end = text.index("Register entries that change a number this report uses"), text.index("Appendix")
+    audit = text[start:end]
+    order = [
+        audit.index("Register entries that change a number this report uses"),
+        audit.index("Headline claims and their verdicts"),
+        audit.index("What the automated checks found, check by check"),
+        audit.index("What the checks read, and how it was collected"),
+    ]
+    assert order == sorted(order)
+    assert not INTERNAL_ID.search(audit), INTERNAL_ID.search(audit).group(0)
+    ctx = Context(context_params)
+    counts = audit_tables.findings_by_document(ctx.findings, ctx.sources)
+    nutanix = [d for d in counts["Document"] if d.startswith("Nutanix")]
+    assert len(nutanix) == (ctx.sources["vendor"] == "Nutanix").sum() >= 3
+    effects = audit_tables.register_effects(ctx.register, ctx.results, ctx.sources, audit_tables.PlainWords(ctx.tests))
+    # D-ACCS-05 sets aside AccelStor's 3,900 power steady-state total for Table 15's 3.6K: -7.7 %
+    acc = effects[effects["Entry"].str.startswith("D-ACCS-05") & effects["Set aside"].str.startswith("3,900")]
+    assert len(acc) and acc["Used instead"].iloc[0].startswith("3,600") and acc["Change (derived)"].iloc[0] == "-8 %"
+    claims = audit_tables.claims_verdicts(ctx.claims, ctx.sources)
+    assert len(claims) == len(ctx.claims) and set(claims["Verdict"]) <= set(audit_tables.VERDICT_ORDER)

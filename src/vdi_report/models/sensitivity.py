@@ -330,6 +330,47 @@ def ranking(sens: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["max_abs_change", "choice_id"], ascending=[False, True]).reset_index(drop=True)
 
 
+def row_movers(sens: pd.DataFrame, era: str | None = None, tol: float = 1e-9) -> pd.DataFrame:
+    """Per planning row (era, phase, statistic; the pooled or the reference class) and per choice
+    that moves it when flipped alone: the option that moves it most and how far. Rows of ``era``
+    only when given (e.g. the report's era: the rows page 1 reads). Columns: era, phase,
+    statistic, default_estimate (the row under the declared defaults, the planning table's unit),
+    choice_id, option, estimate, change (estimate / default_estimate - 1), ordered by row then
+    |change| descending. A row no choice moves has one line with empty choice_id and option and
+    change 0; an option that leaves the row not estimable counts as a move (estimate NaN, change
+    NaN)."""
+    one = _reference_rows(sens[sens["kind"] == "one_at_a_time"])
+    if era is not None:
+        one = one[one["era"] == era]
+    keys = ["era", "phase", "statistic"]
+    default = one[one["specification"] == analysis.DEFAULT_KEY].drop_duplicates(keys).set_index(keys)["estimate"]
+    out = []
+    for k, g in one[~one["is_default"]].groupby(keys, sort=False):
+        base = float(default.get(k, np.nan))
+        moved = g[(g["change"].abs() > tol) | (g["estimate"].isna() & pd.notna(base))]
+        if moved.empty:
+            out.append(
+                dict(zip(keys, k))
+                | {"default_estimate": base, "choice_id": "", "option": "", "estimate": base, "change": 0.0}
+            )
+            continue
+        moved = moved.assign(_a=moved["change"].abs().fillna(np.inf)).sort_values("_a", ascending=False)
+        for cid, h in moved.groupby("choice_id", sort=False):
+            r = h.iloc[0]
+            out.append(
+                dict(zip(keys, k))
+                | {
+                    "default_estimate": base,
+                    "choice_id": cid,
+                    "option": r["option"],
+                    "estimate": float(r["estimate"]),
+                    "change": float(r["change"]),
+                }
+            )
+    cols = keys + ["default_estimate", "choice_id", "option", "estimate", "change"]
+    return pd.DataFrame(out, columns=cols)
+
+
 def tornado(sens: pd.DataFrame) -> pd.DataFrame:
     """Per choice and planning row (era, phase, statistic; the pooled or reference class): the
     lowest and highest change of the estimate over the choice's options, one at a time (the

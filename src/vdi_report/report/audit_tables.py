@@ -3,6 +3,7 @@ and descriptions come from the rule registry (``registry.RULES``)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -25,26 +26,6 @@ def rules_list() -> pd.DataFrame:
     return pd.DataFrame({"Check": t["label"].values, "What it compares": t["description"].values})
 
 
-def findings_summary(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Counts of findings per vendor (rows) and rule (columns), inconsistencies and notes apart.
-
-    Returns a table with a ``Vendor`` column (``source_id`` if ``sources_df`` is None), one column
-    per rule that fired and ``Total``; cells are ``n`` or ``n (+m notes)``."""
-    f = findings.copy()
-    if sources_df is not None:
-        f["source_id"] = f["source_id"].map(sources_df.set_index("source_id")["vendor"]).fillna(f["source_id"])
-    cols = [r for r in RULES if r in set(f["rule"])]
-    rows = []
-    for src, g in f.groupby("source_id", sort=True):
-        row = {"Vendor": src}
-        for r in cols + ["Total"]:
-            h = g if r == "Total" else g[g["rule"] == r]
-            n, m = (h["severity"] == "inconsistent").sum(), (h["severity"] == "note").sum()
-            row[r] = f"{n}" + (f" (+{m} notes)" if m else "")
-        rows.append(row)
-    return pd.DataFrame(rows, columns=["Vendor", *cols, "Total"])
-
-
 VERDICT_ORDER = ("not supported", "partly supported", "supported", "not testable")
 
 
@@ -61,22 +42,6 @@ def _vendor(source_ids: pd.Series, sources_df: pd.DataFrame | None) -> pd.Series
     if sources_df is None:
         return source_ids
     return source_ids.map(sources_df.set_index("source_id")["vendor"]).fillna(source_ids)
-
-
-def findings_counts(findings: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Findings per vendor (rows) and rule (columns labelled by the registry's labels): counts of
-    inconsistencies, with notes in brackets (``3 (+2 notes)``), and a Total column and row."""
-    f = findings.assign(vendor=_vendor(findings["source_id"], sources_df))
-    rules = [r for r in RULES if r in set(f["rule"])]
-    rows = []
-    for vendor, g in list(f.groupby("vendor", sort=True)) + [("Total", f)]:
-        row = {"Vendor": vendor}
-        for r in rules + ["Total"]:
-            h = g if r == "Total" else g[g["rule"] == r]
-            n, m = int((h["severity"] == "inconsistent").sum()), int((h["severity"] == "note").sum())
-            row[rule_labels().get(r, r) if r != "Total" else "Total"] = f"{n}" + (f" (+{m} notes)" if m else "")
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def findings_table(
@@ -109,30 +74,6 @@ def findings_table(
     )
 
 
-def register_table(
-    register: pd.DataFrame, sources_df: pd.DataFrame | None = None, only_with_rejections: bool = True
-) -> pd.DataFrame:
-    """Register entries for the report: Entry (id, vendor, category and the two statements'
-    locators), Resolution (what the analysis uses, and why), Records not used (their ids).
-    ``only_with_rejections`` keeps the entries that set records aside, i.e. those that change the
-    numbers the analysis uses."""
-    r = register[register["rejected_records"] != ""] if only_with_rejections else register
-    vendor = _vendor(r["source_id"], sources_df)
-    entry = [
-        f"{i} ({v}, {c}): {a} (line {al})" + (f" vs {b} (line {bl})" if b else "")
-        for i, v, c, a, al, b, bl in zip(
-            r["id"], vendor, r["category"], r["a_locator"], r["a_line"], r["b_locator"], r["b_line"]
-        )
-    ]
-    return pd.DataFrame(
-        {
-            "Entry": entry,
-            "Resolution: what the analysis uses": r["resolution"].values,
-            "Records not used": r["rejected_records"].values,
-        }
-    )
-
-
 def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
     """The claims table for the report, by vendor and verdict (``VERDICT_ORDER``): Claim (vendor,
     claim, locator), Verdict, Evidence for, Evidence against (both from the vendor's own data)."""
@@ -155,3 +96,301 @@ def claims_table(claims: pd.DataFrame, sources_df: pd.DataFrame | None = None) -
             "Evidence against": c["evidence_against"].values,
         }
     )
+
+
+# --------------------------------------------------------------------------------------------
+# The audit chapter for reviewers (issue 26): plain words, per document, what changes a number
+# --------------------------------------------------------------------------------------------
+
+_ID = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:iops|vsibase)\b")
+_IOPS_WORDS = {"iops": "IOPS", "read_iops": "read IOPS", "write_iops": "write IOPS"}
+
+
+def document_labels(sources_df: pd.DataFrame) -> dict[str, str]:
+    """{source_id: readable document name} (``Nutanix RA-2022``, ``AccelStor``): each document
+    apart, the three Nutanix documents included (``models.iops.document_labels``)."""
+    from ..models.iops import document_labels as labels
+
+    return labels(sources_df)
+
+
+class PlainWords:
+    """Internal ids of a finding's text in the project's words: a test id (``knowledge_login``)
+    as its headline label (``Login + steady state (knowledge)``, from tests.csv), a metric id as
+    its definition in data/raw/metrics.csv (``vsibase`` -> ``Login VSI VSIbase``; the IOPS metrics
+    as ``IOPS``), a configuration id as its vocabulary label. ``tests``: tests.csv (source_id,
+    test_id and the columns of ``tables._test_label``). ``__call__(text, source_id)`` returns the
+    text with every known id of that document (and every metric id) replaced."""
+
+    def __init__(self, tests: pd.DataFrame | None = None, vocabulary: dict | None = None):
+        from .. import config as cfg
+        from .tables import _test_label
+
+        metrics = pd.read_csv(cfg.RAW_DIR / "metrics.csv", dtype=str, keep_default_na=False)
+        self.metric = {
+            m: _IOPS_WORDS.get(m, d.split(" (")[0] if d else m.replace("_", " "))
+            for m, d in zip(metrics["metric"], metrics["definition"])
+        }
+        self.tests: dict[str, dict[str, str]] = {}
+        if tests is not None:
+            for _, t in tests.iterrows():
+                if t["test_id"]:
+                    self.tests.setdefault(t["source_id"], {})[t["test_id"]] = _test_label(t)
+        vocab = cfg.VOCABULARY if vocabulary is None else vocabulary
+        self.config = {r["value"]: r["label"] for r in vocab.get("configuration", []) if r["value"]}
+
+    def word(self, token: str, source_id: str) -> str:
+        """The readable form of one id token (an unknown one with its underscores as spaces)."""
+        if token in self.tests.get(source_id, {}):
+            return self.tests[source_id][token]
+        if token in self.config:
+            return self.config[token]
+        return self.metric.get(token, token.replace("_", " "))  # an unknown id: spelled out, never guessed
+
+    def __call__(self, text: str, source_id: str) -> str:
+        text = re.sub(
+            r"\bof test ([a-z0-9_]+)",
+            lambda m: (
+                f"of the {self.word(m.group(1), source_id)} test"
+                if m.group(1) in self.tests.get(source_id, {})
+                else m.group(0)
+            ),
+            text,
+        )
+        return _ID.sub(lambda m: self.word(m.group(0), source_id), text)
+
+
+def findings_by_document(findings: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """The automated checks' findings per document (rows, each document apart, Nutanix's three
+    included; documents without a finding listed with 0) and check (columns, the registry's
+    labels): inconsistencies with notes in brackets (``3 (+2 notes)``), a Total column and row."""
+    labels = document_labels(sources_df)
+    f = findings.assign(doc=findings["source_id"].map(labels).fillna(findings["source_id"]))
+    rules = [r for r in RULES if r in set(f["rule"])]
+    rows = []
+    groups = [(labels[s], f[f["source_id"] == s]) for s in sources_df["source_id"]] + [("Total", f)]
+    for doc, g in groups:
+        row = {"Document": doc}
+        for r in rules + ["Total"]:
+            h = g if r == "Total" else g[g["rule"] == r]
+            n, m = int((h["severity"] == "inconsistent").sum()), int((h["severity"] == "note").sum())
+            row[rule_labels().get(r, r) if r != "Total" else "Total"] = f"{n}" + (f" (+{m} notes)" if m else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def findings_by_rule(findings: pd.DataFrame, sources_df: pd.DataFrame, words: PlainWords) -> pd.DataFrame:
+    """One row per check that found something, in run order: Check (label), What it compares
+    (the registry's description), Findings (per document: ``Nutanix RA-2022: 2 (+1 note)``), An
+    example (the first inconsistency, else note, in plain words: ``PlainWords``)."""
+    labels = document_labels(sources_df)
+    desc = {r.name: r.description for r in RULES.values()}
+    rows = []
+    for name in [r for r in RULES if r in set(findings["rule"])]:
+        g = findings[findings["rule"] == name]
+        per = []
+        for sid in [s for s in sources_df["source_id"] if s in set(g["source_id"])]:
+            h = g[g["source_id"] == sid]
+            n, m = int((h["severity"] == "inconsistent").sum()), int((h["severity"] == "note").sum())
+            per.append(f"{labels.get(sid, sid)}: {n}" + (f" (+{m} note{'s' if m > 1 else ''})" if m else ""))
+        ex = g.assign(_s=(g["severity"] != "inconsistent").astype(int)).sort_values(["_s", "finding_id"]).iloc[0]
+        rows.append(
+            {
+                "Check": rule_labels().get(name, name),
+                "What it compares": desc.get(name, ""),
+                "Findings per document": "; ".join(per),
+                "An example (as printed, with locator)": f"{labels.get(ex['source_id'], ex['source_id'])}: "
+                + words(ex["message"], ex["source_id"]),
+            }
+        )
+    return pd.DataFrame(
+        rows, columns=["Check", "What it compares", "Findings per document", "An example (as printed, with locator)"]
+    )
+
+
+def plain_findings_table(
+    findings: pd.DataFrame, sources_df: pd.DataFrame, words: PlainWords, severity: str = "inconsistent"
+) -> pd.DataFrame:
+    """``findings_table`` with each document named apart and the findings in plain words
+    (``PlainWords``): the full list, for the appendix. Columns: Document and check, Finding,
+    Recomputed (derived), Records (register entry)."""
+    t = findings_table(findings, sources_df, severity)
+    f = findings[findings["severity"] == severity]
+    labels = document_labels(sources_df)
+    t["Document and check"] = (
+        f["source_id"].map(labels).fillna(f["source_id"]) + ": " + f["rule"].map(rule_labels()).fillna(f["rule"])
+    ).values
+    t["Finding (stated values as printed, with locator)"] = [words(m, s) for m, s in zip(f["message"], f["source_id"])]
+    return t
+
+
+EFFECT_KEYS = [
+    "source_id",
+    "test_id",
+    "phase",
+    "metric",
+    "statistic",
+    "vantage",
+    "configuration",
+    "variant",
+    "worker_class",
+    "condition",
+]  # one quantity of one test run: what a register entry's records state
+
+
+def _shown(v: float, unit: str) -> str:
+    from . import formatting as fmt
+
+    return f"{fmt.num(v)} {'' if unit in ('count', 'ratio') else unit}".strip()
+
+
+def _change(new: float, old: float) -> str:
+    """new ÷ old − 1 as a signed percent (one decimal where whole percent would print 0 or ±100)."""
+    x = 100 * (new / old - 1)
+    return f"{x:+.1f} %" if abs(round(x)) in (0, 100) and x not in (0, -100) else f"{x:+.0f} %"
+
+
+def register_effects(
+    register: pd.DataFrame, results: pd.DataFrame, sources_df: pd.DataFrame, words: PlainWords
+) -> pd.DataFrame:
+    """The register entries that change a number this report uses, one row per entry and
+    quantity (``EFFECT_KEYS``: one metric and statistic of one test run at one vantage): Entry
+    (id and document), Number (the quantity in plain words), Set aside (the values the entry's
+    ``rejected_records`` state, as printed; space-joined when they differ), Used instead (the
+    values of the same quantity still used, results.csv ``used_in_analysis``; "nothing: left
+    out" when none), Change (used ÷ set aside − 1, signed percent, first value of each; derived),
+    Records (set aside). Entries in register order."""
+    from .. import config as cfg
+
+    labels = document_labels(sources_df)
+    vantage = {
+        r["value"]: r["label"] if r["label"][1:2].isupper() else r["label"][:1].lower() + r["label"][1:]
+        for r in cfg.VOCABULARY.get("vantage", [])
+    }
+    res = results.set_index("record_id", drop=False)
+    used = results[results["used_in_analysis"]]
+    rows = []
+    for _, e in register[register["rejected_records"] != ""].iterrows():
+        ids = [i for i in e["rejected_records"].split() if i in res.index]
+        if not ids:
+            continue
+        rej = res.loc[ids]
+        for key, g in rej.groupby(EFFECT_KEYS, sort=False):
+            k = dict(zip(EFFECT_KEYS, key))
+            same = used
+            for c, v in k.items():
+                same = same[same[c] == v]
+            what = " ".join(
+                x
+                for x in (
+                    k["statistic"] if k["statistic"] not in ("single", "") else "",
+                    words(k["metric"], k["source_id"]),
+                    f"of the {words(k['test_id'], k['source_id'])} test" if k["test_id"] else "",
+                    f"({words(k['configuration'], k['source_id'])})" if k["configuration"] else "",
+                    f"at the {vantage.get(k['vantage'], k['vantage'])}" if k["vantage"] else "",
+                )
+                if x
+            )
+            aside = list(dict.fromkeys(_shown(v, u) for v, u in zip(g["value"], g["unit"])))
+            instead = list(dict.fromkeys(_shown(v, u) for v, u in zip(same["value"], same["unit"])))
+            change = ""
+            if len(same) and float(g["value"].iloc[0]):
+                change = _change(float(same["value"].iloc[0]), float(g["value"].iloc[0]))
+            rows.append(
+                {
+                    "Entry": f"{e['id']} ({labels.get(e['source_id'], e['source_id'])})",
+                    "Number": what,
+                    "Set aside": "; ".join(aside),
+                    "Used instead": "; ".join(instead) if instead else "nothing: left out",
+                    "Change (derived)": change or "–",
+                    "Records set aside": " ".join(sorted(g["record_id"])),
+                }
+            )
+    out = pd.DataFrame(
+        rows, columns=["Entry", "Number", "Set aside", "Used instead", "Change (derived)", "Records set aside"]
+    )
+    out["Number"] = out["Number"].map(lambda x: x[:1].upper() + x[1:])
+    return out
+
+
+def choice_entries(register: pd.DataFrame, declared, sens: pd.DataFrame) -> pd.DataFrame:
+    """Register entries an analysis choice applies (cited in its reason in
+    data/raw/analysis_choices.csv, e.g. D-ACCS-17 for ``total_source``): Entry, Choice (label),
+    Default option, Largest move of the planning figures if the choice is flipped (from
+    ``sensitivity.ranking``: signed percent, the row). Entries in register order."""
+    from ..models import sensitivity
+
+    rank = sensitivity.ranking(sens).set_index("choice_id")
+    rows = []
+    for eid in register["id"]:
+        for cid in declared.ids:
+            if re.search(rf"\b{re.escape(eid)}\b", declared.reason[cid]):
+                r = rank.loc[cid] if cid in rank.index else None
+                move = (
+                    "none"
+                    if r is None or not r["max_abs_change"]
+                    else f"{100 * r['max_abs_change']:.0f} % ({r['row'].replace('_', ' ')}, option {r['option']})"
+                )
+                rows.append(
+                    {
+                        "Entry": eid,
+                        "Choice that applies it": declared.label[cid],
+                        "Default": declared.default[cid],
+                        "Largest move if flipped": move,
+                    }
+                )
+    return pd.DataFrame(rows, columns=["Entry", "Choice that applies it", "Default", "Largest move if flipped"])
+
+
+def claims_by_document(claims: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """Headline claims per document (each apart) and verdict (``VERDICT_ORDER``), with Total."""
+    labels = document_labels(sources_df)
+    rows = []
+    for sid in [s for s in sources_df["source_id"] if s in set(claims["source_id"])] + ["Total"]:
+        g = claims if sid == "Total" else claims[claims["source_id"] == sid]
+        row = {"Document": labels.get(sid, sid)}
+        for v in VERDICT_ORDER:
+            row[v[:1].upper() + v[1:]] = int((g["verdict"] == v).sum())
+        row["Total"] = len(g)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def claims_verdicts(claims: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """Every headline claim with its verdict, by document and verdict (``VERDICT_ORDER``):
+    Document, Claim (as the document states it, with locator and line), Verdict. The evidence
+    for and against stays in the appendix (``claims_table``)."""
+    labels = document_labels(sources_df)
+    order = {s: i for i, s in enumerate(sources_df["source_id"])}
+    c = claims.assign(_d=claims["source_id"].map(order), _v=claims["verdict"].map(VERDICT_ORDER.index))
+    c = c.sort_values(["_d", "_v", "claim_id"], kind="stable")
+    return pd.DataFrame(
+        {
+            "Document": c["source_id"].map(labels).fillna(c["source_id"]).values,
+            "Claim": (c["claim"] + " (" + c["locator"] + ", line " + c["line"].astype(str) + ")").values,
+            "Verdict": c["verdict"].values,
+        }
+    )
+
+
+def facts_read(facts: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+    """What the rules that read data/raw/facts.csv read: per document (each apart), the number
+    of facts and their kinds (``fact`` column, with counts). Documents without facts listed with 0."""
+    labels = document_labels(sources_df)
+    rows = []
+    for sid in sources_df["source_id"]:
+        g = facts[facts["source_id"] == sid]
+        kinds = g["fact"].value_counts(sort=False)
+        rows.append(
+            {
+                "Document": labels.get(sid, sid),
+                "Facts": len(g),
+                "Kinds (facts)": ", ".join(f"{k.replace('_', ' ')} ({n})" for k, n in kinds.items()) or "none",
+            }
+        )
+    return pd.DataFrame(rows, columns=["Document", "Facts", "Kinds (facts)"])
+
+
+def fact_rules() -> list[str]:
+    """Labels of the registered rules that read data/raw/facts.csv (``inputs == "facts"``)."""
+    return [r.label for r in RULES.values() if r.inputs == "facts"]

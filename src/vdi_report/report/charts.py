@@ -329,45 +329,6 @@ def latency_chart(results: pd.DataFrame) -> alt.Chart:
     return alt.layer(*layers).properties(width=380, height=180)
 
 
-# Verdicts in Okabe-Ito colours: vermillion, orange, bluish green, grey; told apart by colour-blind
-# readers, and by order (worst first) and the legend without colour.
-VERDICT_COLORS = {
-    "not supported": "#D55E00",
-    "partly supported": "#E69F00",
-    "supported": "#009E73",
-    "not testable": "#999999",
-}
-
-
-def verdict_chart(claims: pd.DataFrame, sources_df: pd.DataFrame) -> alt.Chart:
-    """Stacked bars: headline claims per vendor by verdict.
-
-    ``claims``: data/raw/claims.csv (columns source_id, verdict); ``sources_df``: sources.csv
-    (source_id, vendor). Verdicts outside ``VERDICT_COLORS`` keep the theme's palette.
-    """
-    d = claims.merge(sources_df[["source_id", "vendor"]], on="source_id", how="left")
-    d = d.groupby(["vendor", "verdict"]).size().rename("claims").reset_index()
-    order = list(VERDICT_COLORS)
-    d["order"] = d["verdict"].map({v: i for i, v in enumerate(order)})
-    return (
-        alt.Chart(d)
-        .mark_bar()
-        .encode(
-            y=alt.Y("vendor:N", title=None),
-            x=alt.X("claims:Q", title="Headline claims"),
-            color=alt.Color(
-                "verdict:N",
-                title="Verdict",
-                sort=order,
-                scale=alt.Scale(domain=order, range=list(VERDICT_COLORS.values())),
-            ),
-            order=alt.Order("order:Q"),
-            tooltip=["vendor", "verdict", "claims"],
-        )
-        .properties(width=420, height=140)
-    )
-
-
 def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
     """Altair chart: model estimate and 90 % PI per cell (log scale), with the observations
     (IOPS per desktop, colour = vendor) as crosses."""

@@ -298,7 +298,9 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
 
 
 def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
-    """Each quoted rule of thumb (reported) beside the model (steady-state average, login peak)."""
+    """Each quoted rule of thumb (reported) beside the model (steady-state average, login peak, each
+    with its interval: a 90 % PI only where the planning row has one, else the range it is), and
+    the verdict against the steady-state interval named as it is (``rules_of_thumb``)."""
     sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
     rule = [
         f"{sign[b]}{fmt_number(v)}" + (f"–{fmt_number(h)}" if h != v and b == "eq" else "")
@@ -309,7 +311,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
             "Vendor": rules["vendor"],
             "Rule, IOPS per desktop (reported)": rule,
             "Worker class": rules["worker_class"].str.replace("_", " "),
-            "Steady-state average (model, 90 % PI)": [
+            "Steady-state average (model, interval)": [
                 _iv(e, lo, hi) if c else ""
                 for e, lo, hi, c in zip(
                     rules.get("steady_avg"),
@@ -318,7 +320,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
                     rules["compared_class"],
                 )
             ],
-            "Login peak (model, 90 % PI)": [
+            "Login peak (model, interval)": [
                 _iv(e, lo, hi) if c else ""
                 for e, lo, hi, c in zip(
                     rules.get("login_peak"),
@@ -327,7 +329,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
                     rules["compared_class"],
                 )
             ],
-            "Rule vs steady-state PI": rules["verdict"],
+            "Rule vs the steady-state interval": rules["verdict"],
             "Source": rules["record_id"],
         }
     )

@@ -8,6 +8,21 @@ import pandas as pd
 from .observations import ANY_CLASS, REFERENCE_CLASS, WORKER_CLASSES
 
 
+def interval_words(kind: str) -> str:
+    """What a planning row's interval is, in a few words for a verdict, from its
+    ``interval_kind``: ``90 % PI`` (a prediction interval across documents), ``range of one
+    document's runs`` (one document: no interval across documents), ``range of N documents``;
+    ``interval`` when the kind is not stated."""
+    import re
+
+    if "prediction interval" in kind:
+        return "90 % PI"
+    if kind.startswith("one document"):
+        return "range of one document's runs"
+    m = re.match(r"range of (\d+) documents", kind)
+    return f"range of {m.group(1)} documents" if m else "interval"
+
+
 def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     """The documents' per-desktop IOPS rules (results.csv, phase ``sizing``, metric
     ``iops_per_desktop``) beside the model's steady-state average and login peak (the rule's
@@ -15,8 +30,11 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
 
     Columns: vendor, record_id, worker_class, compared_class, rule_value, rule_low, rule_high,
     bound, steady_avg, steady_pi90_low, steady_pi90_high, login_peak, login_pi90_low,
-    login_pi90_high (IOPS per desktop), verdict (rule inside, above or below the
-    steady-state-average 90 % PI; ``not modelled`` for a class outside Login VSI), audit.
+    login_pi90_high (IOPS per desktop), steady_interval (``interval_words`` of the steady-state
+    row: a 90 % PI only where three documents or more give one; one document's runs give a
+    range, never a PI), verdict (rule inside, above or below that interval, named as it is:
+    "above the range of one document's runs"; ``not modelled`` for a class outside Login VSI),
+    audit.
     """
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
     r = r.drop_duplicates(["vendor", "value", "value_high", "bound", "worker_class"]).sort_values(
@@ -25,7 +43,7 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     p = pred.set_index(["phase", "worker_class", "statistic"])
     # Boot rows are always pooled (boot storms are workload-independent): look at the other phases.
     pooled = ANY_CLASS in set(pred.loc[pred["phase"] != "boot", "worker_class"])
-    missing = pd.Series({"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan})
+    missing = pd.Series({"estimate": np.nan, "pi90_low": np.nan, "pi90_high": np.nan, "interval_kind": ""})
 
     def cell(phase, wc, stat):
         return p.loc[(phase, wc, stat)] if (phase, wc, stat) in p.index else missing
@@ -56,14 +74,16 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
                 login_pi90_low=lp["pi90_low"],
                 login_pi90_high=lp["pi90_high"],
             )
+            what = interval_words(str(s.get("interval_kind", "") or ""))
+            row["steady_interval"] = what
             if pd.isna(s["pi90_high"]):
                 row["verdict"] = "model not estimable"
             elif lo > s["pi90_high"]:
-                row["verdict"] = "above the 90 % PI"
+                row["verdict"] = f"above the {what}"
             elif hi < s["pi90_low"]:
-                row["verdict"] = "below the 90 % PI"
+                row["verdict"] = f"below the {what}"
             else:
-                row["verdict"] = "inside the 90 % PI"
+                row["verdict"] = f"inside the {what}"
         else:
             row["verdict"] = "not modelled (not a Login VSI class)"
         rows.append(row)

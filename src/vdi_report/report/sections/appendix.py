@@ -1,5 +1,6 @@
-"""Chapter 6, Appendix: the full claims table, the full discrepancy register, the coverage of the
-digitized data and the colophon (commit, parameters, SHA-256 of the inputs, package versions)."""
+"""Chapter 6, Appendix: the full claims table, every finding of the automated checks (in plain
+words), the full discrepancy register, the coverage of the digitized data and the colophon
+(commit, parameters, SHA-256 of the inputs, package versions)."""
 
 import pandas as pd
 
@@ -30,6 +31,26 @@ def render(ctx) -> None:
         "Headline claims, evidence and verdicts",
         "claims-full",
         {"Claim": "26%", "Verdict": "9%", "Evidence for": "28%", "Evidence against": "29%"},
+    )
+    heading(2, "Every finding of the automated checks", "appendix-findings")
+    plain = audit_tables.PlainWords(ctx.tests)
+    widths = {
+        "Document and check": "16%",
+        "Finding (stated values as printed, with locator)": "52%",
+        "Recomputed (derived)": "11%",
+        "Records (register entry)": "13%",
+    }
+    table(
+        audit_tables.plain_findings_table(ctx.findings, ctx.sources, plain),
+        "Inconsistencies found by the automated checks",
+        "audit-findings",
+        widths,
+    )
+    table(
+        audit_tables.plain_findings_table(ctx.findings, ctx.sources, plain, severity="note"),
+        "Notes from the automated checks",
+        "audit-notes",
+        widths,
     )
     heading(2, "The full discrepancy register", "appendix-register")
     table(

@@ -51,12 +51,15 @@ def render(ctx) -> None:
         "in the Models chapter, not here); a figure at another vantage than the rest of its "
         "row says so in its cell. Latency reported per user type is shown per type. A value the document states for "
         "the whole phase without naming the test run, or with another statistic, is marked *(phase)*, *(total)* or "
-        "*(single value)*. A dash: the document does not state it. *Source* gives where the row's numbers are.",
+        "*(single value)*. Where a test states its read and write IOPS, the total is their sum *(read + write)*, the "
+        "value the model uses (register D-ACCS-17: AccelStor's stated totals exceed their parts); a value the "
+        "register sets aside is shown *set aside* with the entry that does. A dash: no document states it. *Source* "
+        "gives where the row's numbers are.",
         mix=mix_line,
         tol=fmt.pct(normalize.APPROX_TOLERANCE),
     )
     table(
-        tables.headline_table(ctx.seed_tests, ctx.seed_results),
+        tables.headline_table(ctx.seed_tests, ctx.seed_results, ctx.choices),
         "Headline results per test run, normal operation",
         "headline",
         {

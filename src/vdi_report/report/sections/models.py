@@ -395,7 +395,10 @@ def _iops_model(ctx) -> None:
     say(
         "### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
         "(pooled over classes where the model cannot separate them). Rules are reported values and never enter the "
-        "model as data."
+        "model as data. The steady-state interval is {steady}, so a rule outside it is outside what {docs} measured, "
+        "not outside a prediction for a new deployment.",
+        steady=_steady_interval(pred),
+        docs=_steady_docs(pred),
     )
     table(
         mtables.rules_table(iops.rules_of_thumb(ctx.results, pred.assign(worker_class=iops.ANY_CLASS))),
@@ -623,6 +626,24 @@ def _scenario(ctx) -> None:
     from .answers import _prices
 
     html_only(verdict_calculator.verdicts_html(ctx, _prices(ctx)), "")  # print: said in calculator_print
+
+
+def _steady_row(pred):
+    r = pred[(pred["phase"] == "steady_state") & (pred["statistic"] == "average")]
+    return r.iloc[0] if len(r) else None
+
+
+def _steady_interval(pred) -> str:
+    """The seed steady-state row's interval in words (``iops.interval_words``)."""
+    from ...models.iops.planning import interval_words
+
+    r = _steady_row(pred)
+    return "not estimable" if r is None else f"the {interval_words(str(r.get('interval_kind', '') or ''))}"
+
+
+def _steady_docs(pred) -> str:
+    r = _steady_row(pred)
+    return "the documents" if r is None or not r.get("documents", "") else str(r["documents"])
 
 
 def render(ctx) -> None:

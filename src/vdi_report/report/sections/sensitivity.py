@@ -15,6 +15,8 @@ ORDER = 45  # position in the report (sections/__init__.py): after Models, befor
 def _signed(x: float) -> str:
     if pd.isna(x):
         return "not estimable"
+    if 0 < abs(x) < 0.005:
+        return f"{100 * x:+.2f} %"  # a small move is not printed as +0 %
     return f"{100 * x:+.0f} %"
 
 
@@ -57,27 +59,97 @@ def _direction(ctx, cid, r) -> float:
     return float(g["change"].dropna().iloc[0]) if g["change"].notna().any() else 0.0
 
 
+def this_report_rows(ctx) -> pd.DataFrame:
+    """The planning rows of this report's own choices, one per era, phase and statistic (the
+    pooled class ``any`` or the knowledge-worker row): the rows of ``sensitivity.csv`` whose
+    specification is this report's (``Choices.key``), else the planning table the report read
+    (a reviewer's combination the specification curve does not span). Columns era, phase,
+    statistic, estimate."""
+    s = ctx.sensitivity
+    keep = ["era", "phase", "statistic", "estimate"]
+    mine = s[(s["specification"] == ctx.choices.key()) & s["worker_class"].isin(["any", "knowledge"])]
+    if mine.empty:
+        p = ctx.plan
+        mine = p[p["worker_class"].isin(["any", "knowledge"])]
+    return mine[keep].drop_duplicates(["era", "phase", "statistic"]).reset_index(drop=True)
+
+
 def curve_table(ctx) -> pd.DataFrame:
-    """The specification curve per planning row (pooled or reference class): the report's
-    estimate, the lowest and highest over the joint combinations, and how many there are."""
+    """The specification curve per planning row (pooled or reference class): this report's
+    estimate (``this_report_rows``: a number in every row), the lowest and highest over the joint
+    combinations, and how many there are."""
     s = ctx.sensitivity
     j = s[(s["kind"] == "joint") & s["worker_class"].isin(["any", "knowledge"])]
-    d = s[(s["kind"] == "one_at_a_time") & (s["specification"] == ctx.choices.key()) & s["worker_class"].isin(["any"])]
+    here = this_report_rows(ctx).set_index(["era", "phase", "statistic"])["estimate"]
     rows = []
     for (era, phase, stat), g in j.groupby(["era", "phase", "statistic"], sort=False):
-        here = d[(d["era"] == era) & (d["phase"] == phase) & (d["statistic"] == stat)]["estimate"]
+        x = here.get((era, phase, stat), float("nan"))
         est = g["estimate"].dropna()
         rows.append(
             {
                 "Era": era,
                 "Planning figure": f"{ctx.label('phase', phase)} · {stat.replace('_', ' ')}",
-                "This report": fmt.num(here.iloc[0]) if len(here) and pd.notna(here.iloc[0]) else "see Table",
+                "This report": fmt.num(x) if pd.notna(x) else "not estimable",
                 "Lowest": fmt.num(est.min()) if len(est) else "not estimable",
                 "Highest": fmt.num(est.max()) if len(est) else "not estimable",
                 "Specifications": f"{g['specification'].nunique()} ({int(g['estimate'].isna().sum())} not estimable)",
             }
         )
     return pd.DataFrame(rows)
+
+
+def answer_movers(ctx) -> pd.DataFrame:
+    """The choices that move the planning rows page 1 reads (the report's era, ``era`` parameter),
+    from ``sensitivity.row_movers``: Planning figure, Default (the row under the declared
+    defaults), Choice (label; "no declared choice" when none moves the row), Option, Estimate
+    under it, Change (signed percent)."""
+    from ...models import sensitivity
+
+    decl = ctx.choices.declared
+    m = sensitivity.row_movers(ctx.sensitivity, ctx.params["era"])
+    return pd.DataFrame(
+        {
+            "Planning figure": [
+                f"{ctx.label('phase', p)} · {st.replace('_', ' ')}" for p, st in zip(m["phase"], m["statistic"])
+            ],
+            "Default": [fmt.num(x) if pd.notna(x) else "not estimable" for x in m["default_estimate"]],
+            "Choice": [decl.label.get(c, c) if c else "no declared choice" for c in m["choice_id"]],
+            "Option": m["option"].values,
+            "Estimate": [fmt.num(x) if pd.notna(x) else "not estimable" for x in m["estimate"]],
+            "Change": [_signed(x) if c else "0 %" for x, c in zip(m["change"], m["choice_id"])],
+        }
+    )
+
+
+def _answer_sentence(ctx) -> str:
+    """Which declared choices move the rows page 1 reads, and the largest move of each row."""
+    from ...models import sensitivity
+
+    decl, era = ctx.choices.declared, ctx.params["era"]
+    m = sensitivity.row_movers(ctx.sensitivity, era)
+    if m.empty:
+        return ""
+
+    def name(p, st):
+        return f"{ctx.label('phase', p).lower()} {st.replace('_', ' ')}"
+
+    moved = m[m["choice_id"] != ""]
+    rows = m.drop_duplicates(["phase", "statistic"])
+    parts = []
+    for (p, st), g in moved.groupby(["phase", "statistic"], sort=False):
+        top = g.iloc[0]
+        label = decl.label.get(top["choice_id"], top["choice_id"]).lower()
+        parts.append(
+            f"{name(p, st)} {fmt.num(top['default_estimate'])} ({len(g)} choice{'s' if len(g) > 1 else ''}; "
+            f"most: {label}, {top['option']}: {_signed(top['change'])})"
+        )
+    moved_keys = set(zip(moved["phase"], moved["statistic"]))
+    still = [name(p, st) for p, st in zip(rows["phase"], rows["statistic"]) if (p, st) not in moved_keys]
+    text = f"**What moves the answer.** Page one reads the {era} rows. "
+    if parts:
+        text += f"Declared choices move {len(parts)} of its {len(rows)} rows: " + "; ".join(parts) + ". "
+    text += f"No declared choice moves {fmt.words(still)}." if still else "Every row is moved by a declared choice."
+    return text
 
 
 def _unmoved(rank: pd.DataFrame, decl) -> str:
@@ -142,6 +214,15 @@ def render(ctx) -> None:
         },
     )
     table(curve_table(ctx), "Specification curve: the planning estimates over the joint choices", "sensitivity-curve")
+    say(
+        _answer_sentence(ctx) + " Every move, one choice flipped at a time: {ref_moves}.",
+        ref_moves=ref("sensitivity-answer"),
+    )
+    table(
+        answer_movers(ctx),
+        f"The choices that move the rows page one reads ({ctx.params['era']} era), one at a time, largest first",
+        "sensitivity-answer",
+    )
     say(
         "**Re-run with your own choices.** Write a CSV with the columns `choice_id, option` (choices not listed keep "
         "their default) and run `make report CHOICES=my_choices.csv`: the file is checked against the declared list "
