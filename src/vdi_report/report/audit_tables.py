@@ -124,7 +124,6 @@ class PlainWords:
 
     def __init__(self, tests: pd.DataFrame | None = None, vocabulary: dict | None = None):
         from .. import config as cfg
-        from .tables import _test_label
 
         metrics = pd.read_csv(cfg.RAW_DIR / "metrics.csv", dtype=str, keep_default_na=False)
         self.metric = {
@@ -135,9 +134,23 @@ class PlainWords:
         if tests is not None:
             for _, t in tests.iterrows():
                 if t["test_id"]:
-                    self.tests.setdefault(t["source_id"], {})[t["test_id"]] = _test_label(t)
+                    self.tests.setdefault(t["source_id"], {})[t["test_id"]] = self._test_label(t)
         vocab = cfg.VOCABULARY if vocabulary is None else vocabulary
         self.config = {r["value"]: r["label"] for r in vocab.get("configuration", []) if r["value"]}
+
+    @staticmethod
+    def _test_label(t) -> str:
+        """``Login + steady state (monday, knowledge)``: the phase's label with the run's variant and
+        worker class (its configuration is named apart, by its own label)."""
+        from .. import config as cfg
+
+        extra = [
+            t.get("variant", "").replace("_", "-"),
+            t.get("worker_class", "").replace("_", " ") if t.get("worker_class", "") not in ("", "mixed") else "",
+        ]
+        extra = [e for e in extra if e]
+        label = cfg.PHASE_LABELS.get(t["phase"], t["phase"])
+        return f"{label} ({', '.join(extra)})" if extra else label
 
     def word(self, token: str, source_id: str) -> str:
         """The readable form of one id token (an unknown one with its underscores as spaces)."""
@@ -161,22 +174,26 @@ class PlainWords:
 
 
 def findings_by_document(findings: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
-    """The automated checks' findings per document (rows, each document apart, Nutanix's three
-    included; documents without a finding listed with 0) and check (columns, the registry's
-    labels): inconsistencies with notes in brackets (``3 (+2 notes)``), a Total column and row."""
+    """The automated checks' findings per document (each apart, the three Nutanix documents
+    included; a document without findings listed with 0) and a Total row: Document,
+    Inconsistencies, Notes, Checks that found something (their labels, with counts)."""
     labels = document_labels(sources_df)
-    f = findings.assign(doc=findings["source_id"].map(labels).fillna(findings["source_id"]))
-    rules = [r for r in RULES if r in set(f["rule"])]
     rows = []
-    groups = [(labels[s], f[f["source_id"] == s]) for s in sources_df["source_id"]] + [("Total", f)]
-    for doc, g in groups:
-        row = {"Document": doc}
-        for r in rules + ["Total"]:
-            h = g if r == "Total" else g[g["rule"] == r]
-            n, m = int((h["severity"] == "inconsistent").sum()), int((h["severity"] == "note").sum())
-            row[rule_labels().get(r, r) if r != "Total" else "Total"] = f"{n}" + (f" (+{m} notes)" if m else "")
-        rows.append(row)
-    return pd.DataFrame(rows)
+    groups = [(labels.get(s, s), findings[findings["source_id"] == s]) for s in sources_df["source_id"]]
+    for doc, g in groups + [("Total", findings)]:
+        fired = [r for r in RULES if r in set(g["rule"])]
+        rows.append(
+            {
+                "Document": doc,
+                "Inconsistencies": int((g["severity"] == "inconsistent").sum()),
+                "Notes": int((g["severity"] == "note").sum()),
+                "Checks that found something": "; ".join(
+                    f"{rule_labels().get(r, r)} ({int((g['rule'] == r).sum())})" for r in fired
+                )
+                or "none",
+            }
+        )
+    return pd.DataFrame(rows, columns=["Document", "Inconsistencies", "Notes", "Checks that found something"])
 
 
 def findings_by_rule(findings: pd.DataFrame, sources_df: pd.DataFrame, words: PlainWords) -> pd.DataFrame:
@@ -259,7 +276,8 @@ def register_effects(
     ``rejected_records`` state, as printed; space-joined when they differ), Used instead (the
     values of the same quantity still used, results.csv ``used_in_analysis``; "nothing: left
     out" when none), Change (used ÷ set aside − 1, signed percent, first value of each; derived),
-    Records (set aside). Entries in register order."""
+    Records (set aside). A quantity whose set-aside statements repeat the value used changes no
+    number and has no row. Entries in register order."""
     from .. import config as cfg
 
     labels = document_labels(sources_df)
@@ -293,6 +311,8 @@ def register_effects(
             )
             aside = list(dict.fromkeys(_shown(v, u) for v, u in zip(g["value"], g["unit"])))
             instead = list(dict.fromkeys(_shown(v, u) for v, u in zip(same["value"], same["unit"])))
+            if len(same) and set(same["value"]) == set(g["value"]):
+                continue  # the same value stated again: setting it aside changes no number
             change = ""
             if len(same) and float(g["value"].iloc[0]):
                 change = _change(float(same["value"].iloc[0]), float(g["value"].iloc[0]))
@@ -314,15 +334,15 @@ def register_effects(
 
 
 def choice_entries(register: pd.DataFrame, declared, sens: pd.DataFrame) -> pd.DataFrame:
-    """Register entries an analysis choice applies (cited in its reason in
-    data/raw/analysis_choices.csv, e.g. D-ACCS-17 for ``total_source``): Entry, Choice (label),
+    """Register entries that set no record aside but that an analysis choice applies (cited in its
+    reason in data/raw/analysis_choices.csv, e.g. D-ACCS-17 for ``total_source``): Entry, Choice (label),
     Default option, Largest move of the planning figures if the choice is flipped (from
     ``sensitivity.ranking``: signed percent, the row). Entries in register order."""
     from ..models import sensitivity
 
     rank = sensitivity.ranking(sens).set_index("choice_id")
     rows = []
-    for eid in register["id"]:
+    for eid in register.loc[register["rejected_records"] == "", "id"]:
         for cid in declared.ids:
             if re.search(rf"\b{re.escape(eid)}\b", declared.reason[cid]):
                 r = rank.loc[cid] if cid in rank.index else None

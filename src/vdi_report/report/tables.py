@@ -203,6 +203,8 @@ def headline_table(  # noqa: C901
             c: pd.to_numeric(t[c], errors="coerce")
             for c in [
                 "desktops",
+                "peak_iops",
+                "average_iops",
                 "peak_iops_per_desktop",
                 "average_iops_per_desktop",
                 "average_latency_ms",
@@ -239,7 +241,7 @@ def headline_table(  # noqa: C901
                     h = hi.loc[k]
                     out[i] = _iops_cell(h)
                     t.loc[i, f"{stat}_iops_per_desktop"] = h["iops_per_desktop"]
-                    t.loc[i, f"{stat}_iops_vantage"] = h["vantage"]
+                    t.loc[i, f"{stat}_iops_vantage"] = str(h["vantage"])
                     t.loc[i, f"{stat}_iops"] = h["iops_per_desktop"]
     iops_at = where("peak_iops", "average_iops")
     for i, r in t.iterrows():
