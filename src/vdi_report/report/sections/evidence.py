@@ -52,7 +52,7 @@ def render(ctx) -> None:
         "row says so in its cell. Latency reported per user type is shown per type. A value the document states for "
         "the whole phase without naming the test run, or with another statistic, is marked *(phase)*, *(total)* or "
         "*(single value)*. Where a test states its read and write IOPS, the total is their sum *(read + write)*, the "
-        "value the model uses (register D-ACCS-17: AccelStor's stated totals exceed their parts); a value the "
+        "value the model uses (the register prefers it: AccelStor's stated totals exceed their parts); a value the "
         "register sets aside is shown *set aside* with the entry that does. A dash: no document states it. *Source* "
         "gives where the row's numbers are.",
         mix=mix_line,
