@@ -22,6 +22,7 @@ boot_window_min = 30  # BOOT_WINDOW: minutes to boot every provisioned desktop (
 raid = "none"  # RAID: none, raid10, raid5, raid6 (write penalty 1, 2, 4, 6)
 failover = "none"  # FAILOVER: none, controller (sized with one controller down)
 clone_type = "linked"  # CLONE_TYPE: linked, full (capacity per desktop by clone type)
+latency_target_ms = 15.0  # LATENCY_TARGET_MS: a load counts only where its own latency met this target
 report_date = ""  # REPORT_DATE: ISO date; empty: today
 era = "modern"  # ERA: planning figures of the seed (2016–2018) or modern (2022–2024) documents
 login_window_min = 30  # LOGIN_WINDOW: minutes for all concurrently active users to log in

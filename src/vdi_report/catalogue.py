@@ -36,6 +36,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import config
+from .models.scenario import SIZE_COLUMNS as _SIZE_COLUMNS
+from .models.scenario import TEXT_COLUMNS as _SIZE_TEXT
+from .models.verdicts import KINDS as _KINDS
+from .models.verdicts import VERDICT_COLUMNS as _VERDICT_COLUMNS
+from .models.verdicts import VERDICTS as _VERDICTS
+
+# array_verdicts.csv: its text and true/false columns (the others are numbers) and closed lists
+_VERDICT_BOOL = ("at_limit",)
+_VERDICT_TEXT = (
+    "source_id vendor array configuration phase condition demonstrated_bound demonstrated_phase vantage latency_text "
+    "busiest_resource busiest_text capability_status binding_resource status_text status_records verdict port_bound "
+    "clone_type usable_bound binding_constraint arrays_needed_kind proxy_verdict note record_ids"
+).split()
+_VERDICT_ISIN = {
+    "verdict": _VERDICTS,
+    "proxy_verdict": _VERDICTS,
+    "arrays_needed_kind": _KINDS,
+    "capability_status": ("at_limit", "not_stressed", "unknown"),
+}
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -513,6 +532,32 @@ _TABLES = [
         ),
         format="json",
     ),
+    # ---- stage scenario (vdi_report.models.scenario_stage): the report scenario, computed once ----
+    Table(
+        "sizing_scenario",
+        "sizing_scenario.csv",
+        "scenario",
+        "one phase (boot, login, steady state) of the report's sizing scenario (`scenario.size`)",
+        tuple(Col(c, str if c in _SIZE_TEXT else float, required=c == "phase") for c in _SIZE_COLUMNS),
+        key=("phase",),
+    ),
+    Table(
+        "array_verdicts",
+        "array_verdicts.csv",
+        "scenario",
+        "one tested configuration, phase and condition at the report's scenario: capability, verdict, arrays "
+        "needed and their kind, USD per desktop from the buyer's quote (`verdicts.verdicts`)",
+        tuple(
+            Col(
+                c,
+                bool if c in _VERDICT_BOOL else str if c in _VERDICT_TEXT else float,
+                isin=_VERDICT_ISIN.get(c),
+                required=c in ("source_id", "phase", "condition"),
+            )
+            for c in _VERDICT_COLUMNS
+        ),
+        key=("source_id", "configuration", "phase", "condition"),
+    ),
     # ---- stage density_cost (notebooks/05_density_cost.py, vdi_report.models.density/cost) ----
     Table(
         "density",
@@ -713,6 +758,7 @@ COLUMN_UNITS = (
     "KB",
     "GB",
     "GB per desktop",
+    "TB",
     "%",
     "min",
     "desktops",

@@ -32,7 +32,8 @@ def test_report_writes_array_verdicts_with_the_contract_columns(report_pdf):
 
 def test_page_one_answers_which_array_how_many_and_says_no_document_states_a_price(pages):
     """Page 1 names, for every tested configuration, the arrays the build's scenario needs (from
-    reports/array_verdicts.csv) and says that no document states a price; the table follows."""
+    reports/array_verdicts.csv) with their kind (exact, at most, drive sets) and says that no
+    document states a price; the table follows."""
     pages = pages[:2]
     first = pages[0]
     assert "Which array, how many, at what margin, at what cost" in first
@@ -46,4 +47,68 @@ def test_page_one_answers_which_array_how_many_and_says_no_document_states_a_pri
         if pd.notna(n):
             label = f"Config {conf[-1]}" if isinstance(conf, str) and conf.startswith("config") else ""
             name = f"{vendor} {label}" if label else g["array"].iloc[0]
-            assert f"{name}: {int(n)} array" in first, name
+            kind = g["arrays_needed_kind"].iloc[0]
+            words = {"exact": f"{int(n)} array", "at most": f"at most {int(n)} array"}.get(kind, f"{int(n)} drive set")
+            assert f"{name}: {words}" in first, name
+            if kind != "exact":  # untested headroom is never an exact purchase quantity (issue 25)
+                assert f"{name}: {int(n)} array" not in first, name
+
+
+MARKUP = ("**", "__", "`")
+
+
+def _visible_html_text(path) -> str:
+    """The HTML report's visible text (no script, style or template content)."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.skip, self.out = 0, []
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("script", "style", "template", "textarea")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("script", "style", "template", "textarea") and self.skip > 0
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.out.append(data)
+
+    t = Text()
+    t.feed(path.read_text(encoding="utf-8"))
+    return " ".join(t.out)
+
+
+def test_no_raw_markup_in_the_pdf_or_the_html(pdf_text, report_html):
+    """No literal Markdown (``**``, ``__``, backticks) in the PDF's or the HTML's text: a sentence
+    with two dollar amounts once left page 1's ``**`` raw (read as math)."""
+    html = _visible_html_text(report_html)
+    for where, text in (("PDF", pdf_text), ("HTML", html)):
+        found = {m: text.count(m) for m in MARKUP if m in text}
+        assert not found, (where, found, [text[max(0, text.find(m) - 60) : text.find(m) + 60] for m in found])
+
+
+def test_page_one_with_quotes_has_no_markup_and_the_csvs_figures():
+    """A sentence of page 1 with two quotes (dollar amounts) renders its bold as bold: the say()
+    Markdown escapes the dollar sign (the notebook renderer reads $...$ as math)."""
+    from vdi_report.report import show
+
+    class Captured:
+        data = None
+
+    import IPython.display as d
+
+    orig = show.display
+    show.display = lambda obj, **kw: setattr(Captured, "data", obj)
+    try:
+        show.say("{x}", x="NetApp: **at most 6 arrays**, **at most $1,050 per desktop**; AccelStor **$15,000**")
+    finally:
+        show.display = orig
+    md = Captured.data.data if isinstance(Captured.data, d.Markdown) else str(Captured.data)
+    assert "$" not in md and "&#36;1,050" in md
+    import nbconvert.filters.markdown_mistune as mm
+
+    html = mm.markdown2html_mistune(md)
+    assert "**" not in html and html.count("<strong>") == 3

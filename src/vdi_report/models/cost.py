@@ -31,7 +31,8 @@ ARRAY_PRICE_PREFIX = "array_price_usd:"
 
 def load_assumptions(path) -> pd.DataFrame:
     """The assumptions file at ``path`` (required: the caller decides which file), validated:
-    columns ``ASSUMPTION_COLUMNS`` (value, low, high float).
+    columns ``ASSUMPTION_COLUMNS`` (value, low, high float; an empty low or high is the value: a
+    quote has no range).
 
     Raises ValueError naming the file and line when a column or a required name (``REQUIRED``)
     is missing, a number does not parse, low <= value <= high fails, or a scope or rationale is
@@ -51,6 +52,9 @@ def validate_assumptions(df: pd.DataFrame, path="cost assumptions") -> pd.DataFr
     missing = [c for c in ASSUMPTION_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(f"{path}: missing column(s) {missing}; expected {ASSUMPTION_COLUMNS}")
+    for col in ("low", "high"):  # a quote has no range: an empty low or high is the value
+        if col in df.columns:
+            df[col] = df[col].where(df[col].astype(str).str.strip() != "", df["value"])
     for col in ("value", "low", "high"):
         bad = pd.to_numeric(df[col], errors="coerce").isna()
         if bad.any():

@@ -22,10 +22,16 @@ same rules and the same keys; tests run both and compare):
     desktop_mean``) times the test's desktops (derived: Dell's "over 40 IOPS per user" x 5,000).
 
   A login + steady-state test's peak counts for login, its average for steady state. With the
-  load: the latency of the same test (average, else single, else the highest peak; total before
-  write latency) and its busiest reported resource (controller CPU, MPU, disk busy; a statement
-  the claims table rates ``not testable`` is marked so), ``at_limit`` when that resource is at
-  ``density.SATURATED_PCT`` % or more.
+  load, from the same test, the same phase (the capability phase's own figures first, e.g. the
+  login storm's beside a login peak, then the load record's phase) and the same statistic where
+  stated (``_latency``, ``_resources``): the latency (the highest of that phase and statistic,
+  the others named) and the busiest reported resource (controller CPU, MPU, disk busy; a
+  statement the claims table rates ``not testable`` is marked so), and the **capability status**
+  (``capability_status``): ``at_limit`` when a resource is at ``SATURATED_PCT`` % or more or
+  VSImax was reached (``binding_resource`` controller, drives or Login VSI; ``controller_headroom``
+  when only the drives were), ``not_stressed`` when the reported resources are all below their
+  limits (the load is a lower bound of capability), ``unknown`` when none is reported; the
+  records behind it in ``status_records``.
 
 - ``arrays(results, register)``: one row per tested configuration with its storage ports
   (``ports x Gb/s x 125`` MB/s, decimal; ``lt`` when the audit register says the ports also
@@ -45,6 +51,11 @@ same rules and the same keys; tests run both and compare):
   vendor's failover run where there is one; otherwise ``not tested``, and where the documents
   state two controllers a labelled proxy (``PROXY_FACTOR`` x the normal load: each controller of
   an active-active pair kept at half) in the ``proxy_*`` columns, never in the verdict.
+  ``arrays_needed_kind`` (``KINDS``) says what the binding count is: ``exact`` where the binding
+  phase's test reached a limit of the array (or ports or capacity bind), ``at most`` where it
+  reached none (untested headroom is never a purchase quantity), ``drive sets`` where only the
+  drives were at their limit (the tested drive set, not the array, bounds the load); USD per
+  desktop carries the same kind.
   Cost: ``usd_per_desktop = arrays x price / desktops``, the arrays by the binding constraint
   (the most arrays any phase needs by IOPS or ports, ``binding_constraint`` says which), only
   from a price the buyer gives (``prices``: ``{"<source_id>" or "<source_id>:<configuration>":
@@ -79,7 +90,13 @@ VERDICTS = (
     "does not cover",
     "not tested",
     "no lower bound stated",
+    "no load within the latency target",
 )
+# LATENCY_TARGET_MS (stages.PARAMETERS): the only latency a document states as a criterion, Hitachi's
+# "storage latency under 15 msec does not matter" (002:L542, L669, L671); the other documents report
+# sub-millisecond results (NetApp < 1 ms 000:L459, AccelStor 003:L258, Nutanix < 1 ms), a target a
+# buyer of all-flash may set with LATENCY_TARGET_MS=1.
+DEFAULT_LATENCY_TARGET_MS = 15.0
 CAPABILITY_COLUMNS = [
     "source_id",
     "vendor",
@@ -103,6 +120,11 @@ CAPABILITY_COLUMNS = [
     "busiest_bound",
     "busiest_text",
     "at_limit",
+    "capability_status",
+    "binding_resource",
+    "controller_headroom",
+    "status_text",
+    "status_records",
     "record_ids",
 ]
 VERDICT_COLUMNS = [
@@ -125,6 +147,10 @@ VERDICT_COLUMNS = [
     "busiest_resource",
     "busiest_text",
     "at_limit",
+    "capability_status",
+    "binding_resource",
+    "status_text",
+    "status_records",
     "verdict",
     "arrays_needed",
     "arrays_needed_top",
@@ -139,12 +165,14 @@ VERDICT_COLUMNS = [
     "arrays_needed_capacity",
     "arrays_needed_binding",
     "binding_constraint",
+    "arrays_needed_kind",
     "price_usd",
     "usd_per_desktop",
     "proxy_iops",
     "proxy_verdict",
     "proxy_arrays_needed",
     "proxy_usd_per_desktop",
+    "latency_target_ms",
     "note",
     "record_ids",
 ]
@@ -168,9 +196,27 @@ def _vantage_label(v: str) -> str:
     }.get(v, v)
 
 
-def _latency(results, rec) -> dict:
-    """Latency of the record's test (same source, test, condition, configuration), as a dict:
-    latency_ms, latency_bound, latency_text ('' when none is stated)."""
+def _phase_rank(phase: str, cap_phase: str, rec_phase: str) -> int | None:
+    """How well a latency or utilization figure's phase matches a load: 0 the capability phase
+    itself (a login-storm figure beside a login peak), 1 the load record's own phase (a whole
+    login + steady-state test), 2 a statement about every test (``overall``); None otherwise."""
+    if phase == cap_phase:
+        return 0
+    if phase == rec_phase:
+        return 1
+    if phase in ("overall", ""):
+        return 2
+    return None
+
+
+def _latency(results, rec, cap_phase: str = "", statistic: str = "") -> dict:
+    """Latency of the load ``rec`` (same source, test, condition, configuration) from the same
+    phase and, first, the same statistic as the load (a peak latency beside a peak load, an average
+    beside an average): phase by ``_phase_rank``, then the statistic (the load's, then average,
+    single, peak), then total before write before read latency, then stated values before bounds,
+    then the highest. Where several figures of that phase and statistic are stated (Hitachi's port
+    groups), the highest is taken and the others are named. Returns latency_ms, latency_bound,
+    latency_text ('' when none is stated), latency_records."""
     r = results[
         (results["source_id"] == rec["source_id"])
         & (results["test_id"] == rec["test_id"])
@@ -180,36 +226,76 @@ def _latency(results, rec) -> dict:
         & results["metric"].isin(["latency", "write_latency", "read_latency"])
         & (results["vantage"] != "guest")
     ]
+    none = {"latency_ms": None, "latency_bound": "", "latency_text": "", "latency_records": ""}
     if r.empty:
-        return {"latency_ms": None, "latency_bound": "", "latency_text": ""}
-    stat_rank = {"average": 0, "single": 1, "peak": 2}
+        return none
+    ph = [_phase_rank(p, cap_phase or rec["phase"], rec["phase"]) for p in r["phase"]]
+    r = r.assign(_p=ph)
+    r = r[r["_p"].notna()]
+    if r.empty:
+        return none
+    stat_rank = {"average": 0, "single": 1, "peak": 2, **({statistic: -1} if statistic else {})}
     r = r.assign(
         _m=r["metric"].map({"latency": 0, "write_latency": 1, "read_latency": 2}),
         _s=r["statistic"].map(stat_rank).fillna(3),
-        _p=(r["phase"] != rec["phase"]).astype(int),
         _b=~r["bound"].isin(["eq", "approx"]),
         _v=-r["value"],
-    ).sort_values(["_p", "_m", "_s", "_b", "_v", "record_id"])
+    ).sort_values(["_p", "_s", "_m", "_b", "_v", "record_id"])
     x = r.iloc[0]
+    same = r[(r["_p"] == x["_p"]) & (r["_s"] == x["_s"]) & (r["metric"] == x["metric"]) & (r["_b"] == x["_b"])]
+    same = same.drop_duplicates("value")  # one figure printed in several places is one figure
     what = {"latency": "", "write_latency": "write ", "read_latency": "read "}[x["metric"]]
     stat = {"single": ""}.get(x["statistic"], x["statistic"] + " ")
-    if x["statistic"] == "peak" and len(r[r["_s"] == 2]) > 1:
+    if x["statistic"] == "peak" and len(same) > 1:
         stat = "highest peak "
+    others = same.iloc[1:]
+    also = (
+        "; also " + ", ".join(f"{_sign(o['bound'])}{o['value']:g} ms ({o['record_id']})" for _, o in others.iterrows())
+        if len(others)
+        else ""
+    )
     return {
         "latency_ms": float(x["value"]),
         "latency_bound": x["bound"],
         "latency_text": (
             f"{_sign(x['bound'])}{x['value']:g} ms ({stat}{what}latency, {_vantage_label(x['vantage'])}, "
-            f"{x['record_id']})"
+            f"{x['record_id']}{also})"
         )
         .replace("( ", "(")
         .replace("  ", " "),
+        "latency_records": " ".join([x["record_id"], *others["record_id"]]),
     }
 
 
-def _busiest(results, rec, not_testable: dict) -> dict:
-    """Busiest reported resource of the record's test (else the source's statements about all
-    tests, phase ``overall``): the highest peak, else average, utilization."""
+def _resource_kind(metric: str) -> str:
+    """The part of the array a utilization figure measures: ``controller`` or ``drives``."""
+    return "drives" if metric == "disk_busy" else "controller"
+
+
+def _resources(results, rec, not_testable: dict, cap_phase: str = "", statistic: str = "") -> dict:
+    """Utilization beside the load ``rec`` and the capability status it implies.
+
+    The figures: controller CPU, MPU and disk busy of the record's test (same source, test,
+    condition, configuration; else the source's statements about every test, phase ``overall``)
+    whose phase matches the load (``_phase_rank``), and Login VSI's response time as a share of its
+    VSImax threshold (the whole test). A figure counts as evidence only where its statistic can
+    speak for the load's: the same statistic; an average at its limit under a peak load (the peak
+    is at least the average); a peak below its limit under an average load (the average is at most
+    the peak). A statement the claims table rates ``not testable`` is shown and never makes a
+    limit.
+
+    Status (FIELD: only a saturated resource, or a latency target reached, bounds a test's
+    capability from above): ``at_limit`` when a figure is at ``SATURATED_PCT`` % or more (Login
+    VSI: 100 % of the threshold, VSImax reached); ``not_stressed`` when figures are reported and
+    none is at its limit (the load is a lower bound of capability); ``unknown`` when none is
+    reported. ``binding_resource``: the part at its limit (``controller``, ``drives``, ``Login
+    VSI``); ``controller_headroom``: the controllers reported below their limit while the drives
+    were at theirs (the tested drive set, not the array, is what the load bounds).
+
+    Returns busiest_resource, busiest_pct, busiest_bound, busiest_text (the highest figure, as
+    before), at_limit, capability_status, binding_resource, controller_headroom, status_text,
+    status_records."""
+    cap_phase = cap_phase or rec["phase"]
     base = results[
         (results["source_id"] == rec["source_id"])
         & results["used_in_analysis"]
@@ -221,32 +307,99 @@ def _busiest(results, rec, not_testable: dict) -> dict:
         & (base["condition"] == rec["condition"])
         & (base["configuration"] == rec["configuration"])
     ]
+    r = r.assign(_p=[_phase_rank(p, cap_phase, rec["phase"]) for p in r["phase"]])
+    r = r[r["_p"].notna()]
     if r.empty:
-        r = base[base["phase"].isin(["overall", ""])]
-    if r.empty:
-        return {
-            "busiest_resource": "",
-            "busiest_pct": None,
-            "busiest_bound": "",
-            "busiest_text": "not reported",
-            "at_limit": False,
-        }
-    r = r.assign(_b=(r["bound"] == "lt").astype(int), _v=-r["value"]).sort_values(["_b", "_v", "record_id"])
-    x = r.iloc[0]
+        r = base[base["phase"].isin(["overall", ""])].assign(_p=2)
+    vsi = results[
+        (results["source_id"] == rec["source_id"])
+        & (results["test_id"] == rec["test_id"])
+        & (results["condition"] == rec["condition"])
+        & (results["configuration"] == rec["configuration"])
+        & results["used_in_analysis"]
+        & (results["metric"] == "vsi_response_percent_of_threshold")
+    ]
+    out = {
+        "busiest_resource": "",
+        "busiest_pct": None,
+        "busiest_bound": "",
+        "busiest_text": "not reported",
+        "at_limit": False,
+        "capability_status": "unknown",
+        "binding_resource": "",
+        "controller_headroom": False,
+        "status_text": "no utilization reported for this test",
+        "status_records": "",
+    }
+    if r.empty and vsi.empty:
+        return out
     from .density import _pool
 
-    name = UTILIZATION[x["metric"]] + (_pool(x["quote"]) if x["metric"] == "disk_busy" else "")
-    claim = not_testable.get((x["source_id"], int(x["line"]))) if x["line"] == x["line"] else None
-    text = f"{name} {_sign(x['bound'])}{x['value']:g} % ({x['statistic']}, {x['record_id']}"
-    text += f"; claims table: not testable, {claim})" if claim else ")"
-    at_limit = bool(x["value"] >= SATURATED_PCT and x["bound"] != "lt" and not claim)
-    return {
-        "busiest_resource": name,
-        "busiest_pct": float(x["value"]),
-        "busiest_bound": x["bound"],
-        "busiest_text": text,
-        "at_limit": at_limit,
-    }
+    def name(x):
+        return UTILIZATION[x["metric"]] + (_pool(x["quote"]) if x["metric"] == "disk_busy" else "")
+
+    if len(r):
+        # the busiest figure (shown beside the load): the closest phase, then the highest stated value
+        b = r.assign(
+            _s=(r["statistic"] != statistic).astype(int), _b=(r["bound"] == "lt").astype(int), _v=-r["value"]
+        ).sort_values(["_p", "_s", "_b", "_v", "record_id"])
+        x = b.iloc[0]
+        claim = not_testable.get((x["source_id"], int(x["line"]))) if x["line"] == x["line"] else None
+        text = f"{name(x)} {_sign(x['bound'])}{x['value']:g} % ({x['statistic']}, {x['record_id']}"
+        text += f"; claims table: not testable, {claim})" if claim else ")"
+        out.update(busiest_resource=name(x), busiest_pct=float(x["value"]), busiest_bound=x["bound"], busiest_text=text)
+    at, below, aside = [], [], []
+    for _, x in r.iterrows():
+        claim = not_testable.get((x["source_id"], int(x["line"]))) if x["line"] == x["line"] else None
+        full = x["value"] >= SATURATED_PCT and x["bound"] != "lt"
+        same = statistic in ("", x["statistic"])
+        words = f"{name(x)} {_sign(x['bound'])}{x['value']:g} % ({x['statistic']}, {x['record_id']}" + (
+            f"; not testable, {claim})" if claim else ")"
+        )
+        if full and claim:
+            aside.append(words)
+        elif full and (same or (statistic == "peak" and x["statistic"] == "average")):
+            at.append((_resource_kind(x["metric"]), words, x["record_id"]))
+        elif not full and (same or (statistic == "average" and x["statistic"] == "peak")):
+            below.append((_resource_kind(x["metric"]), words, x["record_id"]))
+        else:  # its statistic cannot speak for the load's (an average below its limit beside a peak load)
+            aside.append(words)
+    for _, x in vsi.iterrows():
+        words = f"Login VSI response {x['value']:g} % of its VSImax threshold ({x['record_id']})"
+        if x["value"] >= 100 and x["bound"] != "lt":
+            at.append(("Login VSI", words, x["record_id"]))
+        else:
+            below.append(("Login VSI", words, x["record_id"]))
+    if at:
+        kinds = list(dict.fromkeys(k for k, _, _ in at))
+        headroom = kinds == ["drives"] and any(k == "controller" for k, _, _ in below)
+        out.update(
+            at_limit=True,
+            capability_status="at_limit",
+            binding_resource=", ".join(kinds),
+            controller_headroom=headroom,
+            status_text="at its limit: "
+            + "; ".join(w for _, w, _ in at)
+            + (
+                "; controllers below theirs: " + "; ".join(w for k, w, _ in below if k == "controller")
+                if headroom
+                else ""
+            ),
+            status_records=" ".join(
+                dict.fromkeys(
+                    [i for _, _, i in at] + ([i for k, _, i in below if k == "controller"] if headroom else [])
+                )
+            ),
+        )
+    elif below:
+        out.update(
+            capability_status="not_stressed",
+            status_text="no resource at its limit: " + "; ".join(w for _, w, _ in below),
+            status_records=" ".join(dict.fromkeys(i for _, _, i in below)),
+        )
+    if aside:
+        out["status_text"] += "; also reported, not evidence for this load's statistic: " + "; ".join(aside)
+    return out
 
 
 def _candidates(results):
@@ -360,12 +513,13 @@ def capability(results, sources_df, claims_register=None):
         sid, conf, _, cond = key
         label = config.label("configuration", conf) if conf else ""
         rec = {"source_id": sid, "test_id": t["test_id"], "condition": cond, "configuration": conf, "phase": t["phase"]}
+        stat = CAPABILITY_PHASES[cap][1]
         lat = (
-            _latency(results, rec)
+            _latency(results, rec, cap, stat)
             if cap != "backend"
-            else {"latency_ms": None, "latency_bound": "", "latency_text": ""}
+            else {"latency_ms": None, "latency_bound": "", "latency_text": "", "latency_records": ""}
         )
-        bz = _busiest(results, rec, nt)
+        bz = _resources(results, rec, nt, cap if cap in PHASES else "", stat)
         rows.append(
             {
                 "source_id": sid,
@@ -382,15 +536,9 @@ def capability(results, sources_df, claims_register=None):
                 "floor": floor,
                 "derivation": how,
                 "desktops": float(t["desktops"]) if pd.notna(t["desktops"]) else None,
-                **lat,
+                **{k: v for k, v in lat.items() if k != "latency_records"},
                 **bz,
-                "record_ids": " ".join(
-                    dict.fromkeys(
-                        (
-                            ids + " " + lat["latency_text"].split(", ")[-1].rstrip(")") if lat["latency_text"] else ids
-                        ).split()
-                    )
-                ),
+                "record_ids": " ".join(dict.fromkeys(f"{ids} {lat['latency_records']}".split())),
             }
         )
     return pd.DataFrame(rows, columns=CAPABILITY_COLUMNS)
@@ -661,18 +809,41 @@ def _verdict(floor, demand, top) -> str:
     return VERDICTS[2]
 
 
-def _best(mine: list[dict], want: tuple, condition: str):
-    """(the capability row of ``want`` phases under ``condition`` with the highest floor or None,
-    every such row)."""
+def validate_latency_target(value) -> float:
+    """``LATENCY_TARGET_MS`` as a positive number of milliseconds; raises ValueError."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"latency_target_ms must be a positive number of milliseconds, got {value!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"latency_target_ms must be a positive number of milliseconds, got {value!r}")
+    return v
+
+
+def over_target(cap_row: dict, target: float) -> bool:
+    """True when the load's own latency (same test, phase and vantage) is known to exceed the
+    latency target: a stated or approximate value above it, or a lower bound (``> 1.5 ms``) at or
+    above it. A latency not stated, an upper bound, or a lower bound below the target says
+    nothing against the load."""
+    v, b = cap_row.get("latency_ms"), cap_row.get("latency_bound") or "eq"
+    if v is None or (isinstance(v, float) and math.isnan(v)) or b == "lt":
+        return False
+    return v >= target if b == "gt" else v > target
+
+
+def _best(mine: list[dict], want: tuple, condition: str, target: float = DEFAULT_LATENCY_TARGET_MS):
+    """(the capability row of ``want`` phases under ``condition`` with the highest floor whose
+    latency met the target or None, every such row, the rows left out for their latency)."""
     c = [x for x in mine if x["phase"] in want and x["condition"] == condition]
-    with_floor = sorted((x for x in c if x["floor"] is not None), key=lambda x: -x["floor"])
-    return (with_floor[0] if with_floor else None), c
+    over = [x for x in c if x["floor"] is not None and over_target(x, target)]
+    with_floor = sorted((x for x in c if x["floor"] is not None and x not in over), key=lambda x: -x["floor"])
+    return (with_floor[0] if with_floor else None), c, over
 
 
 def _failover_proxy(row: dict, mine: list[dict], want: tuple, a: dict, fe: float, top: float) -> None:
     """One controller down, not tested: the labelled proxy (``PROXY_FACTOR`` x the normal floor)
     where the documents state two controllers; else why there is none (in ``note``)."""
-    nb, _ = _best(mine, want, "normal")
+    nb = _best(mine, want, "normal", row["latency_target_ms"])[0]
     if nb is not None and a.get("controllers") == 2:
         p = nb["floor"] * PROXY_FACTOR
         row.update(proxy_iops=p, proxy_verdict=_verdict(p, fe, top), proxy_arrays_needed=_ceil(fe / p))
@@ -691,6 +862,7 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
     fe, top, mbps = d["fe_iops"], d["fe_iops_pi90_high"], d["throughput_mbps"]
     want = ("boot",) if phase == "boot" else USER_PHASES
     row = {**head, "phase": phase, "condition": cond, "demand_iops": fe, "demand_iops_top": top}
+    target = head["latency_target_ms"]
     row.update({k: None for k in VERDICT_COLUMNS if k not in row})
     row.update(
         throughput_mbps=mbps,
@@ -702,14 +874,29 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
     )
     if a.get("port_mbps") and mbps is not None and not math.isnan(mbps):  # no I/O size known: no port constraint
         row["arrays_needed_ports"] = _ceil(mbps / a["port_mbps"])
-    b, seen = _best(mine, want, cond)
+    b, seen, over = _best(mine, want, cond, target)
+    over_txt = "; ".join(
+        f"{PHASE_WORDS.get(x['phase'], x['phase'])} {_fmt(x['floor'])} IOPS at {x['latency_text']}" for x in over
+    )
     if b is not None:
         row.update(
             {
                 k: b[k]
-                for k in ("vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "record_ids")
+                for k in (
+                    "vantage",
+                    "latency_ms",
+                    "latency_text",
+                    "busiest_resource",
+                    "busiest_text",
+                    "capability_status",
+                    "binding_resource",
+                    "status_text",
+                    "status_records",
+                    "record_ids",
+                )
             }
         )
+        row["_kind"] = _kind(b)
         row.update(
             demonstrated_iops=b["floor"],
             demonstrated_bound=b["bound"],
@@ -718,7 +905,25 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
             verdict=_verdict(b["floor"], fe, top),
             arrays_needed=_ceil(fe / b["floor"]),
             arrays_needed_top=_ceil(top / b["floor"]),
-            note=b["derivation"] or "",
+            note="; ".join(
+                x
+                for x in (
+                    b["derivation"],
+                    f"over the {target:g} ms latency target, left out: {over_txt}" if over else "",
+                )
+                if x
+            ),
+        )
+    elif over:
+        x = over[0]
+        row.update(
+            verdict=VERDICTS[5],
+            demonstrated_phase=x["phase"],
+            vantage=x["vantage"],
+            latency_ms=x["latency_ms"],
+            latency_text=x["latency_text"],
+            record_ids=x["record_ids"],
+            note=f"every demonstrated load's latency exceeds the {target:g} ms target: {over_txt}",
         )
     elif seen:
         x = seen[0]
@@ -734,6 +939,21 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
         if cond == "failover":
             _failover_proxy(row, mine, want, a, fe, top)
     return row
+
+
+KINDS = ("exact", "drive sets", "at most")  # arrays_needed_kind, most definite first
+
+
+def _kind(cap_row: dict) -> str:
+    """What ``ceil(demand / floor)`` counts for a capability row: ``exact`` arrays where the test
+    reached a limit of the array (controllers, Login VSI); ``drive sets`` where only the drives
+    were at their limit while the controllers had headroom (the tested drive set bounds the load,
+    not the array: fewer arrays may hold that many drive sets); ``at most`` where no resource was
+    at its limit or none was reported (the load is a lower bound of capability, so the arrays it
+    implies are an upper bound)."""
+    if cap_row.get("capability_status") != "at_limit":
+        return KINDS[2]
+    return KINDS[1] if cap_row.get("controller_headroom") else KINDS[0]
 
 
 def _capacity(rows: list[dict], inputs: dict, sid: str, conf: str, clone: str, desktops: int) -> None:
@@ -759,25 +979,37 @@ def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
     arrays any phase needs by IOPS or ports; USD per desktop from it (and, one controller down
     and untested, from the proxy, kept apart)."""
     if all(r["arrays_needed"] is not None for r in rows):
-        # the most arrays; among equals the tightest (capacity x arrays / demand smallest)
-        best_n, best_m, what = 0, math.inf, ""
-        for r in rows:
-            for n, have, need, kind in (
-                (r["arrays_needed"], r["demonstrated_iops"], r["demand_iops"], "IOPS"),
-                (r["arrays_needed_ports"], r["port_mbps"], r["throughput_mbps"], "ports"),
-            ):
-                if n is None:
-                    continue
-                m = have * n / need if need else math.inf
-                if n > best_n or (n == best_n and m < best_m):
-                    best_n, best_m, what = n, m, f"{kind}, {PHASE_WORDS[r['phase']]}"
+        # the most arrays; among equals the most definite count (KINDS), then the tightest
+        # (capacity x arrays / demand smallest)
+        best = (0, len(KINDS), math.inf, "", KINDS[2])  # arrays, kind rank, margin, constraint, kind
         c = rows[0]
-        if c["arrays_needed_capacity"] is not None:
-            m = c["usable_tb"] * c["arrays_needed_capacity"] / c["capacity_tb"] if c["capacity_tb"] else math.inf
-            if c["arrays_needed_capacity"] > best_n or (c["arrays_needed_capacity"] == best_n and m < best_m):
-                best_n, what = c["arrays_needed_capacity"], f"capacity, {c['clone_type']} clones"
+        cands = [
+            (n, have, need, f"{what}, {PHASE_WORDS[r['phase']]}", kind)
+            for r in rows
+            for n, have, need, what, kind in (
+                (r["arrays_needed"], r["demonstrated_iops"], r["demand_iops"], "IOPS", r.get("_kind", KINDS[2])),
+                (r["arrays_needed_ports"], r["port_mbps"], r["throughput_mbps"], "ports", KINDS[0]),
+            )
+        ]
+        cands.append(
+            (
+                c["arrays_needed_capacity"],
+                c["usable_tb"],
+                c["capacity_tb"],
+                f"capacity, {c['clone_type']} clones",
+                KINDS[0],
+            )
+        )
+        for n, have, need, what, kind in cands:
+            if n is None:
+                continue
+            m = have * n / need if need else math.inf
+            key = (n, -KINDS.index(kind), -m)
+            if key > (best[0], -best[1], -best[2]):
+                best = (n, KINDS.index(kind), m, what, kind)
+        best_n, _, _, what, kind = best
         for r in rows:
-            r["arrays_needed_binding"], r["binding_constraint"] = best_n, what
+            r["arrays_needed_binding"], r["binding_constraint"], r["arrays_needed_kind"] = best_n, what, kind
             if price is not None:
                 r["usd_per_desktop"] = best_n * price / desktops
     elif cond == "failover" and all(
@@ -810,6 +1042,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     out = []
     desktops = params["desktops"]
     clone = validate_clone_type(params.get("clone_type", "linked"))
+    target = validate_latency_target(params.get("latency_target_ms", DEFAULT_LATENCY_TARGET_MS))
     for sid, conf in configs:
         mine = [c for c in cap if c["source_id"] == sid and c["configuration"] == conf]
         a = arr.get((sid, conf), arr.get((sid, ""), {}))
@@ -821,6 +1054,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
             "configuration": conf,
             "desktops": desktops,
             "price_usd": price,
+            "latency_target_ms": target,
         }
         for cond in ("normal", "failover"):
             rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in PHASES]

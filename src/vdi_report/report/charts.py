@@ -583,8 +583,9 @@ def price_chart(verdicts: pd.DataFrame, desktops: int, condition: str, max_price
     """Altair line chart: USD per desktop against the price of one array (the buyer's quote, no
     price invented): ``arrays x price / desktops``, one line per number of arrays needed at the
     scenario, naming the tested configurations that need it (configurations whose arrays are not
-    determined are left out). ``verdicts``: rows of ``verdicts.verdicts`` (columns source_id,
-    vendor, configuration, array, condition, arrays_needed_binding); ``condition``: ``normal`` or
+    determined are left out), ``at most`` where the count is an upper bound (``arrays_needed_kind``).
+    ``verdicts``: rows of ``verdicts.verdicts`` (columns source_id, vendor, configuration, array,
+    condition, arrays_needed_binding, arrays_needed_kind); ``condition``: ``normal`` or
     ``failover``."""
     r = verdicts[(verdicts["condition"] == condition) & verdicts["arrays_needed_binding"].notna()]
     r = r.drop_duplicates(["source_id", "configuration"])
@@ -592,12 +593,21 @@ def price_chart(verdicts: pd.DataFrame, desktops: int, condition: str, max_price
         f"{v} {config.label('configuration', c)}" if c else a
         for v, c, a in zip(r["vendor"], r["configuration"], r["array"])
     ]
-    groups = pd.Series(names).groupby(r["arrays_needed_binding"].astype(int).to_numpy()).agg(", ".join)
+    # "at most" where the test reached no limit (verdicts.KINDS): the line is an upper bound
+    kinds = r["arrays_needed_kind"] if "arrays_needed_kind" in r else pd.Series("exact", index=r.index)
+    g = pd.DataFrame(
+        {
+            "n": r["arrays_needed_binding"].astype(int).to_numpy(),
+            "pre": ["" if k == "exact" else "at most " for k in kinds],
+            "who": names,
+        }
+    )
+    groups = g.groupby(["n", "pre"], sort=True)["who"].agg(", ".join)
     prices = np.linspace(0, max_price, 21)
     d = pd.DataFrame(
         [
-            {"price": p, "usd": n * p / desktops, "line": f"{n} {'array' if n == 1 else 'arrays'}: {who}"}
-            for n, who in groups.items()
+            {"price": p, "usd": n * p / desktops, "line": f"{pre}{n} {'array' if n == 1 else 'arrays'}: {who}"}
+            for (n, pre), who in groups.items()
             for p in prices
         ],
         columns=["price", "usd", "line"],

@@ -9,7 +9,6 @@ Sections read data only from here; the processed tables come through ``vdi_repor
 import datetime
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
@@ -48,6 +47,8 @@ TABLES = {
     "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
     "sizing_inputs": "sizing_inputs",  # the inputs of scenario.size (JSON: a dict)
+    "scenario_rows": "sizing_scenario",  # the report scenario per phase (stage scenario; ctx.sizing checks it)
+    "verdicts": "array_verdicts",  # per-array answers at the report scenario (stage scenario)
     "density": "density",  # utilization rows and extrapolation per resource
     "density_summary": "density_summary",  # demonstrated and extrapolated density per array
     "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
@@ -125,15 +126,30 @@ class Context:
 
     @functools.cached_property
     def sizing(self) -> pd.DataFrame:
-        """``scenario.size`` of the report parameters (one row per phase; its docstring has the columns)."""
-        from ..models import scenario
+        """The report scenario per phase as the ``scenario`` stage computed it (``sizing_scenario``,
+        columns ``scenario.SIZE_COLUMNS``): read, never recomputed. Raises ValueError when the table
+        was built for other parameters than these (rebuild with ``make report``)."""
+        s = self.scenario_rows
+        for k in ("desktops", "concurrency", "headroom", "boot_window_min", "login_window_min", "raid", "era"):
+            if k in s.columns and k in self.params and len(s):
+                have, want = s[k].iloc[0], self.params[k]
+                if have != want and not (isinstance(want, float | int) and abs(float(have) - float(want)) < 1e-9):
+                    raise ValueError(
+                        f"data/processed/sizing_scenario.csv was built for {k} = {have}, not {want}: "
+                        "rebuild it with `make report` and these parameters"
+                    )
+        return s
 
-        return scenario.size(
-            {k: self.params[k] for k in SCENARIO_PARAMS},
-            self.sizing_inputs,
-            self.profile,
-            Path(self.params["profile_file"]).name if self.params["profile_file"] else "",
-        )
+    @functools.cached_property
+    def quotes(self) -> dict:
+        """The buyer's price per array at the report scenario, by ``source_id[:configuration]`` of
+        each tested configuration (from ``array_verdicts``' price_usd: the cost file's quotes as the
+        scenario stage applied them); {} without a quote."""
+        v = self.verdicts
+        v = v[v["price_usd"].notna()].drop_duplicates(["source_id", "configuration"])
+        return {
+            s + (f":{c}" if c else ""): float(p) for s, c, p in zip(v["source_id"], v["configuration"], v["price_usd"])
+        }
 
     @functools.cached_property
     def pred(self) -> pd.DataFrame:

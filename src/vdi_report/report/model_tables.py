@@ -441,7 +441,9 @@ def readings_table(r: pd.DataFrame) -> pd.DataFrame:
 
 
 def cost_table(c: pd.DataFrame) -> pd.DataFrame:
-    """Cost per desktop from assumed array prices, with the scope of each price."""
+    """Price per tested desktop from assumed array prices (the quote over the desktops the array
+    carried in its test, or its extrapolated maximum), with the scope of each price: not the
+    scenario's cost per desktop, which is the per-array answers'."""
     return pd.DataFrame(
         {
             "Vendor": c["vendor"],
@@ -452,7 +454,7 @@ def cost_table(c: pd.DataFrame) -> pd.DataFrame:
             "Scope": c["scope"],
             "Density": c["density_case"],
             "Desktops": c["desktops"].map(fmt_number),
-            "USD per desktop (derived)": [
+            "USD per tested desktop (derived)": [
                 f"${fmt_number(v)} (${fmt_number(lo)}–${fmt_number(hi)})"
                 for v, lo, hi in zip(c["usd_per_desktop"], c["usd_per_desktop_low"], c["usd_per_desktop_high"])
             ],

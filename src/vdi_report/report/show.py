@@ -36,8 +36,10 @@ def fill(template: str, **values) -> str:
 
 
 def say(template: str, **values) -> None:
-    """Display ``template`` (Markdown) with its placeholders filled (``fill``)."""
-    display(Markdown(fill(template, **values)))
+    """Display ``template`` (Markdown) with its placeholders filled (``fill``). A dollar sign is
+    written as its HTML entity: the notebook's Markdown renderer reads ``$...$`` as math, which left
+    the ``**`` of a sentence with two prices as literal asterisks."""
+    display(Markdown(fill(template, **values).replace("$", "&#36;")))
 
 
 def block(template: str, **values) -> None:

@@ -19,11 +19,13 @@ COLUMNS = {
     "phase": "Phase",
     "demonstrated_iops": "Demonstrated IOPS (reported)",
     "verdict": "Verdict",
+    "capability_status": "Test at a limit?",
     "arrays_needed": "Arrays (estimate)",
     "arrays_needed_top": "Arrays (interval top)",
     "arrays_needed_ports": "Arrays (ports)",
     "arrays_needed_capacity": "Arrays (capacity)",
     "arrays_needed_binding": "Arrays needed (binding)",
+    "arrays_needed_kind": "Count",
     "usd_per_desktop": "$ per desktop",
     "proxy_arrays_needed": "Proxy arrays (not a test)",
 }
@@ -50,6 +52,12 @@ def verdicts_html(ctx, prices: dict) -> str:
         f'<option value="{c}"{" selected" if c == clone else ""}>{c} clones</option>' for c in ("linked", "full")
     )
     fields.insert(0, f'<label>Clone type<select name="clone_type" id="calc-clone_type">{opts}</select></label>')
+    target = ctx.params.get("latency_target_ms", 15.0)
+    fields.insert(
+        1,
+        '<label>Latency target, ms<input type="number" min="0.01" step="0.1" name="latency_target_ms" '
+        f'id="calc-latency_target_ms" value="{float(target):g}"></label>',
+    )
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in COLUMNS.values())
     js = VERDICTS_JS.read_text(encoding="utf-8")
     return f"""<div class="vdi-calculator vdi-screen-only" id="verdict-calculator">
@@ -63,11 +71,16 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
   var COLUMNS = {json.dumps(list(COLUMNS))};
   var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
   var form = document.getElementById("calc-form"), priceForm = document.getElementById("calc-prices");
-  function cell(c, v) {{
+  // an arrays count or $ per desktop that is not exact reads "at most" (verdicts.KINDS)
+  var STATUS = {{ at_limit: "at a limit", not_stressed: "no: a lower bound", unknown: "not reported: a lower bound" }};
+  function cell(c, v, r) {{
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "â€“";
+    if (c === "capability_status") return STATUS[v] || v;
     if (typeof v === "string") return v.replace(/_/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;");
-    if (c === "usd_per_desktop") return "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
-    return Math.round(v).toLocaleString("en-US");
+    var pre = (c === "usd_per_desktop" || c === "arrays_needed_binding") && r.arrays_needed_kind &&
+      r.arrays_needed_kind !== "exact" ? "at most " : "";
+    if (c === "usd_per_desktop") return pre + "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
+    return pre + Math.round(v).toLocaleString("en-US");
   }}
   function update() {{
     var prices = {{}};
@@ -82,6 +95,8 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
       var p = VdiSizing.validate(params);
       var ct = document.getElementById("calc-clone_type");
       p.clone_type = ct ? ct.value : params.clone_type;
+      var lt = document.getElementById("calc-latency_target_ms");
+      p.latency_target_ms = lt && lt.value !== "" ? Number(lt.value) : params.latency_target_ms;
       var cond = p.failover === "controller" ? "failover" : "normal";
       var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs, cur.profile, "calculator"), inputs, p, prices)
         .filter(function (r) {{ return r.condition === cond; }});

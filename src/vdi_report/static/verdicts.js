@@ -25,15 +25,30 @@
   var PHASE_WORDS = { boot: "boot storm", login: "login storm", steady_state: "steady state" };
   var PROXY_FACTOR = 0.5;
   var VERDICTS = ["covers the interval's top", "covers the estimate only", "does not cover", "not tested",
-                  "no lower bound stated"];
+                  "no lower bound stated", "no load within the latency target"];
+  var DEFAULT_LATENCY_TARGET_MS = 15;  // verdicts.DEFAULT_LATENCY_TARGET_MS (Hitachi's stated threshold)
+  // verdicts.over_target: the load's latency is known to exceed the target
+  function overTarget(c, target) {
+    var v = c.latency_ms, b = c.latency_bound || "eq";
+    if (!isNum(v) || b === "lt") { return false; }
+    return b === "gt" ? v >= target : v > target;
+  }
+  function fmtG(x) { return String(Number(x.toPrecision(6))); }
   var COLUMNS = ["source_id", "vendor", "array", "configuration", "phase", "condition", "desktops", "demand_iops",
                  "demand_iops_top", "throughput_mbps", "demonstrated_iops", "demonstrated_bound", "demonstrated_phase",
-                 "vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "at_limit", "verdict",
+                 "vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "at_limit",
+                 "capability_status", "binding_resource", "status_text", "status_records", "verdict",
                  "arrays_needed", "arrays_needed_top", "port_mbps", "port_bound", "arrays_needed_ports",
                  "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb", "usable_bound", "arrays_needed_capacity",
-                 "arrays_needed_binding", "binding_constraint", "price_usd", "usd_per_desktop", "proxy_iops",
-                 "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "note", "record_ids"];
+                 "arrays_needed_binding", "binding_constraint", "arrays_needed_kind", "price_usd", "usd_per_desktop", "proxy_iops",
+                 "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "latency_target_ms", "note", "record_ids"];
 
+  // arrays_needed_kind, most definite first (verdicts.KINDS)
+  var KINDS = ["exact", "drive sets", "at most"];
+  function kindOf(c) {
+    if (c.capability_status !== "at_limit") { return KINDS[2]; }
+    return c.controller_headroom ? KINDS[1] : KINDS[0];
+  }
   function isNum(x) { return typeof x === "number" && isFinite(x); }
   function ceil(x) { return Math.ceil(Math.round(x * 1e9) / 1e9); }
   function fmt(x) {
@@ -75,6 +90,12 @@
 
   function verdicts(sizeRows, inputs, params, prices) {
     var clone = params.clone_type === undefined ? "linked" : params.clone_type;
+    var target = params.latency_target_ms === undefined || params.latency_target_ms === null ?
+      DEFAULT_LATENCY_TARGET_MS : Number(params.latency_target_ms);
+    if (!(isFinite(target) && target > 0)) {
+      throw new Error("latency_target_ms must be a positive number of milliseconds, got " +
+                      JSON.stringify(params.latency_target_ms));
+    }
     if (CLONE_TYPES.indexOf(clone) < 0) {
       throw new Error("unknown clone_type " + JSON.stringify(clone) + "; use full or linked (how the desktops are cloned)");
     }
@@ -100,29 +121,46 @@
           var want = phase === "boot" ? ["boot"] : USER_PHASES;
           function best(condition) {
             var c = mine.filter(function (x) { return want.indexOf(x.phase) >= 0 && x.condition === condition; });
-            var wf = c.filter(function (x) { return x.floor !== null && x.floor !== undefined; });
+            var over = c.filter(function (x) { return x.floor !== null && x.floor !== undefined && overTarget(x, target); });
+            var wf = c.filter(function (x) {
+              return x.floor !== null && x.floor !== undefined && over.indexOf(x) < 0;
+            });
             wf.sort(function (x, y) { return y.floor - x.floor; });
-            return [wf.length ? wf[0] : null, c];
+            return [wf.length ? wf[0] : null, c, over];
           }
-          var bs = best(cond), b = bs[0], seen = bs[1];
+          var bs = best(cond), b = bs[0], seen = bs[1], over = bs[2];
+          var overTxt = over.map(function (x) {
+            return (PHASE_WORDS[x.phase] || x.phase) + " " + fmt(x.floor) + " IOPS at " + x.latency_text;
+          }).join("; ");
           var row = { source_id: sid, vendor: mine[0].vendor, array: mine[0].array, configuration: conf, phase: phase,
                       condition: cond, desktops: desktops, demand_iops: fe, demand_iops_top: top, throughput_mbps: mbps,
                       port_mbps: isNum(a.port_mbps) ? a.port_mbps : null, port_bound: a.port_bound || "",
-                      price_usd: price, note: "", at_limit: false, record_ids: "" };
+                      price_usd: price, latency_target_ms: target, note: "", at_limit: false, record_ids: "" };
           ["demonstrated_iops", "demonstrated_bound", "demonstrated_phase", "vantage", "latency_ms", "latency_text",
            "busiest_resource", "busiest_text", "arrays_needed", "arrays_needed_top", "arrays_needed_ports", "proxy_iops",
            "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "usd_per_desktop", "arrays_needed_binding",
            "binding_constraint", "verdict", "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb",
-           "usable_bound", "arrays_needed_capacity"].forEach(function (k) { row[k] = null; });
+           "usable_bound", "arrays_needed_capacity", "capability_status", "binding_resource", "status_text",
+           "status_records", "arrays_needed_kind"].forEach(function (k) { row[k] = null; });
           // no I/O size known (the modern documents report no throughput): no port constraint
           if (isNum(a.port_mbps) && a.port_mbps > 0 && isNum(mbps)) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
           if (b) {
             row.demonstrated_iops = b.floor; row.demonstrated_bound = b.bound; row.demonstrated_phase = b.phase;
             row.vantage = b.vantage; row.latency_ms = b.latency_ms; row.latency_text = b.latency_text;
             row.busiest_resource = b.busiest_resource; row.busiest_text = b.busiest_text; row.at_limit = !!b.at_limit;
+            row.capability_status = b.capability_status; row.binding_resource = b.binding_resource;
+            row.status_text = b.status_text; row.status_records = b.status_records; row._kind = kindOf(b);
             row.verdict = verdict(b.floor, fe, top); row.arrays_needed = ceil(fe / b.floor);
             row.arrays_needed_top = ceil(top / b.floor); row.record_ids = b.record_ids;
-            if (b.derivation) { row.note = b.derivation; }
+            var notes = [];
+            if (b.derivation) { notes.push(b.derivation); }
+            if (over.length) { notes.push("over the " + fmtG(target) + " ms latency target, left out: " + overTxt); }
+            row.note = notes.join("; ");
+          } else if (over.length) {
+            var xo = over[0];
+            row.verdict = VERDICTS[5]; row.demonstrated_phase = xo.phase; row.vantage = xo.vantage;
+            row.latency_ms = xo.latency_ms; row.latency_text = xo.latency_text; row.record_ids = xo.record_ids;
+            row.note = "every demonstrated load's latency exceeds the " + fmtG(target) + " ms target: " + overTxt;
           } else if (seen.length) {
             var x = seen[0];
             row.verdict = VERDICTS[4]; row.demonstrated_phase = x.phase; row.vantage = x.vantage; row.record_ids = x.record_ids;
@@ -147,25 +185,24 @@
         capacity(rows, inputs, sid, conf, clone, desktops);
         var determined = rows.every(function (r) { return r.arrays_needed !== null; });
         if (determined) {
-          // the most arrays; among equals the tightest (capacity x arrays / demand smallest)
-          var bestN = 0, bestM = Infinity, what = "";
+          // the most arrays; among equals the most definite count (KINDS), then the tightest
+          // (capacity x arrays / demand smallest)
+          var bestN = 0, bestK = KINDS.length, bestM = Infinity, what = "", kind = KINDS[2];
+          var c0 = rows[0], cands = [];
           rows.forEach(function (r) {
-            [[r.arrays_needed, r.demonstrated_iops, r.demand_iops, "IOPS"],
-             [r.arrays_needed_ports, r.port_mbps, r.throughput_mbps, "ports"]].forEach(function (c) {
-              if (c[0] === null) { return; }
-              var m = c[2] ? c[1] * c[0] / c[2] : Infinity;
-              if (c[0] > bestN || (c[0] === bestN && m < bestM)) { bestN = c[0]; bestM = m; what = c[3] + ", " + PHASE_WORDS[r.phase]; }
-            });
+            cands.push([r.arrays_needed, r.demonstrated_iops, r.demand_iops, "IOPS, " + PHASE_WORDS[r.phase], r._kind || KINDS[2]]);
+            cands.push([r.arrays_needed_ports, r.port_mbps, r.throughput_mbps, "ports, " + PHASE_WORDS[r.phase], KINDS[0]]);
           });
-          var c0 = rows[0];
-          if (c0.arrays_needed_capacity !== null) {
-            var mc = c0.capacity_tb ? c0.usable_tb * c0.arrays_needed_capacity / c0.capacity_tb : Infinity;
-            if (c0.arrays_needed_capacity > bestN || (c0.arrays_needed_capacity === bestN && mc < bestM)) {
-              bestN = c0.arrays_needed_capacity; what = "capacity, " + c0.clone_type + " clones";
+          cands.push([c0.arrays_needed_capacity, c0.usable_tb, c0.capacity_tb, "capacity, " + c0.clone_type + " clones", KINDS[0]]);
+          cands.forEach(function (c) {
+            if (c[0] === null) { return; }
+            var m = c[2] ? c[1] * c[0] / c[2] : Infinity, k = KINDS.indexOf(c[4]);
+            if (c[0] > bestN || (c[0] === bestN && (k < bestK || (k === bestK && m < bestM)))) {
+              bestN = c[0]; bestK = k; bestM = m; what = c[3]; kind = c[4];
             }
-          }
+          });
           rows.forEach(function (r) {
-            r.arrays_needed_binding = bestN; r.binding_constraint = what;
+            r.arrays_needed_binding = bestN; r.binding_constraint = what; r.arrays_needed_kind = kind;
             if (price !== null) { r.usd_per_desktop = bestN * price / desktops; }
           });
         } else if (cond === "failover" && rows.every(function (r) { return r.arrays_needed !== null || r.proxy_arrays_needed !== null; })) {

@@ -5,6 +5,8 @@ I/O size, latency, vendors behind it), the sizing-relevant vendor claims with ve
 each array demonstrably carried, how to size N desktops, and the caveats that matter most.
 """
 
+from pathlib import Path
+
 import pandas as pd
 
 from ... import config
@@ -277,8 +279,6 @@ def caveats(ctx) -> list[str]:
 
 
 def sizing(ctx) -> None:
-    from .models import fmt_how
-
     say(
         "**How to size {desktops} desktops.** {how} The HTML report's calculator ({calc}) recomputes this for any "
         "era, per-phase figures (yours or the era's), desktops, concurrency, headroom, boot and login windows, RAID "
@@ -300,6 +300,36 @@ def sizing(ctx) -> None:
             "Back-end IOPS": "14%",
             "Throughput, MB/s": "14%",
         },
+    )
+
+
+def fmt_how(ctx) -> str:
+    """The scenario's formulas in words, with the report parameters and where its figures come
+    from (the era's planning rows or the architect's profile), and its rate warnings (prose)."""
+    p, inputs = ctx.params, ctx.sizing_inputs
+    sz = ctx.sizing
+    login = sz[sz["phase"] == "login"].iloc[0]
+    figures = (
+        f"the figures of your profile `{Path(p['profile_file']).name}` (no interval)"
+        if p["profile_file"]
+        else f"the {ctx.label('era', p['era'])} planning rows"
+    )
+    warnings = [w for w in sz["warning"] if w]
+    return (
+        f"{fmt.num(p['desktops'])} knowledge-worker desktops, sized with {figures}; "
+        f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, every desktop booted "
+        f"within {fmt.num(p['boot_window_min'])} minutes, the active users logged in within "
+        f"{fmt.num(p['login_window_min'])} minutes, RAID: {p['raid']} (write penalty "
+        f"{inputs['write_penalty'][p['raid']]}), failover: {p['failover']}. "
+        "Boot: (all desktops ÷ boot window) × peak IOPS per desktop booted per minute (an outage reboots every "
+        "provisioned desktop, not the concurrent fraction); login: active desktops × login peak per desktop × "
+        f"(the documents' login window, {fmt.num(login['reference_login_window_min'])} minutes, ÷ the login "
+        "window), "
+        "i.e. login rate × peak per desktop × reference window, so login demand grows with the login rate as boot "
+        "demand with the boot rate; steady state: active desktops × average IOPS per desktop; active desktops = "
+        "desktops × concurrency; everything ÷ (1 − headroom); back end = front end × (read share + (1 − read share) "
+        "× write penalty); throughput = front end × I/O size."
+        + (" **Extrapolated:** " + "; ".join(warnings) + "." if warnings else "")
     )
 
 
@@ -358,7 +388,7 @@ def render(ctx) -> None:
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
-    verdicts_rows = array_verdicts(ctx)
+    verdicts_rows = verdict_rows(ctx)
     per_array_summary(ctx, verdicts_rows)
     before, after = era_sentences(ctx)
     say(
@@ -426,37 +456,11 @@ def render(ctx) -> None:
 # ---- per-array answers at the scenario (issue 17) ------------------------------------------
 
 
-def _prices(ctx) -> dict:
-    """The buyer's array prices from the cost file (``cost.array_prices``); {} when none."""
-    from ...models import cost
-
-    path = ctx.params.get("cost_file") or (config.RAW_DIR / "cost_assumptions.csv")
-    return cost.array_prices(cost.load_assumptions(path), ctx.sources, path)
-
-
 def verdict_rows(ctx) -> pd.DataFrame:
-    """``verdicts.verdicts`` for the report scenario and the cost file's prices: rows per
-    configuration, phase and condition, columns ``verdicts.VERDICT_COLUMNS``."""
-    import math
-
-    from ...models import verdicts
-
-    size_rows = [
-        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-        for r in ctx.sizing.to_dict("records")
-    ]
-    rows = verdicts.verdicts(size_rows, ctx.sizing_inputs, ctx.params, _prices(ctx))
-    return pd.DataFrame(rows, columns=verdicts.VERDICT_COLUMNS)
-
-
-def array_verdicts(ctx) -> pd.DataFrame:
-    """``verdict_rows``, also written to ``reports/array_verdicts.csv`` (made in the staging folder
-    ``build/publish`` and published with the rest of the report: stages.PUBLISHED)."""
-    from ... import files
-
-    rows = verdict_rows(ctx)
-    files.write_csv(rows, config.REPORT_STAGING_DIR / "array_verdicts.csv")
-    return rows
+    """The per-array answers at the report scenario as the ``scenario`` stage wrote them
+    (``array_verdicts``: rows per configuration, phase and condition, columns
+    ``verdicts.VERDICT_COLUMNS``); read, never recomputed here."""
+    return ctx.verdicts
 
 
 def _sign(bound: str) -> str:
@@ -472,6 +476,47 @@ def _arrays(n) -> str:
 
 
 PROXY_COLUMN = "One controller down, untested: proxy (not a test)"
+
+
+def arrays_words(n, kind: str) -> str:
+    """Arrays needed as the test supports them (``verdicts.KINDS``): ``3 arrays`` where the test
+    reached a limit of the array; ``at most 30 arrays`` where it reached none (its load is a lower
+    bound of capability); ``4 drive sets as tested, at most 4 arrays`` where only the drives were
+    at their limit and the controllers had headroom."""
+    if kind == "drive sets":
+        return f"{int(n)} drive set{'' if int(n) == 1 else 's'} as tested, at most {_arrays(n)}"
+    return ("at most " if kind != "exact" else "") + _arrays(n)
+
+
+def usd_words(x, kind: str) -> str:
+    """USD per desktop with the kind of its arrays: ``at most $910`` unless the count is exact."""
+    return ("at most " if kind != "exact" else "") + _usd(x)
+
+
+def _binding_row(g: pd.DataFrame):
+    """The phase row (of one configuration's rows indexed by phase) whose constraint binds (from
+    ``binding_constraint``, e.g. ``IOPS, login storm``); None for capacity or when undetermined."""
+    from ...models.verdicts import PHASE_WORDS
+
+    b = str(g["binding_constraint"].iloc[0])
+    for ph, words in PHASE_WORDS.items():
+        if b.endswith(words) and ph in g.index:
+            return g.loc[ph]
+    return None
+
+
+def kind_reason(g: pd.DataFrame) -> str:
+    """Why the binding count is not exact, from the binding phase's capability status and its
+    records (empty for an exact count)."""
+    kind = g["arrays_needed_kind"].iloc[0]
+    r = _binding_row(g)
+    if kind == "exact" or r is None:
+        return ""
+    if kind == "drive sets":
+        return f"the tested drive set bound the load, not the array: {r['status_text']}"
+    if r["capability_status"] == "unknown":
+        return "a lower bound of capability: the document reports no utilization for this test"
+    return f"a lower bound of capability: {r['status_text']}"
 
 
 def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
@@ -499,12 +544,16 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
                 for p in USER_PHASES
             )
         n, price = g["arrays_needed_binding"].iloc[0], g["price_usd"].iloc[0]
+        kind = g["arrays_needed_kind"].iloc[0]
         if pd.notna(n):
             top = int(max(g["arrays_needed_top"].max(), g["arrays_needed_ports"].fillna(0).max()))
             margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
+            why = kind_reason(g)
             arrays = (
-                f"{int(n)} ({g['binding_constraint'].iloc[0]}); {top} for the interval's top; "
-                f"margin {fmt.pct(margin)} over the estimate"
+                f"{arrays_words(n, kind)} ({g['binding_constraint'].iloc[0]}); "
+                f"{'at most ' if kind != 'exact' else ''}{top} for the interval's top; "
+                f"margin {'at least ' if kind != 'exact' else ''}{fmt.pct(margin)} over the estimate"
+                + (f"; {why}" if why else "")
             )
         elif untested:
             arrays = "not determined: no run with a controller down"
@@ -517,7 +566,7 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         if pd.isna(price):
             usd = "no quote given"
         elif pd.notna(n):
-            usd = f"{_usd(g['usd_per_desktop'].iloc[0])} ({int(n)} × {_usd(price)} ÷ {fmt.num(desktops)})"
+            usd = f"{usd_words(g['usd_per_desktop'].iloc[0], kind)} ({int(n)} × {_usd(price)} ÷ {fmt.num(desktops)})"
         else:
             usd = "not determined"
         c = g.iloc[0]
@@ -585,10 +634,18 @@ def answer_line(ctx, rows: pd.DataFrame) -> str:
         name = _short(g["vendor"].iloc[0], conf, g["array"].iloc[0])
         n = g["arrays_needed_binding"].iloc[0]
         if pd.notna(n):
+            kind = g["arrays_needed_kind"].iloc[0]
             margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
-            txt = f"{name}: **{_arrays(n)}** (binding: {g['binding_constraint'].iloc[0]}; margin {fmt.pct(margin)})"
+            why = {
+                "at most": "; the test reached no limit: a lower bound of capability",
+                "drive sets": "; drive-bound, the controllers had headroom",
+            }.get(kind, "")
+            txt = (
+                f"{name}: **{arrays_words(n, kind)}** (binding: {g['binding_constraint'].iloc[0]}; margin "
+                f"{'at least ' if kind != 'exact' else ''}{fmt.pct(margin)}{why})"
+            )
             if pd.notna(g["usd_per_desktop"].iloc[0]):
-                txt += f", **{_usd(g['usd_per_desktop'].iloc[0])} per desktop** at your quote"
+                txt += f", **{usd_words(g['usd_per_desktop'].iloc[0], kind)} per desktop** at your quote"
         elif (g["verdict"] == "not tested").all():
             pn = g["proxy_arrays_needed"].max()
             txt = f"{name}: not tested with a controller down" + (
@@ -603,9 +660,39 @@ def answer_line(ctx, rows: pd.DataFrame) -> str:
     return "; ".join(out)
 
 
+def scenario_cost_sentence(ctx) -> str:
+    """The scenario's USD per desktop per configuration with a quote, as the per-array answers
+    give it (``array_verdicts``: the same figures as page 1, Table 2 and the CSV), for the cost
+    section; a sentence saying there is none without a quote."""
+    rows = ctx.verdicts
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    parts = []
+    for (_sid, conf), g in rows[(rows["condition"] == cond) & rows["price_usd"].notna()].groupby(
+        ["source_id", "configuration"], sort=False
+    ):
+        name = _short(g["vendor"].iloc[0], conf, g["array"].iloc[0])
+        x = g["usd_per_desktop"].iloc[0]
+        parts.append(
+            f"{name} {usd_words(x, g['arrays_needed_kind'].iloc[0])} per desktop"
+            if pd.notna(x)
+            else f"{name} not determined"
+        )
+    if not parts:
+        return "No quote is given, so the scenario has no cost per desktop (see the first page)."
+    return fill(
+        "At the report scenario ({desktops} desktops), your quotes give {parts}: arrays needed × price ÷ desktops, "
+        "the figures of the first page and {ref_t} (reports/array_verdicts.csv). The table below divides each quote "
+        "by the desktops the array carried in its test instead: a price per tested desktop, not a cost of the "
+        "scenario.",
+        desktops=fmt.num(ctx.params["desktops"]),
+        parts="; ".join(parts),
+        ref_t=ref("answers-verdicts"),
+    )
+
+
 def per_array_summary(ctx, rows: pd.DataFrame) -> None:
     """Page 1's first answer: which array, how many, at what margin, at what cost."""
-    prices = _prices(ctx)
+    prices = ctx.quotes
     say(
         "**Which array, how many, at what margin, at what cost** for {desktops} desktops ({cond}; {ref_t}): "
         "{answers}. {price_line}",
@@ -625,15 +712,23 @@ def per_array_summary(ctx, rows: pd.DataFrame) -> None:
 
 def per_array(ctx, rows: pd.DataFrame) -> None:
     """The per-array table with how it is built, and, without a quote, cost against price."""
+    from ...models import verdicts
+
     cond = "failover" if ctx.params["failover"] == "controller" else "normal"
-    prices = _prices(ctx)
+    prices = ctx.quotes
     say(
         "**Per-array answers.** Each tested configuration is held to what its own document shows it carried (the "
         "highest load of any user phase for login and steady state, its boot storm for the boot storm; latency and "
         "busiest resource at that load) against the scenario's front-end demand: the verdict says whether one array "
         "covers the estimate and the top of the interval; the arrays needed split the desktops so that each array "
         "carries at most what one demonstrably carried, the binding constraint being the phase (IOPS, or ports "
-        "against the scenario's MB/s) that needs the most. {failover_line}No document states an array price (the "
+        "against the scenario's MB/s) that needs the most. A count is exact only where the test reached a limit "
+        "of the array (controller utilization at {saturated} or more, or VSImax reached): what a test carried with "
+        "no resource at its limit is a lower bound of capability, so the arrays it implies, and their cost, are at "
+        "most that many; where only the drives were at their limit and the controllers had headroom, the count is "
+        "of drive sets as tested. A load counts only where its own latency met the latency target ({target} ms, "
+        "`LATENCY_TARGET_MS`). "
+        "{failover_line}No document states an array price (the "
         "vendors' dollar-per-desktop claims are readings, not quotes: {ref_readings}); {price_line}",
         failover_line=(
             "With one controller down, only a failover run counts; where none was run, a proxy (half the normal load "
@@ -642,6 +737,8 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             else ""
         ),
         ref_readings=ref("cost-readings"),
+        saturated=f"{fmt.num(verdicts.SATURATED_PCT)} %",
+        target=f"{float(ctx.params.get('latency_target_ms', verdicts.DEFAULT_LATENCY_TARGET_MS)):g}",
         price_line=(
             "USD per desktop = arrays needed × your price ÷ desktops."
             if prices
@@ -706,6 +803,8 @@ def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
     w = x[x["floor"].notna()].sort_values("floor", ascending=False)
     r = (w if len(w) else x).iloc[0]
     txt = f"{sign.get(r['bound'], '')}{fmt.num(r['iops'])} IOPS"
+    if pd.notna(r["floor"]) and r["floor"] < r["iops"]:  # an "approximately": the verdicts count its low end
+        txt += f" (counted as {fmt.num(r['floor'])}, its low end)"
     if len(phases) > 1:
         txt += f" ({ctx.label('phase', r['phase']).lower()})"
     if r["vantage"] != "array_frontend":
@@ -718,8 +817,13 @@ def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
     if r["busiest_resource"]:
         txt += f"; {r['busiest_resource']} {sign.get(r['busiest_bound'], '')}{r['busiest_pct']:g} %"
         txt += " (claims table: not testable)" if "not testable" in r["busiest_text"] else ""
-    if r["at_limit"]:
-        txt += ": at a limit"
+    status = r.get("capability_status", "at_limit" if r["at_limit"] else "unknown")
+    if status == "at_limit":
+        txt += f": at a limit ({r.get('binding_resource') or 'reported'})"
+    elif status == "not_stressed":
+        txt += ": no resource at its limit, a lower bound of capability"
+    else:
+        txt += "; utilization not reported: a lower bound of capability"
     ids = str(r["record_ids"]).split()
     return txt + f" ({ids[0]})" if ids else txt
 

@@ -2,58 +2,21 @@
 out), rules of thumb, I/O profile, headroom and density, cost per desktop, the sizing scenario
 and (HTML) the sizing calculator."""
 
-from pathlib import Path
-
 import pandas as pd
 
-from ... import config
 from .. import calculator, charts, verdict_calculator
 from .. import formatting as fmt
 from .. import model_tables as mtables
 from ..show import figure, fill, heading, html_only, ref, say, table
+from . import answers  # one direction only: answers imports nothing from this chapter
 
 ORDER = 40  # position in the report (sections/__init__.py)
 
 
 def scenario_rows(ctx) -> tuple[pd.DataFrame, str]:
-    """The report scenario sized by ``scenario.size`` (the contract of issue 12): (display
-    table, one sentence saying how). Also writes ``reports/sizing_scenario.csv`` (staged
-    in ``build/publish``, published with the rest of the report)."""
-    from ... import files
-
-    s = ctx.sizing
-    files.write_csv(s, config.REPORT_STAGING_DIR / "sizing_scenario.csv")
-    return mtables.sizing_table(s), fmt_how(ctx)
-
-
-def fmt_how(ctx) -> str:
-    """The scenario's formulas in words, with the report parameters and where its figures come
-    from (the era's planning rows or the architect's profile), and its rate warnings (prose)."""
-    p, inputs = ctx.params, ctx.sizing_inputs
-    sz = ctx.sizing
-    login = sz[sz["phase"] == "login"].iloc[0]
-    figures = (
-        f"the figures of your profile `{Path(p['profile_file']).name}` (no interval)"
-        if p["profile_file"]
-        else f"the {ctx.label('era', p['era'])} planning rows"
-    )
-    warnings = [w for w in sz["warning"] if w]
-    return (
-        f"{fmt.num(p['desktops'])} knowledge-worker desktops, sized with {figures}; "
-        f"{fmt.pct(p['concurrency'])} active at once, {fmt.pct(p['headroom'])} headroom, every desktop booted "
-        f"within {fmt.num(p['boot_window_min'])} minutes, the active users logged in within "
-        f"{fmt.num(p['login_window_min'])} minutes, RAID: {p['raid']} (write penalty "
-        f"{inputs['write_penalty'][p['raid']]}), failover: {p['failover']}. "
-        "Boot: (all desktops ÷ boot window) × peak IOPS per desktop booted per minute (an outage reboots every "
-        "provisioned desktop, not the concurrent fraction); login: active desktops × login peak per desktop × "
-        f"(the documents' login window, {fmt.num(login['reference_login_window_min'])} minutes, ÷ the login "
-        "window), "
-        "i.e. login rate × peak per desktop × reference window, so login demand grows with the login rate as boot "
-        "demand with the boot rate; steady state: active desktops × average IOPS per desktop; active desktops = "
-        "desktops × concurrency; everything ÷ (1 − headroom); back end = front end × (read share + (1 − read share) "
-        "× write penalty); throughput = front end × I/O size."
-        + (" **Extrapolated:** " + "; ".join(warnings) + "." if warnings else "")
-    )
+    """The report scenario as the ``scenario`` stage sized it (``sizing_scenario``, published as
+    ``reports/sizing_scenario.csv``): (display table, one sentence saying how)."""
+    return mtables.sizing_table(ctx.sizing), answers.fmt_how(ctx)
 
 
 def _count(n: int, singular: str, plural: str | None = None) -> str:
@@ -485,7 +448,13 @@ def _cost(ctx) -> None:
     )
     per_desktop = ctx.cost
     if len(per_desktop):
-        table(mtables.cost_table(per_desktop), "Cost per desktop from assumed array prices", "cost-per-desktop")
+        say("{line}", line=answers.scenario_cost_sentence(ctx))  # the per-array answers' figures
+        table(
+            mtables.cost_table(per_desktop),
+            "Price per tested desktop: each quote over the desktops the array carried in its test (not the scenario's "
+            "cost per desktop)",
+            "cost-per-desktop",
+        )
     else:
         say(
             "No array price is assumed, so no cost per desktop is computed: a price enters only as a row "
@@ -623,9 +592,7 @@ def _scenario(ctx) -> None:
     table(rows, "Sizing scenario per phase (model)", "scenario")
     say("### Sizing calculator")
     html_only(calculator.calculator_html(ctx), calculator_print(ctx))
-    from .answers import _prices
-
-    html_only(verdict_calculator.verdicts_html(ctx, _prices(ctx)), "")  # print: said in calculator_print
+    html_only(verdict_calculator.verdicts_html(ctx, ctx.quotes), "")  # print: said in calculator_print
 
 
 def _steady_row(pred):

@@ -1,0 +1,114 @@
+"""The ``scenario`` build stage: the report's sizing scenario and its per-array answers, computed
+once and written through the catalogue; the report, its tables, the cost and capacity sections
+and the CSVs beside the report only read them.
+
+- ``sizing_scenario`` (``scenario.size`` of the report parameters, one row per phase, columns
+  ``scenario.SIZE_COLUMNS``);
+- ``array_verdicts`` (``verdicts.verdicts`` of that scenario with the buyer's quotes, one row
+  per tested configuration, phase and condition, columns ``verdicts.VERDICT_COLUMNS``).
+
+The buyer's quotes are the ``array_price_usd:`` rows of the cost assumptions as the cost stage
+read them from ``COST_FILE`` (the catalogue's ``cost_assumptions``), so one file gives one set
+of prices everywhere. Each table is also copied into the report's staging folder
+(``build/publish``), from which the last build step publishes it beside the report.
+
+``python -m vdi_report.models.scenario_stage name=value ...`` (the report parameters of
+``stages.PARAMETERS`` by their papermill names, as the Make rule passes them; missing ones take
+the validators' defaults).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import sys
+from pathlib import Path
+
+PUBLISHED = {"sizing_scenario": "sizing_scenario.csv", "array_verdicts": "array_verdicts.csv"}
+
+
+def scenario_params(values: dict) -> dict:
+    """The typed scenario of report parameters ``{name: value}`` (papermill names, e.g.
+    ``desktops``): every parameter ``scenario.validate`` takes, validated by it, plus
+    ``clone_type`` (``verdicts.validate_clone_type``), ``latency_target_ms``
+    (``verdicts.validate_latency_target``) and ``profile_file`` (a path or "").
+    Raises ValueError with the validators' plain messages."""
+    from . import scenario, verdicts
+
+    takes = set(inspect.signature(scenario.validate).parameters)
+    p = scenario.validate(**{k: v for k, v in values.items() if k in takes})
+    p["clone_type"] = verdicts.validate_clone_type(values.get("clone_type", "linked") or "linked")
+    p["latency_target_ms"] = verdicts.validate_latency_target(
+        values.get("latency_target_ms", verdicts.DEFAULT_LATENCY_TARGET_MS)
+    )
+    p["profile_file"] = values.get("profile_file") or ""
+    return p
+
+
+def _none_for_nan(rows: list[dict]) -> list[dict]:
+    return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()} for r in rows]
+
+
+def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = None):
+    """(sizing, verdicts) DataFrames of the scenario ``params`` (``scenario_params``):
+    ``scenario.size`` (columns ``scenario.SIZE_COLUMNS``) and ``verdicts.verdicts`` with
+    ``prices`` (USD per array by ``source_id[:configuration]``; columns
+    ``verdicts.VERDICT_COLUMNS``). ``profile``: ``scenario.read_profile`` of the profile file."""
+    import pandas as pd
+
+    from . import scenario, verdicts
+
+    takes = set(inspect.signature(scenario.validate).parameters)
+    sizing = scenario.size(
+        {k: v for k, v in params.items() if k in takes},
+        inputs,
+        profile,
+        Path(params["profile_file"]).name if params.get("profile_file") else "",
+    )
+    rows = verdicts.verdicts(_none_for_nan(sizing.to_dict("records")), inputs, params, prices)
+    return sizing, pd.DataFrame(rows, columns=verdicts.VERDICT_COLUMNS)
+
+
+def run(values: dict) -> dict:
+    """Compute and write the stage's tables for report parameters ``values`` (papermill names):
+    reads ``sizing_inputs`` and ``cost_assumptions`` through the catalogue, writes
+    ``sizing_scenario`` and ``array_verdicts`` (and their copies in the staging folder).
+    Returns {table: path}."""
+    from .. import catalogue, config, files
+    from ..raw import sources
+    from . import cost, scenario
+
+    params = scenario_params(values)
+    profile = scenario.read_profile(params["profile_file"]) if params["profile_file"] else None
+    assumptions = catalogue.read("cost_assumptions")
+    prices = cost.array_prices(assumptions, sources.load_sources(), "cost assumptions (COST_FILE)")
+    sizing, rows = compute(params, catalogue.read("sizing_inputs"), prices, profile)
+    out = {}
+    for name, df in (("sizing_scenario", sizing), ("array_verdicts", rows)):
+        out[name] = catalogue.write(name, df)
+        files.write_csv(catalogue.read(name), config.REPORT_STAGING_DIR / PUBLISHED[name])
+    return out
+
+
+def main(argv: list[str]) -> int:
+    """``name=value ...`` (the papermill names of ``stages.PARAMETERS``, as its Make rule passes
+    them) -> ``run``; exit 2 with the reason for a bad parameter. (``stages`` is not imported: it
+    would make every module of the package a code dependency of this stage.)"""
+    values = {}
+    for a in argv:
+        name, sep, v = a.partition("=")
+        if not sep:
+            print(f"scenario stage: {a!r}: expected name=value", file=sys.stderr)
+            return 2
+        values[name] = v
+    try:
+        for name, p in run(values).items():
+            print(f"wrote {name}: {p}")
+    except (ValueError, FileNotFoundError, TypeError) as exc:
+        print(f"scenario stage: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,89 @@
+"""One answer per quantity (issue 25): the ``scenario`` stage computes the report scenario and its
+per-array answers once; the report only reads them (no model call that computes, no CSV written
+by a chapter, no import cycle between chapters); a quote needs no range."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from vdi_report import catalogue, config, stages
+
+REPORT = Path(config.PROJ_ROOT) / "src" / "vdi_report" / "report"
+# The functions that compute the scenario and its answers: only the scenario stage calls them.
+COMPUTING = {
+    "scenario": {"size", "build_inputs", "demonstrated"},
+    "verdicts": {"verdicts", "capability", "arrays", "capacity"},
+    "cost": {"load_assumptions", "array_prices", "cost_per_desktop", "validate_assumptions"},
+    "scenario_stage": {"compute", "run", "main"},
+}
+
+
+def _models_names(tree: ast.AST) -> dict[str, str]:
+    """Local name -> models module for every ``from ...models import x`` in ``tree``."""
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "models" and node.level >= 2:
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(("vdi_report.models",)):
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+    return out
+
+
+def test_the_scenario_stage_writes_the_answers_and_the_report_reads_them():
+    s = stages.stage("scenario")
+    assert set(s.writes) == {"sizing_scenario", "array_verdicts"}
+    assert {"sizing_scenario", "array_verdicts"} <= set(stages.stage("report").reads)
+    assert not any("array_verdicts" in o or "sizing_scenario" in o for o in stages.stage("report").outputs)
+    assert catalogue.table("array_verdicts").stage == "scenario" and not stages.problems()
+
+
+@pytest.mark.parametrize("path", sorted(REPORT.rglob("*.py")), ids=lambda p: str(p.relative_to(REPORT)))
+def test_the_report_calls_no_function_that_computes_the_scenario_or_writes_a_table(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = _models_names(tree)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in names:
+            assert f.attr not in COMPUTING.get(names[f.value.id], ()), (
+                f"{path.name}:{node.lineno}: {f.value.id}.{f.attr}"
+            )
+        if isinstance(f, ast.Attribute):
+            assert f.attr not in ("write_csv", "to_csv") and not (
+                f.attr == "write" and isinstance(f.value, ast.Name) and f.value.id == "catalogue"
+            ), f"{path.name}:{node.lineno}: a chapter writes a file ({f.attr})"
+
+
+def test_no_import_cycle_between_the_answers_and_models_chapters():
+    sections = REPORT / "sections"
+
+    def imports(name):
+        tree = ast.parse((sections / f"{name}.py").read_text(encoding="utf-8"))
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module} if node.module else {a.name for a in node.names}
+        return found
+
+    assert "models" not in imports("answers")
+
+
+def test_a_quote_without_a_range_is_accepted(tmp_path):
+    from vdi_report.models import cost
+
+    f = tmp_path / "quotes.csv"
+    f.write_text(
+        (config.RAW_DIR / "cost_assumptions.csv").read_text(encoding="utf-8").rstrip("\n")
+        + '\narray_price_usd:netapp_tr4540,350000,USD,,,quote,"AFF8040 as tested",buyer\n',
+        encoding="utf-8",
+    )
+    a = cost.load_assumptions(f)
+    q = a[a["name"] == "array_price_usd:netapp_tr4540"].iloc[0]
+    assert q["low"] == q["high"] == q["value"] == 350000
+    f.write_text(f.read_text(encoding="utf-8").replace(",,,quote", ",,abc,quote"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"line \d+: column 'high' = 'abc' is not a number"):
+        cost.load_assumptions(f)
