@@ -550,9 +550,9 @@ def test_latency_target_one_and_five_ms_change_the_verdicts_as_the_records_imply
     for tighter, looser in ((five, d), (one, five)):
         for k, r in tighter.items():
             if r["demonstrated_iops"] is not None:
-                assert looser[k]["demonstrated_iops"] is not None and r["latency_ms"] is None or (
-                    r["latency_ms"] <= r["latency_target_ms"]
-                ), k
+                assert looser[k]["demonstrated_iops"] is not None, k
+                lat = r["latency_ms"]
+                assert lat is None or lat <= r["latency_target_ms"] or r["latency_text"].startswith("< "), k
         determined = sum(r["arrays_needed_binding"] is not None for r in tighter.values())
         assert determined <= sum(r["arrays_needed_binding"] is not None for r in looser.values())
 
