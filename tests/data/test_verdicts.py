@@ -262,23 +262,39 @@ def test_capacity_by_clone_type_from_cited_records(inputs, results):
     """Full clones: NetApp's 20.3 TB without its data reduction (NTAP-0302) / 1,500 desktops, plus
     its 2 GB of memory as swap (NTAP-0286; no reservation stated); linked clones: Dell's about 3 GB
     per desktop after profiles (DELL-0015) plus 2 GB swap (DELL-0045); AccelStor's 100 %-reserved
-    memory swaps nothing. Usable: Dell 57 active drives x 1.75 TB (DELL-0036, DELL-0026)."""
+    memory swaps nothing."""
     per = inputs["capacity_by_clone"]["per_desktop"]
     assert per["full"]["high"] == pytest.approx(_value(results, "NTAP-0302") / 1500 + _value(results, "NTAP-0286"))
     assert per["full"]["low"] == pytest.approx(_value(results, "NTAP-0303") / 1500 + _value(results, "NTAP-0286"))
     assert per["linked"]["high"] == pytest.approx(_value(results, "DELL-0015") + _value(results, "DELL-0045"))
     assert per["linked"]["low"] == pytest.approx(_value(results, "ACCS-0245"))  # + 0 GB swap: memory 100 % reserved
-    usable = {(u["source_id"], u["configuration"]): u for u in inputs["capacity_by_clone"]["usable"]}
-    assert usable[("dell_sc9000", "")]["usable_tb"] == pytest.approx(57 * 1.75)
-    assert usable[("accelstor_p710", "")]["usable_tb"] == pytest.approx(420 / 0.04 / 1000)
-    params, size_rows = _size(inputs, desktops=20000, clone_type="full")
+
+
+def test_capacity_lines_match_the_documents_words(inputs, results):
+    """Dell's 99 TB is "raw space" (001:L222, DELL-0029: 57 active x 1.75 TB formatted, D-DELL-04),
+    not usable; Hitachi Config 1 counts its 7.2 TB SAS pool beside the 6.4 TB FMD pool (002:L263-264,
+    RAID-10 2D+2D as the document lays it out); AccelStor's 10.5 TB is physical (003:L1493). Only a
+    usable figure sizes capacity, and every configuration has a capacity line."""
+    lines = {(u["source_id"], u["configuration"]): u for u in inputs["capacity_by_clone"]["usable"]}
+    dell = lines[("dell_sc9000", "")]
+    assert dell["kind"] == "raw" and dell["usable_tb"] is None
+    assert "99 TB of raw space" in dell["text"] and "DELL-0029" in dell["records"] and "D-DELL-04" in dell["text"]
+    h1 = lines[("hitachi_g600", "config1")]
+    assert h1["kind"] == "usable"
+    assert h1["usable_tb"] == pytest.approx(2 * 2 * 1.6 + 3 * 2 * 1.2)  # HDS-0097 x 1.6 TB + HDS-0100 x 1.2 TB
+    assert {"HDS-0097", "HDS-0096", "HDS-0100", "HDS-0099", "HDS-0122"} <= set(h1["records"].split())
+    assert lines[("hitachi_g600", "config2")]["usable_tb"] == pytest.approx(1 * 2 * 1.6 + 5 * 2 * 1.2)
+    assert lines[("hitachi_g600", "config3")]["usable_tb"] == pytest.approx(4 * 2 * 1.6)
+    acc = lines[("accelstor_p710", "")]
+    assert acc["kind"] == "physical" and acc["usable_tb"] is None and "10.5 TB physical" in acc["text"]
+    assert lines[("netapp_tr4540", "")]["kind"] == "raw"
+    params, size_rows = _size(inputs, desktops=10000, clone_type="full")
     rows = verdicts.verdicts(size_rows, inputs, params, {})
-    d = _row(rows, "dell_sc9000", "login", "normal")
-    assert d["capacity_tb"] == pytest.approx(20000 * per["full"]["high"] / 1000)
-    assert d["arrays_needed_capacity"] == math.ceil(d["capacity_tb"] / (57 * 1.75))
-    a = _row(rows, "accelstor_p710", "login", "normal")
-    assert a["arrays_needed_binding"] >= a["arrays_needed_capacity"] > 1
-    assert _row(rows, "netapp_tr4540", "login", "normal")["arrays_needed_capacity"] is None  # usable not stated
+    assert all(r["capacity_text"] and r["capacity_text"] != "capacity not stated" for r in rows)
+    h = _row(rows, "hitachi_g600", "login", "normal", "config1")
+    assert h["arrays_needed_capacity"] == math.ceil(h["capacity_tb"] / h1["usable_tb"])
+    for sid in ("dell_sc9000", "accelstor_p710", "netapp_tr4540"):
+        assert _row(rows, sid, "login", "normal")["arrays_needed_capacity"] is None
 
 
 # ---- capability status (issue 25): at a limit, or only a lower bound ---------------------------

@@ -68,6 +68,7 @@ Nothing here reads files: the model stage passes the tables in and writes ``capa
 from __future__ import annotations
 
 import math
+import re
 
 PHASES = ("boot", "login", "steady_state")
 PHASE_WORDS = {"boot": "boot storm", "login": "login storm", "steady_state": "steady state"}
@@ -163,6 +164,7 @@ VERDICT_COLUMNS = [
     "usable_tb",
     "usable_bound",
     "arrays_needed_capacity",
+    "capacity_text",
     "arrays_needed_binding",
     "binding_constraint",
     "arrays_needed_kind",
@@ -722,51 +724,135 @@ def capacity(results, sources_df) -> dict:
         }
     usable = []
     for sid in seeds["source_id"]:
-        tb = ok[(ok["source_id"] == sid) & (ok["phase"] == "testbed")]
-        u = tb[tb["metric"] == "usable_capacity"]
-        for _, x in u.iterrows():
-            usable.append(
-                {
-                    "source_id": sid,
-                    "configuration": x["configuration"],
-                    "usable_tb": float(x["value"]) / 1000,
-                    "bound": x["bound"],
-                    "text": f"{_sign(x['bound'])}{x['value'] / 1000:g} TB usable ({x['record_id']})",
-                    "records": x["record_id"],
-                }
-            )
-        act, per_drive = tb[tb["metric"] == "active_drives"], tb[tb["metric"] == "drive_usable_capacity"]
-        if u.empty and len(act) and len(per_drive):
-            a, d = act.iloc[0], per_drive.iloc[0]
-            v = float(a["value"] * d["value"]) / 1000
-            usable.append(
-                {
-                    "source_id": sid,
-                    "configuration": "",
-                    "usable_tb": v,
-                    "bound": "eq",
-                    "text": f"{a['value']:g} active drives × {d['value'] / 1000:g} TB usable = {v:g} TB (derived; "
-                    f"{a['record_id']}, {d['record_id']})",
-                    "records": f"{a['record_id']} {d['record_id']}",
-                }
-            )
-        used = ok[(ok["source_id"] == sid) & (ok["metric"] == "used_capacity") & (ok["statistic"] == "total")]
-        pct = ok[(ok["source_id"] == sid) & (ok["metric"] == "used_capacity_percent")]
-        if u.empty and act.empty and len(used) and len(pct) and float(pct["value"].iloc[0]) > 0:
-            a, p = used.iloc[0], pct.iloc[0]
-            v = float(a["value"]) * 100 / float(p["value"]) / 1000
-            usable.append(
-                {
-                    "source_id": sid,
-                    "configuration": "",
-                    "usable_tb": v,
-                    "bound": "eq",
-                    "text": f"{a['value']:g} GB = {p['value']:g} % of the physical capacity → {v:g} TB (derived; "
-                    f"{a['record_id']}, {p['record_id']})",
-                    "records": f"{a['record_id']} {p['record_id']}",
-                }
-            )
+        usable += capacity_lines(results, sid)
     return {"per_desktop": per, "usable": usable}
+
+
+_RAID = re.compile(r"RAID-?(\d+)\s*\((\d+)D\+(\d+)[DP]\)")
+
+
+def _tb(gb: float) -> str:
+    return f"{gb / 1000:g} TB"
+
+
+def capacity_lines(results, source_id: str) -> list[dict]:
+    """The capacity of each tested configuration of a document as the document states it, one line
+    per configuration (``configuration`` "" for the whole document): ``kind`` ``usable``, ``raw``,
+    ``physical`` or ``not stated`` (never one for another), ``usable_tb`` only for ``usable`` (TB,
+    decimal), ``bound``, ``text`` (the figures with their records), ``records``.
+
+    - usable from the document's own RAID layout: per pool, parity groups x data drives of its
+      RAID group (``RAID-10 (2D+2D)``: 2) x drive capacity, from one row of the layout table
+      (``parity_groups``, ``drive_capacity`` and ``drives`` on one line, the drives matching the
+      RAID groups), summed over the configuration's pools (Hitachi Config 1: the 6.4 TB FMD
+      pool and the 7.2 TB SAS pool); a stated ``usable_capacity`` of the configuration is named;
+    - else a stated test-bed ``usable_capacity``;
+    - else raw: the document's ``raw_capacity`` (also where the register sets it aside, with the
+      active drives x formatted capacity behind it: Dell's "99TB of raw space"), or drives x drive
+      capacity (derived);
+    - else physical: used capacity / its share of the physical capacity (AccelStor: 420 GB = 4 %).
+
+    Usable capacity is never derived from raw or physical capacity (no protection overhead is
+    assumed), so only a usable line enters the arrays needed for capacity."""
+    r = results[(results["source_id"] == source_id) & (results["phase"].isin(["testbed", "capacity"]))]
+    tb = r[(r["phase"] == "testbed") & r["used_in_analysis"]]
+    confs = sorted(c for c in set(tb["configuration"]) if c and not c.startswith("_")) or [""]
+    out = []
+    for conf in confs:
+        mine = tb[tb["configuration"] == conf]
+        pools = []
+        for _, pg in mine[mine["metric"] == "parity_groups"].sort_values("record_id").iterrows():
+            size = mine[(mine["metric"] == "drive_capacity") & (mine["line"] == pg["line"])]
+            count = mine[(mine["metric"] == "drives") & (mine["line"] == pg["line"])]
+            m = _RAID.search(str(pg["quote"]))
+            # one pool per layout-table row: its parity groups, drive size and drive count on one line,
+            # the count matching the RAID groups (prose restating a pool is not a second pool)
+            if size.empty or count.empty or not m:
+                continue
+            data = int(m.group(2))
+            if float(count["value"].iloc[0]) != float(pg["value"]) * (data + int(m.group(3))):
+                continue
+            gb = float(pg["value"]) * data * float(size["value"].iloc[0])
+            pools.append(
+                (
+                    gb,
+                    f"{pg['value']:g} RAID-{m.group(1)} ({m.group(2)}D+{m.group(3)}D) parity groups × {data} data "
+                    f"drives × {_tb(float(size['value'].iloc[0]))} = {_tb(gb)} ({pg['record_id']}, "
+                    f"{size['record_id'].iloc[0]})",
+                    [pg["record_id"], size["record_id"].iloc[0]],
+                )
+            )
+        stated = mine[mine["metric"] == "usable_capacity"]
+        if pools:
+            total = sum(g for g, _, _ in pools)
+            text = " + ".join(t for _, t, _ in pools)
+            text += f" = {_tb(total)} usable (derived from the document's RAID layout)"
+            ids = [i for _, _, x in pools for i in x]
+            for _, x in stated.iterrows():
+                text += f"; the document's {_sign(x['bound'])}{_tb(x['value'])} ({x['record_id']})"
+                if len(pools) > 1 and any(abs(g - x["value"]) < 1e-6 for g, _, _ in pools):
+                    text += " is one pool's alone"
+                ids.append(x["record_id"])
+            out.append(_cap_line(source_id, conf, "usable", total / 1000, "eq", text, ids))
+            continue
+        if len(stated):
+            x = stated.iloc[0]
+            text = f"{_sign(x['bound'])}{_tb(x['value'])} usable ({x['record_id']})"
+            out.append(_cap_line(source_id, conf, "usable", x["value"] / 1000, x["bound"], text, [x["record_id"]]))
+            continue
+        raw = r[(r["metric"] == "raw_capacity") & (r["phase"] == "testbed")]
+        act, per_drive = mine[mine["metric"] == "active_drives"], mine[mine["metric"] == "drive_usable_capacity"]
+        if len(raw):
+            x = raw.iloc[0]
+            text = f"{_tb(x['value'])} of raw space as the document says ({x['record_id']})"
+            ids = [x["record_id"]]
+            if len(act) and len(per_drive):
+                a, d = act.iloc[0], per_drive.iloc[0]
+                reg = str(x.get("resolution", "")).split(":")[0]
+                text += (
+                    f", which is {a['value']:g} active drives × {_tb(d['value'])} formatted per drive = "
+                    f"{_tb(a['value'] * d['value'])} ({a['record_id']}, {d['record_id']}"
+                    + (f"; {reg}" if reg else "")
+                    + ")"
+                )
+                ids += [a["record_id"], d["record_id"]]
+            text += "; usable after RAID not stated"
+            out.append(_cap_line(source_id, conf, "raw", None, x["bound"], text, ids))
+            continue
+        drives, size = mine[mine["metric"] == "drives"], mine[mine["metric"] == "drive_capacity"]
+        if len(drives) and len(size):
+            n, d = drives.sort_values("record_id").iloc[0], size.sort_values("record_id").iloc[0]
+            text = (
+                f"{n['value']:g} drives × {_tb(d['value'])} = {_tb(n['value'] * d['value'])} raw (derived; "
+                f"{n['record_id']}, {d['record_id']}); usable not stated"
+            )
+            out.append(_cap_line(source_id, conf, "raw", None, "eq", text, [n["record_id"], d["record_id"]]))
+            continue
+        used = r[(r["metric"] == "used_capacity") & (r["statistic"] == "total") & r["used_in_analysis"]]
+        pct = r[(r["metric"] == "used_capacity_percent") & r["used_in_analysis"]]
+        if len(used) and len(pct) and float(pct["value"].iloc[0]) > 0:
+            a, p = used.iloc[0], pct.iloc[0]
+            v = float(a["value"]) * 100 / float(p["value"])
+            text = (
+                f"{a['value']:g} GB = {p['value']:g} % of the physical capacity → {_tb(v)} physical (derived; "
+                f"{a['record_id']}, {p['record_id']}); usable not stated"
+            )
+            out.append(_cap_line(source_id, conf, "physical", None, "eq", text, [a["record_id"], p["record_id"]]))
+            continue
+        out.append(_cap_line(source_id, conf, "not stated", None, "", "capacity not stated", []))
+    return out
+
+
+def _cap_line(sid, conf, kind, usable_tb, bound, text, ids) -> dict:
+    return {
+        "source_id": sid,
+        "configuration": conf,
+        "kind": kind,
+        "usable_tb": usable_tb,
+        "bound": bound if kind == "usable" else "",
+        "text": text,
+        "records": " ".join(dict.fromkeys(ids)),
+    }
 
 
 def to_inputs(cap, arr, capacity_facts: dict | None = None) -> dict:
@@ -961,10 +1047,12 @@ def _capacity(rows: list[dict], inputs: dict, sid: str, conf: str, clone: str, d
     capacity, and the arrays that capacity needs (``ceil(capacity_tb / usable_tb)``)."""
     facts = inputs.get("capacity_by_clone") or {}
     per = (facts.get("per_desktop") or {}).get(clone)
-    us = [u for u in facts.get("usable") or [] if u["source_id"] == sid and u["configuration"] in (conf, "")]
-    us.sort(key=lambda u: u["configuration"] != conf)
+    lines = [u for u in facts.get("usable") or [] if u["source_id"] == sid and u["configuration"] in (conf, "")]
+    lines.sort(key=lambda u: u["configuration"] != conf)
+    us = [u for u in lines if u.get("kind", "usable") == "usable" and u.get("usable_tb") is not None]
     for r in rows:
         r["clone_type"] = clone
+        r["capacity_text"] = lines[0]["text"] if lines else "capacity not stated"
         if per is None:
             continue
         r["capacity_gb_per_desktop"] = per["high"]
@@ -997,7 +1085,7 @@ def _bind(rows: list[dict], cond: str, price, desktops: int) -> None:
                 c["usable_tb"],
                 c["capacity_tb"],
                 f"capacity, {c['clone_type']} clones",
-                KINDS[0],
+                KINDS[1],  # the tested drive set's usable capacity: an array may hold more drives
             )
         )
         for n, have, need, what, kind in cands:

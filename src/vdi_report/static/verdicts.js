@@ -40,7 +40,7 @@
                  "capability_status", "binding_resource", "status_text", "status_records", "verdict",
                  "arrays_needed", "arrays_needed_top", "port_mbps", "port_bound", "arrays_needed_ports",
                  "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb", "usable_bound", "arrays_needed_capacity",
-                 "arrays_needed_binding", "binding_constraint", "arrays_needed_kind", "price_usd", "usd_per_desktop", "proxy_iops",
+                 "capacity_text", "arrays_needed_binding", "binding_constraint", "arrays_needed_kind", "price_usd", "usd_per_desktop", "proxy_iops",
                  "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "latency_target_ms", "note", "record_ids"];
 
   // arrays_needed_kind, most definite first (verdicts.KINDS)
@@ -72,12 +72,15 @@
   function capacity(rows, inputs, sid, conf, clone, desktops) {
     var facts = inputs.capacity_by_clone || {};
     var per = (facts.per_desktop || {})[clone];
-    var us = (facts.usable || []).filter(function (u) {
+    var lines = (facts.usable || []).filter(function (u) {
       return u.source_id === sid && (u.configuration === conf || u.configuration === "");
     });
-    us.sort(function (x, y) { return (x.configuration !== conf) - (y.configuration !== conf); });
+    lines.sort(function (x, y) { return (x.configuration !== conf) - (y.configuration !== conf); });
+    // only a usable line (never raw or physical) sizes capacity (verdicts.capacity_lines)
+    var us = lines.filter(function (u) { return (u.kind || "usable") === "usable" && isNum(u.usable_tb); });
     rows.forEach(function (r) {
       r.clone_type = clone;
+      r.capacity_text = lines.length ? lines[0].text : "capacity not stated";
       if (!per) { return; }
       r.capacity_gb_per_desktop = per.high;
       r.capacity_tb = desktops * per.high / 1000;
@@ -193,7 +196,7 @@
             cands.push([r.arrays_needed, r.demonstrated_iops, r.demand_iops, "IOPS, " + PHASE_WORDS[r.phase], r._kind || KINDS[2]]);
             cands.push([r.arrays_needed_ports, r.port_mbps, r.throughput_mbps, "ports, " + PHASE_WORDS[r.phase], KINDS[0]]);
           });
-          cands.push([c0.arrays_needed_capacity, c0.usable_tb, c0.capacity_tb, "capacity, " + c0.clone_type + " clones", KINDS[0]]);
+          cands.push([c0.arrays_needed_capacity, c0.usable_tb, c0.capacity_tb, "capacity, " + c0.clone_type + " clones", KINDS[1]]);
           cands.forEach(function (c) {
             if (c[0] === null) { return; }
             var m = c[2] ? c[1] * c[0] / c[2] : Infinity, k = KINDS.indexOf(c[4]);

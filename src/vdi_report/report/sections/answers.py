@@ -573,11 +573,11 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         if pd.isna(c["capacity_tb"]):
             capacity = "not determined"
         elif pd.isna(c["usable_tb"]):
-            capacity = f"{fmt.num(c['capacity_tb'])} TB; usable capacity not stated"
+            capacity = f"{fmt.num(c['capacity_tb'])} TB; {c['capacity_text']}"
         else:
             capacity = (
                 f"{fmt.num(c['capacity_tb'])} TB of {_sign(c['usable_bound'])}{fmt.num(c['usable_tb'])} TB usable: "
-                f"{_arrays(c['arrays_needed_capacity'])}"
+                f"{arrays_words(c['arrays_needed_capacity'], 'drive sets')} ({c['capacity_text']})"
             )
         row = {
             "Array": g["array"].iloc[0],
@@ -695,11 +695,16 @@ def per_array_summary(ctx, rows: pd.DataFrame) -> None:
     prices = ctx.quotes
     say(
         "**Which array, how many, at what margin, at what cost** for {desktops} desktops ({cond}; {ref_t}): "
-        "{answers}. {price_line}",
+        "{answers}. These are arrays of {span} ({each}): evidence of what a class of array carried in one test "
+        "each, not a quote for today's models. {price_line}",
         desktops=fmt.num(ctx.params["desktops"]),
         cond="one controller down" if ctx.params["failover"] == "controller" else "both controllers",
         ref_t=ref("answers-verdicts"),
         answers=answer_line(ctx, rows),
+        span=_years(ctx.seeds),
+        each="; ".join(
+            f"{v} {a}: {str(y)[:4]}" for v, a, y in zip(ctx.seeds["vendor"], ctx.seeds["array"], ctx.seeds["published"])
+        ),
         price_line=(
             "No document states an array price: the costs use your quotes ("
             + fmt.words(sorted(prices))
@@ -758,8 +763,8 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
         say(
             "**Capacity** ({clone} clones, `CLONE_TYPE`): {high} GB per desktop, {text}; {total} TB for {desktops} "
             "desktops (no data-reduction credit: the reduction of identical synthetic clones is a test artefact; after "
-            "the vendor's stated reduction, {low} GB per desktop). Usable capacity per tested array: {usable}; the "
-            "others do not state it.",
+            "the vendor's stated reduction, {low} GB per desktop). Capacity per tested configuration as its "
+            "document states it (only a usable figure sizes capacity; raw and physical are not usable): {usable}.",
             clone=clone,
             high=fmt.num(per["high"]),
             text=per["text"],
