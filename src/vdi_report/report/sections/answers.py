@@ -756,8 +756,9 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
     clone = ctx.params.get("clone_type", "linked")
     per = (facts.get("per_desktop") or {}).get(clone)
     if per:
-        usable = "; ".join(
-            f"{_short(*_vendor_conf(ctx, u['source_id'], u['configuration']))} {u['text']}"
+        usable = "; ".join(  # in short: the lines with their records are the table's capacity column
+            f"{_short(*_vendor_conf(ctx, u['source_id'], u['configuration']))} {u.get('kind', 'usable')}"
+            + (f" {fmt.num(u['usable_tb'])} TB" if u.get("usable_tb") is not None else "")
             for u in facts.get("usable", [])
         )
         say(
