@@ -245,7 +245,7 @@ STAGES = (
         "model: IOPS per desktop with leave-one-vendor-out validation",
         notebook="04_iops_model",
         reads_tables=("results",),
-        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv", CHOICES_RAW),
+        raw=("data/raw/claims.csv", "data/raw/discrepancies.csv", "data/raw/test_setup.csv", CHOICES_RAW),
         params=("CHOICES",),
         inputs=("build/choices.iops_model.stamp",),
     ),

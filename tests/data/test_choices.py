@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from vdi_report import catalogue
-from vdi_report.models import boot, iops, sensitivity
+from vdi_report.models import boot, era, iops, sensitivity
 from vdi_report.raw import choices as analysis
 
 DECL = analysis.declared()
@@ -84,10 +84,42 @@ def test_boot_pooling_and_estimate_statistic(results):
     for pooling, f in (("highest", max), ("lowest", min)):
         m = boot.rate_model(storms, pooling).set_index("statistic")
         assert m.at["peak_per_rate", "estimate"] == pytest.approx(f(ok["peak_iops_per_rate"]))
+    # one boot pooling: the path the published table takes (planning_under -> era.boot_rows) gives the same
+    # seed boot rows as boot.rate_model, under every option of boot_pooling
+    for pooling in boot.POOLINGS:
+        plan = sensitivity.planning_under(results, ch(boot_pooling=pooling)).plan
+        pub = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].set_index("statistic")
+        m = boot.rate_model(storms, pooling).set_index("statistic")
+        for stat in ("peak_per_rate", "io_per_boot"):
+            got = m.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float)
+            assert np.allclose(got, pub.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float))
     model = iops.fit(iops.observations(results), "pooled")
     med, mean = iops.predict_grid(model, results), iops.predict_grid(model, results, "mean")
     assert np.allclose(mean["estimate"], med["estimate"] * np.exp(model.result.scale / 2))
     assert np.allclose(mean["pi90_high"], med["pi90_high"])  # the interval does not change
+
+
+def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
+    """provisioning_pooling: separate (register D-RA2053-02, D-RA2136-02) gives MCS and Provisioning rows;
+    pooled one row from both. boot_peak_to_average: documents turns the modern boot lower bound into the
+    bound x NetApp's peak-to-average (117,752 / 57,231, NTAP-0006 / NTAP-0080), marked assumed."""
+    from vdi_report.models import era
+
+    sep = sensitivity.planning_under(results).plan
+    pooled = sensitivity.planning_under(results, ch(provisioning_pooling="pooled")).plan
+    m = sep[sep["era"] == "modern"]
+    assert {"mcs", "pvs"} <= set(m["provisioning"]) and "mcs+pvs" not in set(m["provisioning"])
+    assert set(pooled.loc[pooled["era"] == "modern", "provisioning"]) == {"mcs+pvs", "mcs"}  # boot: MCS tests only
+    w = {
+        k: t[(t["era"] == "modern") & (t["cell"] == era.WHOLE_TEST)].set_index("provisioning")["estimate"]
+        for k, t in (("sep", sep), ("pooled", pooled))
+    }
+    assert w["pooled"]["mcs+pvs"] < w["sep"]["mcs"]  # 34.7 against 35.8: Provisioning's runs pull it down
+    pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
+    b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]
+    b1 = pa[(pa["era"] == "modern") & (pa["cell"] == "boot peak per boot rate")].iloc[0]
+    assert b0["bound"] == "gt" and b1["bound"] == "assumed"
+    assert b1["estimate"] == pytest.approx(b0["estimate"] * 117752 / 57231)
 
 
 def test_model_spec_choice_fixes_the_specification(results):
@@ -170,7 +202,7 @@ def test_sensitivity_has_every_choice_option_and_the_defaults(sens, processed):
     one = sens[sens["kind"] == "one_at_a_time"]
     for cid in DECL.ids:
         assert set(one.loc[one["choice_id"] == cid, "option"]) == set(DECL.options[cid])
-    plan = processed("iops_per_desktop_model")
+    plan = era.sizing_rows(processed("iops_per_desktop_model"))  # sensitivity.csv holds the sizing rows
     default = one[one["specification"] == analysis.DEFAULT_KEY].drop_duplicates(
         ["era", "phase", "worker_class", "statistic"]
     )
@@ -188,7 +220,7 @@ def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens):
     joint = [c for c in DECL.ids if DECL.joint[c]]
     for combo in itertools.islice(itertools.combinations(joint, 3), 0, 20, 7):
         c = DECL.defaults().with_options(**{k: next(o for o in DECL.options[k] if o != DECL.default[k]) for k in combo})
-        plan = sensitivity.planning_under(results, c).plan
+        plan = era.sizing_rows(sensitivity.planning_under(results, c).plan)
         rows = sens[(sens["kind"] == "joint") & (sens["specification"] == c.key())]
         m = plan.merge(rows, on=["era", "phase", "worker_class", "statistic"], suffixes=("", "_s"))
         assert len(m) == len(plan), c.key()
@@ -240,7 +272,9 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     assert "model: IOPS per desktop" in out
     for other in ("normalize every source", "combine the sources", "audit:", "sensitivity of the planning", "density"):
         assert other not in out, f"{other} re-ran for a change of analysis choices"
-    plan = pd.read_csv(root / "data/processed/iops_per_desktop_model.csv")
+    plan = era.sizing_rows(
+        pd.read_csv(root / "data/processed/iops_per_desktop_model.csv", keep_default_na=False, na_values=[""])
+    )
     sens = pd.read_csv(root / "data/processed/sensitivity.csv", keep_default_na=False, na_values=[""])
     key = analysis.resolve(mine).key()
     rows = sens[(sens["kind"] == "joint") & (sens["specification"] == key)]

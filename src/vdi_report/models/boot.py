@@ -14,10 +14,8 @@ the analysis, front end or host vantage):
   minute). The boot-rate model: peak IOPS = rate x ``peak_iops_per_rate``. A rate lower bound
   makes it an upper bound; a host average in place of a missing peak makes it a lower bound.
 
-``rate_model`` pools the exact (and ``approx``) per-document values: geometric mean, and as the
-interval the range of the documents' values when fewer than ``MIN_FOR_PI`` are available
-(a statsmodels prediction interval from two points is vacuous), else a 90 % prediction interval
-of an intercept-only OLS on the logarithm.
+``rate_model`` is the seed era's boot rows of the planning table: the one boot pooling,
+``era.boot_rows`` (labs as the unit of replication, ``era.pool``).
 """
 
 import numpy as np
@@ -29,8 +27,6 @@ from . import semantics
 FRONT_VANTAGES = ("array_frontend", "host", "storage_port", "")
 # The boot-rate model's two statistics, as a reader reads them (planning tables).
 STATISTIC_LABELS = {"peak_per_rate": "peak per boot rate", "io_per_boot": "I/O per boot"}
-MIN_FOR_PI = 3
-PI_ALPHA = 0.10
 # The columns of ``boot_storms.csv``, in file order: the catalogue's declaration (one source).
 BOOT_COLUMNS = catalogue.table("boot_storms").column_names
 _FLIP = {"lt": "gt", "gt": "lt"}
@@ -85,6 +81,10 @@ def boot_storms(
     r = semantics.observation_semantics(results[results["phase"] == "boot"], sources_df)
     # choice register_resolutions: ignore uses the records the register sets aside too
     r = r[(r["used_in_analysis"] | (not use_register)) & (r["condition"] != "failover")]
+    from ..raw import sources, test_setup
+
+    src = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    setup = test_setup.wide(test_setup.load_test_setup())
     rows = []
     for sid, g in r.groupby("source_id", sort=True):
         dur = _pick(g[g["metric"] == "duration"])
@@ -121,6 +121,7 @@ def boot_storms(
             ppr, ppr_b = avg / rate, _combine(ab, _FLIP.get(rate_b, rate_b), "gt")
         else:
             ppr, ppr_b = np.nan, ""
+        prov = test_setup.lookup(setup, sid, dur["configuration"], "provisioning")[0] or src.at[sid, "clone_type"]
         rows.append(
             {
                 "source_id": sid,
@@ -142,91 +143,50 @@ def boot_storms(
                 "peak_iops_per_rate": ppr,
                 "peak_per_rate_bound": ppr_b,
                 "vantage": vp[0] if vp else "",
+                "provisioning": prov,
+                "lab": src.at[sid, "lab"],
             }
         )
     return pd.DataFrame(rows, columns=BOOT_COLUMNS)
-
-
-def _pool(values: pd.Series) -> dict:
-    v = values.dropna()
-    if v.empty:
-        return {
-            "estimate": np.nan,
-            "pi90_low": np.nan,
-            "pi90_high": np.nan,
-            "interval_kind": "not estimable",
-            "n_vendors": 0,
-        }
-    if len(v) < MIN_FOR_PI:
-        kind = (
-            "one document: no interval"
-            if len(v) == 1
-            else f"range of {len(v)} documents (too few for a prediction interval)"
-        )
-        return {
-            "estimate": float(np.exp(np.log(v).mean())),
-            "pi90_low": float(v.min()),
-            "pi90_high": float(v.max()),
-            "interval_kind": kind,
-            "n_vendors": len(v),
-        }
-    from statsmodels.regression.linear_model import OLS  # the submodule alone, when a model is fitted
-
-    res = OLS(np.log(v.to_numpy()), np.ones((len(v), 1))).fit()
-    f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
-    return {
-        "estimate": float(np.exp(f["mean"])),
-        "pi90_low": float(np.exp(f["obs_ci_lower"])),
-        "pi90_high": float(np.exp(f["obs_ci_upper"])),
-        "interval_kind": "90 % prediction interval (OLS on ln)",
-        "n_vendors": len(v),
-    }
 
 
 POOLINGS = ("geometric_mean", "highest", "lowest")  # choice boot_pooling (data/raw/analysis_choices.csv)
 
 
 def rate_model(storms: pd.DataFrame, pooling: str = "geometric_mean") -> pd.DataFrame:
-    """The boot-rate model from the seed documents' exact or approximate values (bounds are
-    shown in ``boot_storms`` but not pooled).
+    """The seed era's boot-rate model: the seed boot rows of the planning table, pooled by the one
+    boot pooling ``era.boot_rows`` (exact or approximate values; bounds are shown in
+    ``boot_storms`` but not pooled; with only bounds, a lower bound without interval).
 
-    ``pooling`` (choice ``boot_pooling``): the estimate is the documents' geometric mean (or,
-    with three or more, the OLS estimate on ln), or the ``highest`` or ``lowest`` document's
-    value; the interval is the same. Raises ValueError for another pooling.
+    ``pooling`` (choice ``boot_pooling``): the estimate is the labs' geometric mean, or the
+    ``highest`` or ``lowest`` document's value; the interval is the same. Raises ValueError for
+    another pooling.
 
-    Two rows (phase ``boot``, worker_class ``any``): statistic ``peak_per_rate`` (peak
-    front-end IOPS per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot).
-    Columns: phase, worker_class, statistic, estimate, pi90_low, pi90_high, interval_kind,
-    n_vendors, boot_rate_per_min (geometric mean of the documents' tested rates, desktops/min),
-    io_per_boot (the pooled I/O per boot, repeated on both rows), records (source ids used), vendors.
+    Rows (phase ``boot``, worker_class ``any``): statistic ``peak_per_rate`` (peak front-end IOPS
+    per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot). Columns: phase,
+    worker_class, statistic, estimate, pi90_low, pi90_high, interval_kind, n_vendors,
+    boot_rate_per_min (geometric mean of the tested rates of the storms behind the row,
+    desktops/min), io_per_boot (the pooled I/O per boot, repeated on both rows), records (source
+    ids used), vendors.
     """
-    if pooling not in POOLINGS:
-        raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
-    s = storms[storms["role"] == "seed"]
-    out = []
-    for stat, col, bcol in (
-        ("peak_per_rate", "peak_iops_per_rate", "peak_per_rate_bound"),
-        ("io_per_boot", "io_per_boot", "io_per_boot_bound"),
-    ):
-        ok = s[s[bcol].isin(["eq", "approx"])]
-        pooled = _pool(ok[col])
-        v = ok[col].dropna()
-        if pooling != "geometric_mean" and len(v):
-            pooled["estimate"] = float(v.max() if pooling == "highest" else v.min())
-        out.append(
-            {
-                "phase": "boot",
-                "worker_class": "any",
-                "statistic": stat,
-                **pooled,
-                "records": " ".join(ok["source_id"]),
-                "vendors": ", ".join(ok["vendor"]),
-            }
-        )
-    d = pd.DataFrame(out)
-    d["boot_rate_per_min"] = float(np.exp(np.log(s["boot_rate_per_min"]).mean())) if len(s) else np.nan
-    d["io_per_boot"] = d.loc[d["statistic"] == "io_per_boot", "estimate"].iloc[0]
-    return d
+    from .era import boot_rows
+
+    rows = boot_rows(storms, "seed", pooling)
+    cols = [
+        "phase",
+        "worker_class",
+        "statistic",
+        "estimate",
+        "pi90_low",
+        "pi90_high",
+        "interval_kind",
+        "n_vendors",
+        "boot_rate_per_min",
+        "io_per_boot",
+        "records",
+        "vendors",
+    ]
+    return pd.DataFrame([r | {"records": " ".join(r["_sources"])} for r in rows]).reindex(columns=cols)
 
 
 def external_check(storms: pd.DataFrame, model: pd.DataFrame) -> pd.DataFrame:

@@ -67,6 +67,8 @@ RUN_COLUMNS = [
     "era",
     "source_id",
     "vendor",
+    "lab",
+    "provisioning",
     "test_id",
     "configuration",
     "variant",
@@ -85,6 +87,8 @@ DOC_COLUMNS = [
     "era",
     "source_id",
     "vendor",
+    "lab",
+    "provisioning",
     "cell",
     "phase",
     "statistic",
@@ -105,6 +109,55 @@ def _gmean(x) -> float:
     return float(np.exp(np.log(v).mean())) if len(v) else np.nan
 
 
+def _sources(sources_df: pd.DataFrame | None) -> pd.DataFrame:
+    from ..raw import sources
+
+    return sources.load_sources() if sources_df is None else sources_df
+
+
+def _setup() -> pd.DataFrame:
+    """data/raw/test_setup.csv, one row per source and configuration (``raw.test_setup.wide``)."""
+    from ..raw import test_setup
+
+    return test_setup.wide(test_setup.load_test_setup())
+
+
+def provisioning_of(setup_wide: pd.DataFrame, source_id: str, configuration: str) -> str:
+    """The provisioning of a modern run (data/raw/test_setup.csv, factor ``provisioning``: ``mcs``
+    or ``pvs``); ``""`` when the file does not say."""
+    from ..raw import test_setup
+
+    return test_setup.lookup(setup_wide, source_id, configuration, "provisioning")[0]
+
+
+PROVISIONING_POOLINGS = ("separate", "pooled")  # choice provisioning_pooling (data/raw/analysis_choices.csv)
+CITRIX = ("mcs", "pvs")
+SIZING_PROVISIONING = "mcs"  # the provisioning of the default modern rows (the boot storms were all MCS tests)
+
+
+def provisioning_group(era: str, provisioning: pd.Series, pooling: str = "separate") -> pd.Series:
+    """The provisioning a run's figure is pooled under: modern runs by their own (``mcs``,
+    ``pvs``: register D-RA2053-02, D-RA2136-02, Provisioning serves reads from the provisioning
+    server's memory) unless ``pooling == "pooled"`` (``mcs+pvs``); seed runs (VMware Horizon
+    clones, no register entry against pooling them) under the era's clone types joined by ``+``.
+    Raises ValueError for another pooling."""
+    if pooling not in PROVISIONING_POOLINGS:
+        raise ValueError(f"provisioning pooling must be one of {PROVISIONING_POOLINGS}, got {pooling!r}")
+    p = provisioning.fillna("").astype(str)
+    if era == "seed":
+        return pd.Series("+".join(sorted(set(p) - {""})) or "not stated", index=p.index)
+    if pooling == "pooled":
+        return p.where(~p.isin(CITRIX), "+".join(CITRIX))
+    return p.replace("", "not stated")
+
+
+def sizing_rows(plan: pd.DataFrame, provisioning: str = SIZING_PROVISIONING) -> pd.DataFrame:
+    """The planning rows a sizing reads (one per era and cell): seed rows, and the modern rows of
+    ``provisioning`` (or of MCS and Provisioning pooled, when the choice pools them)."""
+    keep = (plan["era"] != "modern") | plan["provisioning"].isin([provisioning, "+".join(CITRIX)])
+    return plan[keep].reset_index(drop=True)
+
+
 def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Seed observations of the IOPS model (``iops.observations``: one per document, cell and
     worker class, standard loads, front end preferred; ``obs`` when given, e.g. under a reviewer's
@@ -113,11 +166,14 @@ def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.D
 
     o = iops.observations(results, sources_df=sources_df) if obs is None else obs
     o = o[o["worker_class"].isin(PLANNING_CLASSES)]
+    src = _sources(sources_df).set_index("source_id")
     return pd.DataFrame(
         {
             "era": "seed",
             "source_id": o["source_id"],
             "vendor": o["vendor"],
+            "lab": o["source_id"].map(src["lab"]),
+            "provisioning": o["source_id"].map(src["clone_type"]),
             "test_id": "",
             "configuration": "",
             "variant": "",
@@ -153,6 +209,8 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
     if not variants:
         r = r[~r["variant"].isin(list(EXCLUDED_VARIANTS))]
     keys = ["source_id", "vendor", "test_id", "configuration", "variant", "worker_class", "phase", "statistic"]
+    lab = _sources(sources_df).set_index("source_id")["lab"]
+    setup = _setup()
     rows = []
     for k, g in r.groupby(keys, sort=True):
         phase, stat = k[-2], k[-1]
@@ -164,7 +222,14 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
         rd, wr = (g[g["metric"] == m].iloc[0] for m in ("read_iops", "write_iops"))
         n = float(rd["desktops"])
         ids = f"{rd['record_id']} {wr['record_id']}"
-        base = dict(zip(keys, k)) | {"era": "modern", "cell": CELLS[(phase, stat)], "desktops": n, "record_ids": ids}
+        base = dict(zip(keys, k)) | {
+            "era": "modern",
+            "lab": lab.get(k[0], k[0]),
+            "provisioning": provisioning_of(setup, k[0], k[3]),
+            "cell": CELLS[(phase, stat)],
+            "desktops": n,
+            "record_ids": ids,
+        }
         if stat == "average":
             v = (rd["value"] + wr["value"]) / n
             rows.append(base | {"value": v, "low": v, "high": v, "status": "exact"})
@@ -185,17 +250,37 @@ def run_figures(
     return pd.concat(runs, ignore_index=True)[RUN_COLUMNS]
 
 
+def grouped_runs(
+    results: pd.DataFrame,
+    sources_df: pd.DataFrame | None = None,
+    obs: pd.DataFrame | None = None,
+    provisioning_pooling: str = "separate",
+) -> pd.DataFrame:
+    """``run_figures`` with ``provisioning`` replaced by the group each run is pooled under
+    (``provisioning_group``: seed runs under their era's clone types, modern runs by MCS and
+    Provisioning apart, or pooled)."""
+    runs = run_figures(results, sources_df, obs)
+    if len(runs):
+        runs["provisioning"] = pd.concat(
+            [provisioning_group(e, g["provisioning"], provisioning_pooling) for e, g in runs.groupby("era", sort=False)]
+        ).reindex(runs.index)
+    return runs
+
+
 def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
-    """One figure per document and cell: the geometric mean of its runs (value), the lowest
+    """One figure per document, provisioning (``runs``' column, as grouped by the caller) and
+    cell: the geometric mean of its runs (value), the lowest
     low and highest high of its runs; status ``exact`` when every run is, else ``bounds``.
     Columns ``DOC_COLUMNS`` (n_runs: runs or worker classes behind the figure)."""
     rows = []
-    for (era, sid, cell), g in runs.groupby(["era", "source_id", "cell"], sort=True):
+    for (era, sid, prov, cell), g in runs.groupby(["era", "source_id", "provisioning", "cell"], sort=True):
         rows.append(
             {
                 "era": era,
                 "source_id": sid,
                 "vendor": g["vendor"].iloc[0],
+                "lab": g["lab"].iloc[0],
+                "provisioning": prov,
                 "cell": cell,
                 "phase": g["phase"].iloc[0],
                 "statistic": g["statistic"].iloc[0],
@@ -210,15 +295,35 @@ def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=DOC_COLUMNS)
 
 
-def pool(values: pd.Series, lows: pd.Series | None = None, highs: pd.Series | None = None) -> dict:
-    """Pool documents' figures (one per document): ``estimate`` (geometric mean), ``pi90_low``,
-    ``pi90_high`` and ``interval_kind``. Fewer than ``MIN_FOR_PI`` documents: the range of the
-    documents (with one document, the range of its runs or bounds ``lows``/``highs``);
-    otherwise a 90 % prediction interval of an intercept-only OLS on ln (statsmodels), widened
-    to cover bounds (``lows``/``highs``) when given. ``n_documents``: documents pooled."""
+SPANS = {
+    1: "one lab's runs",
+    2: "range of 2 labs",
+    "pi": "prediction interval for a new lab",
+    "gt": "lower bound",
+}
+
+
+def pool(
+    values: pd.Series,
+    lows: pd.Series | None = None,
+    highs: pd.Series | None = None,
+    labs: pd.Series | None = None,
+) -> dict:
+    """Pool documents' figures (one per document) with the lab as the unit of replication.
+
+    ``labs``: each document's lab (sources.csv ``lab``; default: every document its own lab).
+    A lab's figure is the geometric mean of its documents' (documents of one lab share hardware
+    family, images, harness and staff: they are not independent deployments). Returns
+    ``estimate`` (the geometric mean of the labs' figures), ``pi90_low``, ``pi90_high``,
+    ``interval_kind`` (in words), ``interval_spans`` (``SPANS``: what the interval spans),
+    ``n_documents``, ``n_labs`` and ``labs`` (sorted list). One lab: the range of its documents'
+    runs or bounds (``lows``/``highs``), never a prediction interval; two labs: their range;
+    ``MIN_FOR_PI`` labs or more: a 90 % prediction interval for a new lab of an intercept-only
+    OLS on ln of the labs' figures (statsmodels), widened to cover ``lows``/``highs``."""
     v = pd.Series(values, dtype=float).dropna()
     lo = pd.Series(lows if lows is not None else values, dtype=float).loc[v.index]
     hi = pd.Series(highs if highs is not None else values, dtype=float).loc[v.index]
+    lab = pd.Series(labs, dtype=str).loc[v.index] if labs is not None else pd.Series(v.index.astype(str), index=v.index)
     n = len(v)
     if n == 0:
         return {
@@ -226,32 +331,45 @@ def pool(values: pd.Series, lows: pd.Series | None = None, highs: pd.Series | No
             "pi90_low": np.nan,
             "pi90_high": np.nan,
             "interval_kind": "not estimable",
+            "interval_spans": "not estimable",
             "n_documents": 0,
+            "n_labs": 0,
+            "labs": [],
         }
-    est = _gmean(v)
-    if n < MIN_FOR_PI:
+    by_lab = v.groupby(lab, sort=True).agg(_gmean)
+    k = len(by_lab)
+    est = _gmean(by_lab)
+    names = sorted(by_lab.index) if labs is not None else []
+    docs = f"{n} document{'s' if n > 1 else ''}"
+    if k < MIN_FOR_PI:
         kind = (
-            "one document: the range of its runs, not an interval across documents"
-            if n == 1
-            else f"range of {n} documents and their runs (too few documents for a prediction interval)"
+            f"one lab's runs ({docs}): their range, not an interval for a new lab"
+            if k == 1
+            else f"range of {k} labs and their runs ({docs}; too few labs for a prediction interval)"
         )
         return {
             "estimate": est,
             "pi90_low": float(lo.min()),
             "pi90_high": float(hi.max()),
             "interval_kind": kind,
+            "interval_spans": SPANS[k],
             "n_documents": n,
+            "n_labs": k,
+            "labs": names,
         }
     from statsmodels.regression.linear_model import OLS
 
-    res = OLS(np.log(v.to_numpy()), np.ones((n, 1))).fit()
+    res = OLS(np.log(by_lab.to_numpy()), np.ones((k, 1))).fit()
     f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
     return {
         "estimate": float(np.exp(f["mean"])),
         "pi90_low": float(min(np.exp(f["obs_ci_lower"]), lo.min())),
         "pi90_high": float(max(np.exp(f["obs_ci_upper"]), hi.max())),
-        "interval_kind": f"90 % prediction interval over {n} documents (OLS on ln)",
+        "interval_kind": f"90 % prediction interval for a new lab over {k} labs ({docs}; OLS on ln)",
+        "interval_spans": SPANS["pi"],
         "n_documents": n,
+        "n_labs": k,
+        "labs": names,
     }
 
 
@@ -345,14 +463,47 @@ def _labels(sources_df: pd.DataFrame | None) -> dict[str, str]:
     return document_labels(sources.load_sources() if sources_df is None else sources_df)
 
 
-def boot_rows(storms: pd.DataFrame, era: str, pooling: str = "geometric_mean") -> list[dict]:
-    """The boot rows of one era from ``boot.boot_storms`` (documents of the era's role): per
-    statistic (``peak_per_rate``, ``io_per_boot``) the documents' exact or approximate values
-    pooled (``pool``); where an era has only lower bounds (an average boot IOPS in place of a
-    peak), their geometric mean with bound ``gt`` and the range of the bounds. rate_low/high:
-    the tested boot rates (desktops per minute) of the storms behind the peak row. ``pooling``
-    (choice ``boot_pooling``, ``boot.POOLINGS``, as ``boot.rate_model``): the estimate of an exact
-    row is the documents' geometric mean, or the ``highest`` or ``lowest`` document's value; same interval."""
+PEAK_TO_AVERAGE = ("none", "documents")  # choice boot_peak_to_average (data/raw/analysis_choices.csv)
+
+
+def peak_to_average(storms: pd.DataFrame) -> dict:
+    """The boot peak-to-average factor of the seed documents that state both a peak and an
+    average of one boot storm (exact or approximate; NetApp: 117,752 ÷ 57,231 = 2.06, NTAP-0006
+    over NTAP-0080, 000:L560): ``factor`` (their geometric mean; NaN without such a document) and
+    ``sources`` (list of source ids)."""
+    s = storms[
+        (storms["role"] == "seed")
+        & storms["peak_bound"].isin(["eq", "approx"])
+        & storms["average_iops"].notna()
+        & storms["peak_iops"].notna()
+    ]
+    s = s[~s["average_record"].eq("")]
+    f = s["peak_iops"].astype(float) / s["average_iops"].astype(float)
+    return {"factor": _gmean(f) if len(f) else np.nan, "sources": list(s["source_id"])}
+
+
+def boot_rows(
+    storms: pd.DataFrame, era: str, pooling: str = "geometric_mean", peak_average: str = "none"
+) -> list[dict]:
+    """The boot rows of one era from ``boot.boot_storms`` (documents of the era's role): THE
+    pooling of boot storms (``boot.rate_model`` reads it too). Per statistic (``peak_per_rate``,
+    ``io_per_boot``) the documents' exact or approximate values pooled by ``pool`` over labs
+    (sources.csv ``lab``); where an era has only lower bounds (an average boot IOPS in place of a
+    peak), their geometric mean with bound ``gt`` and NO interval (a bound stays a bound: the
+    geometric mean of lower bounds is a lower bound of the geometric mean of the peaks).
+
+    ``pooling`` (choice ``boot_pooling``, ``boot.POOLINGS``): the estimate of an exact row is the
+    labs' geometric mean, or the ``highest`` or ``lowest`` document's value; same interval.
+    ``peak_average`` (choice ``boot_peak_to_average``, ``PEAK_TO_AVERAGE``): ``documents``
+    turns a lower bound of the peak per boot rate into an estimate, the bound × the factor of
+    ``peak_to_average`` (bound ``assumed``, no interval). rate_low/high: the tested boot rates
+    (desktops per minute) of the storms behind the row. Raises ValueError for another option."""
+    from . import boot
+
+    if pooling not in boot.POOLINGS:
+        raise ValueError(f"pooling must be one of {boot.POOLINGS}, got {pooling!r}")
+    if peak_average not in PEAK_TO_AVERAGE:
+        raise ValueError(f"peak_average must be one of {PEAK_TO_AVERAGE}, got {peak_average!r}")
     role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
     s = storms[storms["role"] == role]
     out = []
@@ -363,14 +514,31 @@ def boot_rows(storms: pd.DataFrame, era: str, pooling: str = "geometric_mean") -
             ok, bound = s[(s[bcol] == "gt") & s[col].notna()], "gt"
         if ok.empty:
             continue
-        p = pool(ok[col].astype(float))
+        vals = ok[col].astype(float)
+        p = pool(vals, labs=ok["lab"] if "lab" in ok.columns else None)
         if pooling != "geometric_mean" and bound == "eq":
-            p["estimate"] = float(ok[col].astype(float).agg("max" if pooling == "highest" else "min"))
+            p["estimate"] = float(vals.agg("max" if pooling == "highest" else "min"))
         if bound == "gt":
-            p["interval_kind"] = (
-                f"lower bounds of {len(ok)} document{'s' if len(ok) > 1 else ''} (average boot IOPS ÷ "
-                "boot rate: the peak is higher)"
+            what = f"{len(ok)} document{'s' if len(ok) > 1 else ''}"
+            p.update(
+                pi90_low=np.nan,
+                pi90_high=np.nan,
+                interval_spans=SPANS["gt"],
+                interval_kind=f"lower bound: the geometric mean of the lower bounds of {what} (average boot IOPS "
+                "÷ boot rate: the peak is higher); no interval",
             )
+            f = peak_to_average(storms)
+            if peak_average == "documents" and stat == "peak_per_rate" and not np.isnan(f["factor"]):
+                p["estimate"] *= f["factor"]
+                bound = "assumed"
+                p["interval_kind"] = (
+                    f"assumed: the lower bound × the peak-to-average factor {f['factor']:.2f} of "
+                    f"{', '.join(f['sources'])} (choice boot_peak_to_average); no interval"
+                )
+                p["interval_spans"] = "assumed from another document's peak-to-average"
+        prov = provisioning_group(
+            era, ok["provisioning"] if "provisioning" in ok.columns else pd.Series("", index=ok.index)
+        )
         out.append(
             {
                 "era": era,
@@ -378,6 +546,7 @@ def boot_rows(storms: pd.DataFrame, era: str, pooling: str = "geometric_mean") -
                 "worker_class": "any",
                 "statistic": stat,
                 "cell": BOOT_CELLS[stat],
+                "provisioning": prov.iloc[0] if era == "seed" else "+".join(sorted(set(prov))),
                 **p,
                 "bound": bound,
                 "unit": unit,
@@ -397,40 +566,91 @@ def boot_rows(storms: pd.DataFrame, era: str, pooling: str = "geometric_mean") -
     return out
 
 
-def modern_profile(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> dict:
-    """Read share and latency of the modern documents' whole runs: per run read average ÷ (read +
-    write averages) (runs of ``_modern_runs``), the mean of a document's runs, the median over
-    documents; latency: stated average controller latencies of whole runs (bounds excluded), the
-    median of each document's, then over documents. Keys read_share, read_share_vendors,
-    latency_ms, latency_vendors (documents behind each, comma-separated labels)."""
+def modern_profile(
+    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, pooling: str = "separate"
+) -> pd.DataFrame:
+    """Read share and latency of the modern documents per provisioning group
+    (``provisioning_group`` under ``pooling``) and phase (``full_run``, ``login``, ``boot``).
+
+    Read share of a run: read ÷ (read + write) of its averages (whole runs, exact) or of its
+    login peaks (derived: the two peaks need not coincide); the mean of a document's runs, the
+    median over documents. A phase whose documents give no read/write split (boot) takes the
+    whole runs' share, labelled as assumed in ``read_share_basis``. Latency: stated average
+    controller latencies of whole runs (bounds excluded), the median of each document's, then
+    over documents. Index (provisioning, phase); columns read_share, read_share_basis,
+    read_share_vendors, latency_ms, latency_vendors (documents behind each, comma-separated)."""
     from . import semantics
 
     r = semantics.observation_semantics(results, sources_df)
     r = r[
         (r["role"] == "external")
         & r["used_in_analysis"]
-        & (r["phase"] == "full_run")
-        & (r["statistic"] == "average")
         & (r["vantage"] == "array_frontend")
+        & (r["condition"].isin(["normal", ""]))
+        & r["worker_class"].isin(PLANNING_CLASSES)
         & ~r["variant"].isin(list(EXCLUDED_VARIANTS))
     ]
+    setup = _setup()
+    r = r.assign(_prov=[provisioning_of(setup, a, b) for a, b in zip(r["source_id"], r["configuration"])])
+    r = r.assign(_group=provisioning_group("modern", r["_prov"], pooling))
     labels = _labels(sources_df)
-    keys = ["source_id", "test_id", "configuration"]
-    w = (
-        r[r["metric"].isin(["read_iops", "write_iops"])]
-        .drop_duplicates(keys + ["metric"])
-        .pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
-        .dropna()
-    )
-    share = (w["read_iops"] / (w["read_iops"] + w["write_iops"])).groupby(level="source_id").mean()
-    lat = r[(r["metric"] == "latency") & r["bound"].isin(["eq", "approx"])].drop_duplicates(keys)
-    lat = lat.groupby("source_id")["value"].median()
-    return {
-        "read_share": float(share.median()) if len(share) else np.nan,
-        "read_share_vendors": ", ".join(labels.get(s, s) for s in share.index),
-        "latency_ms": float(lat.median()) if len(lat) else np.nan,
-        "latency_vendors": ", ".join(labels.get(s, s) for s in lat.index),
+    keys = ["_group", "source_id", "test_id", "configuration"]
+    rows = []
+    basis = {
+        "full_run": "whole runs' read ÷ (read + write) averages (derived)",
+        "login": "login peaks' read ÷ (read + write) peaks (derived; the two peaks need not coincide)",
     }
+    for group in sorted(set(r["_group"])):
+        g = r[r["_group"] == group]
+        shares = {}
+        for phase, stat in (("full_run", "average"), ("login", "peak")):
+            x = g[(g["phase"] == phase) & (g["statistic"] == stat) & g["metric"].isin(["read_iops", "write_iops"])]
+            w = (
+                x[x["bound"].isin(["eq", "approx"])]
+                .drop_duplicates(keys + ["metric"])
+                .pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
+                .dropna()
+            )
+            if "read_iops" in w.columns and "write_iops" in w.columns and len(w):
+                sh = (w["read_iops"] / (w["read_iops"] + w["write_iops"])).groupby(level="source_id").mean()
+                shares[phase] = (float(sh.median()), basis[phase], ", ".join(labels.get(x, x) for x in sh.index))
+        lat = g[
+            (g["phase"] == "full_run")
+            & (g["statistic"] == "average")
+            & (g["metric"] == "latency")
+            & g["bound"].isin(["eq", "approx"])
+        ].drop_duplicates(keys[1:])
+        lat = lat.groupby("source_id")["value"].median()
+        whole = shares.get("full_run", (np.nan, "", ""))
+        for phase in ("full_run", "login", "boot"):
+            sh = shares.get(phase) or (
+                whole[0],
+                "assumed: the whole runs' share (the documents give no read/write split of this phase)"
+                if not np.isnan(whole[0])
+                else "",
+                whole[2],
+            )
+            rows.append(
+                {
+                    "provisioning": group,
+                    "phase": phase,
+                    "read_share": sh[0],
+                    "read_share_basis": sh[1],
+                    "read_share_vendors": sh[2],
+                    "latency_ms": float(lat.median()) if len(lat) else np.nan,
+                    "latency_vendors": ", ".join(labels.get(s, s) for s in lat.index),
+                }
+            )
+    cols = [
+        "provisioning",
+        "phase",
+        "read_share",
+        "read_share_basis",
+        "read_share_vendors",
+        "latency_ms",
+        "latency_vendors",
+    ]
+    return pd.DataFrame(rows, columns=cols).set_index(["provisioning", "phase"])
 
 
 def planning_rows(
@@ -440,10 +660,14 @@ def planning_rows(
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
     boot_pooling: str = "geometric_mean",
+    provisioning_pooling: str = "separate",
+    boot_peak_average: str = "none",
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
     ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
-    declared defaults); ``boot_pooling``: the choice of that name (``boot_rows``).
+    declared defaults); ``boot_pooling``, ``boot_peak_average``: the choices ``boot_pooling`` and
+    ``boot_peak_to_average`` (``boot_rows``); ``provisioning_pooling``: the choice of that name
+    (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled).
 
     Per era (``ERAS``) and cell: the documents' figures pooled by ``pool`` (IOPS per desktop;
     ``n_documents``, ``documents``: the documents behind the row; ``n_obs``: their runs or worker
@@ -457,21 +681,22 @@ def planning_rows(
     I/O size). identifiable: what the row can and cannot tell.
     """
     labels = _labels(sources_df)
-    docs = document_figures(run_figures(results, sources_df, obs))
+    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
     win = login_windows(results, sources_df).set_index("source_id")
     rows = []
     for era in ERAS:
-        for cell, phase in ERA_PHASES[era].items():
-            d = docs[(docs["era"] == era) & (docs["cell"] == cell)]
-            if d.empty:
+        for (prov, cell), d in docs[docs["era"] == era].groupby(["provisioning", "cell"], sort=True):
+            if cell not in ERA_PHASES[era]:
                 continue
-            p = pool(d["value"], d["low"], d["high"])
+            phase = ERA_PHASES[era][cell]
+            p = pool(d["value"], d["low"], d["high"], d["lab"])
             row = {
                 "era": era,
                 "phase": phase,
                 "worker_class": PLANNING_CLASS,
                 "statistic": d["statistic"].iloc[0],
                 "cell": cell,
+                "provisioning": prov,
                 **p,
                 "bound": "eq" if (d["status"] == "exact").all() else "bounds",
                 "unit": "IOPS per desktop",
@@ -494,12 +719,13 @@ def planning_rows(
                     rate_high=float(w["login_rate_per_min"].max()),
                 )
             rows.append(row)
-        rows += boot_rows(storms, era, boot_pooling)
+        rows += boot_rows(storms, era, boot_pooling, boot_peak_average)
     t = pd.DataFrame(rows)
     t["documents"] = t.pop("_sources").map(lambda s: ", ".join(labels.get(x, x) for x in s))
+    t["labs"] = t["labs"].map(", ".join)
     seed = t[t["era"] == "seed"].set_index("cell")
     for i, r in t[t["era"] == "modern"].iterrows():
-        if r["cell"] in seed.index:
+        if r["cell"] in seed.index and r["bound"] not in ("gt", "assumed"):
             s = seed.loc[r["cell"]]
             t.loc[i, ["ratio_to_seed", "ratio_low", "ratio_high"]] = [
                 r["estimate"] / s["estimate"],
@@ -511,11 +737,14 @@ def planning_rows(
         key = r["phase"] if r["phase"] in ch.index else "steady_state"
         for c in ("read_share", "io_size_kb", "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors"):
             t.loc[i, c] = ch.at[key, c] if c in ch.columns else np.nan
-    mp = modern_profile(results, sources_df)
-    m = t["era"] == "modern"
-    for c, v in mp.items():
-        t.loc[m, c] = v
-    t.loc[m, "io_size_vendors"] = ""
+    t.loc[t["era"] == "seed", "read_share_basis"] = "the seeds' own phase (derived, median over vendors)"
+    mp = modern_profile(results, sources_df, provisioning_pooling)
+    for i, r in t[t["era"] == "modern"].iterrows():
+        key = (r["provisioning"], r["phase"])
+        if key in mp.index:
+            for c in mp.columns:
+                t.loc[i, c] = mp.at[key, c]
+    t.loc[t["era"] == "modern", "io_size_vendors"] = ""
     t["identifiable"] = np.where(
         t["phase"] == "boot",
         "no user session during boot: one row for every worker class; demand scales with the boot rate",
@@ -526,7 +755,16 @@ def planning_rows(
             "Login Enterprise knowledge worker; the ratio to the seed row cannot separate " + NOT_SEPARABLE,
         ),
     )
-    for c in ("documents", "read_share_vendors", "io_size_vendors", "latency_vendors", "interval_kind", "vendors"):
+    for c in (
+        "documents",
+        "labs",
+        "read_share_vendors",
+        "read_share_basis",
+        "io_size_vendors",
+        "latency_vendors",
+        "interval_kind",
+        "vendors",
+    ):
         t[c] = t[c].fillna("")
     return t.reindex(columns=PLANNING_COLUMNS).reset_index(drop=True)
 
@@ -540,7 +778,8 @@ def leave_one_document_out(
     cell, held_out, trained_on (``;``-joined labels), n_train (documents), observed, estimate,
     pi90_low, pi90_high, interval_kind, ratio (observed ÷ estimate), verdict (``verdict``)."""
     labels = _labels(sources_df)
-    docs = document_figures(run_figures(results, sources_df))
+    docs = document_figures(grouped_runs(results, sources_df))
+    docs = docs[(docs["era"] == "seed") | (docs["provisioning"] == SIZING_PROVISIONING)]  # the sizing rows' cells
     b = []
     for era in ERAS:
         role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
@@ -551,6 +790,7 @@ def leave_one_document_out(
                 {
                     "era": era,
                     "source_id": x.source_id,
+                    "lab": x.lab,
                     "cell": BOOT_CELLS[stat],
                     "value": float(getattr(x, col)),
                     "low": float(getattr(x, col)),
@@ -566,7 +806,7 @@ def leave_one_document_out(
             continue
         for i, h in g.iterrows():
             rest = g.drop(index=i)
-            p = pool(rest["value"], rest["low"], rest["high"])
+            p = pool(rest["value"], rest["low"], rest["high"], rest["lab"])
             obs = float(h["value"])
             rows.append(
                 {

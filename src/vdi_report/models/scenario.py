@@ -16,12 +16,15 @@ which implements the same formulas):
 
 Formulas (k = 1 / (1 - headroom)). Boot: rate = desktops (all provisioned: an outage or
 maintenance reboots every desktop, not the concurrent fraction) / boot_window_min desktops per
-minute; front-end peak IOPS = rate x peak IOPS per desktop booted per minute x k. Login: active =
-desktops x concurrency; login rate = active / login_window_min; front-end peak IOPS = active x
-login peak per desktop x (reference login window / login_window_min) x k, i.e. login rate x
-peak per desktop x reference window: the login peak grows with the login rate as the boot peak
-with the boot rate (the reference window is the documents' own login window, over which their
-per-desktop peak was measured). Steady state: active x average IOPS per desktop x k. Back-end
+minute; front-end peak IOPS = rate x peak IOPS per desktop booted per minute x k (the boot storm
+runs before users log on, as in the documents' tests). Login (the storm model): active = desktops x
+concurrency; login rate = active / login_window_min; front-end peak IOPS = (active x steady IOPS
+per desktop + I/O per logon x login rate / 60) x k, where I/O per logon = (the documents' login
+peak per desktop - their steady state per desktop) x their login window in seconds
+(``io_per_logon``, computed once in ``build_inputs``): the documents' own peak at their own
+window, never below the steady state at any window. An architect's profile login peak is sized
+as given unless the file states its window (``PROFILE_WINDOW_COLUMN``). Steady state: active x
+average IOPS per desktop x k. Back-end
 IOPS = FE x (read_share + (1 - read_share) x write_penalty). Throughput (MB/s) = FE x io_size_kb
 x 1024 / 10^6 (KB binary, MB decimal, as the codebook says; NaN when the I/O size is not known).
 A boot or login rate outside the documents' tested rates gets a ``warning``. ``failover =
@@ -104,6 +107,10 @@ PHASE_STATISTIC = {"boot": "peak", "login": "peak", "steady_state": "average"}
 ERAS = ("seed", "modern")
 DEFAULT_ERA = "modern"
 PROFILE_COLUMNS = ("phase", "iops_per_desktop", "read_share", "io_size_kb")
+# Optional last column: the login window (minutes) over which the file's login peak was measured.
+# Given, the login peak enters the storm model (steady state + I/O per logon x login rate) with that
+# window as reference; absent, the login peak is sized as it is, never rescaled by the documents' windows.
+PROFILE_WINDOW_COLUMN = "login_window_min"
 # What a profile's iops_per_desktop means per phase (the planning table's units): boot IOPS per
 # desktop booted per minute; login the login peak per desktop over the era's reference login
 # window; steady state the average per desktop.
@@ -339,14 +346,37 @@ def capacity_per_desktop(results: pd.DataFrame) -> pd.DataFrame:
     return r[["vendor", "record_id", "value", "bound", "quote"]].sort_values("record_id").reset_index(drop=True)
 
 
+def _profile_window(where: str, phase: str, text: str, problems: list) -> float | None:
+    """The profile's login window (minutes) from its cell ``text``, or None when empty; a problem
+    (appended to ``problems``, naming ``where``, the column and the value) for a window on another
+    row than login or a value that is not a positive number."""
+    if text == "":
+        return None
+    try:
+        w = float(text)
+    except ValueError:
+        w = float("nan")
+    col = PROFILE_WINDOW_COLUMN
+    if phase != "login":
+        problems.append(f"{where}: column {col!r} = {text!r}: only the login row has a window")
+    elif not (math.isfinite(w) and w > 0):
+        problems.append(f"{where}: column {col!r} = {text!r}: expected a positive number of minutes, or empty")
+    else:
+        return w
+    return None
+
+
 def read_profile(path) -> dict:
     """An architect's own per-desktop figures (``PROFILE_FILE``): a CSV with the columns
-    ``PROFILE_COLUMNS`` and one row per phase (boot, login, steady_state).
+    ``PROFILE_COLUMNS`` (optionally followed by ``PROFILE_WINDOW_COLUMN``) and one row per phase
+    (boot, login, steady_state).
 
     iops_per_desktop: a positive number in the planning table's unit of the phase
     (``PROFILE_UNITS``); read_share: a fraction in [0, 1]; io_size_kb: a positive number of KB
-    (binary), or empty when unknown (no throughput is then computed). Returns ``{phase:
-    {"iops_per_desktop": float, "read_share": float, "io_size_kb": float | None}}``. Raises
+    (binary), or empty when unknown (no throughput is then computed); login_window_min (login
+    row only, optional): the minutes over which the login peak was measured. Returns ``{phase:
+    {"iops_per_desktop": float, "read_share": float, "io_size_kb": float | None,
+    "login_window_min": float | None}}``. Raises
     FileNotFoundError for a missing file and ValueError naming the file, line and column of
     every problem (unknown or missing column, unknown, repeated or missing phase, a value out
     of range)."""
@@ -359,10 +389,10 @@ def read_profile(path) -> dict:
     with open(p, encoding="utf-8-sig", newline="") as fh:
         reader = csv.DictReader(fh)
         cols = [c.strip() for c in (reader.fieldnames or [])]
-        if tuple(cols) != PROFILE_COLUMNS:
+        if tuple(cols) not in (PROFILE_COLUMNS, PROFILE_COLUMNS + (PROFILE_WINDOW_COLUMN,)):
             raise ValueError(
-                f"{p}: line 1: columns must be {', '.join(PROFILE_COLUMNS)} (in this order), got "
-                f"{', '.join(cols) or 'none'}"
+                f"{p}: line 1: columns must be {', '.join(PROFILE_COLUMNS)} (in this order; optionally "
+                f"{PROFILE_WINDOW_COLUMN} last), got {', '.join(cols) or 'none'}"
             )
         for line, row in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
@@ -391,6 +421,9 @@ def read_profile(path) -> dict:
                 if not ok:
                     problems.append(f"{p}: line {line}: column {col!r} = {txt!r}: expected {hint}")
                 vals[col] = v
+            vals[PROFILE_WINDOW_COLUMN] = _profile_window(
+                f"{p}: line {line}", ph, row.get(PROFILE_WINDOW_COLUMN, ""), problems
+            )
             out[ph] = vals
     missing = [ph for ph in PHASES if ph not in out and not any(f"{ph!r}" in x for x in problems)]
     if missing:
@@ -400,11 +433,33 @@ def read_profile(path) -> dict:
     return out
 
 
+def io_per_logon(login_peak, steady, window_min):
+    """I/O per logon beyond the steady state (I/O per desktop logging on): (login peak per desktop
+    - steady IOPS per desktop) x login window (s). The storm model: at a login rate r (desktops
+    per minute), login demand = active desktops x steady + I/O per logon x r / 60, which gives back
+    the measured peak at the measured window and never falls below the steady state at any window
+    (a login peak below the steady state counts 0 I/O per logon). None when an input is missing."""
+    if any(x is None or (isinstance(x, float) and math.isnan(x)) for x in (login_peak, steady, window_min)):
+        return None
+    return max(0.0, float(login_peak) - float(steady)) * float(window_min) * 60.0
+
+
+def login_demand(active, steady, io_logon, login_window_min):
+    """Login-storm IOPS (before headroom): active desktops x steady IOPS per desktop + I/O per
+    logon x login rate (active ÷ window, per minute) ÷ 60. NaN when an input is missing."""
+    if any(x is None or (isinstance(x, float) and math.isnan(x)) for x in (steady, io_logon)):
+        return float("nan")
+    return active * steady + io_logon * (active / login_window_min) / 60.0
+
+
 def _era_inputs(model, era: str) -> dict:
     def num(x):
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
-    m = model[model["era"] == era]
+    from .era import sizing_rows
+
+    m = sizing_rows(model)
+    m = m[m["era"] == era]
 
     def row(phase, statistic):
         r = m[(m["phase"] == phase) & (m["statistic"] == statistic)]
@@ -430,7 +485,13 @@ def _era_inputs(model, era: str) -> dict:
             notes[ph] = (notes[ph] + "; " if notes[ph] else "") + "a lower bound (the documents give only an average)"
         elif r["bound"] == "bounds":
             notes[ph] = (notes[ph] + "; " if notes[ph] else "") + "the geometric midpoint of bounds (assumed)"
+        elif r["bound"] == "assumed":
+            notes[ph] = (notes[ph] + "; " if notes[ph] else "") + r["interval_kind"]
+    w_ref = num(rows["login"]["login_window_min"])
+    cols = ("estimate", "pi90_low", "pi90_high")
+    iol = {c: io_per_logon(num(rows["login"][c]), num(rows["steady_state"][c]), w_ref) for c in cols}
     return {
+        "io_per_logon": iol,
         "per_desktop": {
             ph: {
                 "statistic": r["statistic"],
@@ -518,8 +579,9 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     interval), ``profile_file`` its name (recorded). Formulas (k = 1 / (1 - headroom)):
     boot: rate = desktops (all provisioned: an outage reboots them all) ÷ boot window; FE = rate ×
     peak IOPS per desktop booted per minute × k. Login: active = desktops × concurrency; rate =
-    active ÷ login window; FE = active × login peak per desktop × (reference login window ÷ login
-    window) × k (= rate × peak per desktop × reference window: demand grows with the login rate).
+    active ÷ login window; FE = ``login_demand`` × k = (active × steady + I/O per logon × rate ÷
+    60) × k, per_desktop = FE ÷ k ÷ active (a profile without a login window: active × its login
+    peak × k, unscaled). An interval end missing (a lower bound: no interval) stays NaN.
     Steady state: FE = active × average per desktop × k. BE = FE × (read share + (1 − read share)
     × write penalty); throughput (MB/s) = FE × io_size_kb × 1024 ÷ 10^6 (NaN when the I/O size is
     unknown). warning: a rate outside the documents' tested rates. Every input is recorded in
@@ -538,6 +600,20 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     cond = "failover" if p["failover"] == "controller" else "normal"
     cap = inputs.get("capacity_gb_per_desktop", {})
     w_ref = e["login_window_min"]
+    nan = float("nan")
+
+    def fl(x):
+        return nan if x is None else float(x)
+
+    if profile is not None:
+        w_ref = profile["login"].get(PROFILE_WINDOW_COLUMN)
+        steady = (profile["steady_state"]["iops_per_desktop"],) * 3
+        iol = (io_per_logon(profile["login"]["iops_per_desktop"], steady[0], w_ref),) * 3
+    else:
+        st = e["per_desktop"]["steady_state"]
+        steady = (st["estimate"], st["pi90_low"], st["pi90_high"])
+        iol = tuple(e["io_per_logon"][c] for c in ("estimate", "pi90_low", "pi90_high"))
+    steady, iol = tuple(map(fl, steady)), tuple(map(fl, iol))
     rows = []
     for phase in PHASES:
         fig = e["per_desktop"][phase]
@@ -546,10 +622,17 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
             per = (x["iops_per_desktop"],) * 3
             rs, io, source = x["read_share"], x["io_size_kb"], f"profile {profile_file}".strip()
             note = ""
+            if phase == "login":
+                note = (
+                    f"your login peak over your {w_ref:g}-minute window: steady state + I/O per logon x login rate"
+                    if w_ref is not None
+                    else "your login peak as given, not rescaled (the file gives no login window)"
+                )
         else:
             per = (fig["estimate"], fig["pi90_low"], fig["pi90_high"])
             rs, io, source = e["read_share"][phase], e["io_size_kb"][phase], f"era {p['era']}"
             note = e["notes"].get(phase, "")
+        per = tuple(map(fl, per))
         boot_rate = login_rate = float("nan")
         if phase == "boot":
             sized = float(p["desktops"])
@@ -559,7 +642,11 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
         elif phase == "login":
             sized = active
             login_rate = active / p["login_window_min"]
-            fe = tuple(active * x * (w_ref / p["login_window_min"]) * k for x in per)
+            if profile is not None and w_ref is None:  # the architect's own peak, unscaled
+                fe = tuple(active * x * k for x in per)
+            else:
+                fe = tuple(login_demand(active, s_, i_, p["login_window_min"]) * k for s_, i_ in zip(steady, iol))
+                per = tuple(f / k / active for f in fe)
             warn = rate_warning("login", login_rate, e["tested_rates"]["login"])
         else:
             sized = active
@@ -591,7 +678,7 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
                 "headroom": p["headroom"],
                 "boot_window_min": p["boot_window_min"],
                 "login_window_min": p["login_window_min"],
-                "reference_login_window_min": w_ref if phase == "login" else float("nan"),
+                "reference_login_window_min": fl(w_ref) if phase == "login" else float("nan"),
                 "raid": p["raid"],
                 "failover": p["failover"],
                 "active_desktops": active,

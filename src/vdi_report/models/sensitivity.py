@@ -111,7 +111,16 @@ def planning_under(
         chars = scenario.io_characteristics(results, iops.io_profile(results))
     from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
 
-    plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, boot_pooling=ch["boot_pooling"])
+    plan = era.planning_rows(
+        results,
+        storms,
+        chars,
+        sources_df,
+        obs=obs,
+        boot_pooling=ch["boot_pooling"],
+        provisioning_pooling=ch["provisioning_pooling"],
+        boot_peak_average=ch["boot_peak_to_average"],
+    )
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,
@@ -247,7 +256,9 @@ def sensitivity(
         memo: dict = {}
 
         def planning(_r, ch):
-            return planning_under(prepared, ch, sources_df, chars, memo).plan
+            from . import era  # the rows a sizing reads: one per era and cell (modern: MCS, or MCS and PVS pooled)
+
+            return era.sizing_rows(planning_under(prepared, ch, sources_df, chars, memo).plan)
 
     cache: dict[str, pd.DataFrame] = {}
 

@@ -888,7 +888,8 @@ def price_for(prices: dict, source_id: str, configuration: str):
 
 
 def _verdict(floor, demand, top) -> str:
-    if floor >= top:
+    # a demand known as a lower bound has no interval (top None or NaN): no verdict can claim its top
+    if top is not None and not math.isnan(top) and floor >= top:
         return VERDICTS[0]
     if floor >= demand:
         return VERDICTS[1]
@@ -990,7 +991,7 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
             at_limit=bool(b["at_limit"]),
             verdict=_verdict(b["floor"], fe, top),
             arrays_needed=_ceil(fe / b["floor"]),
-            arrays_needed_top=_ceil(top / b["floor"]),
+            arrays_needed_top=_ceil(top / b["floor"]) if top is not None and not math.isnan(top) else None,
             note="; ".join(
                 x
                 for x in (

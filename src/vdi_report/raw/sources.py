@@ -70,6 +70,7 @@ SOURCE_COLUMNS = [
     "load_tool",
     "guest_os",
     "platform",
+    "lab",
 ]
 ROLES = ("seed", "external")
 LOCATOR_PATTERN = r"^(Table \d+|Figure \d+|Section \d+(\.\d+)*|(Section|Table|Figure): .+)$"
@@ -267,6 +268,7 @@ SOURCES_SCHEMA = pa.DataFrameSchema(
         "persistence": _text(_isin(config.PERSISTENCE, "persistence", "data/raw/vocabulary.csv")),
         "workload": _text(),
         **{c: _text() for c in ["broker", "load_tool", "guest_os", "platform"]},
+        "lab": _text(pa.Check.str_length(min_value=1)),
     },
     checks=[
         pa.Check(

@@ -15,8 +15,8 @@ of all files at once:
   chart's legend a legend row of the right column, its image present with its SHA-256
   (``check_chart_records``);
 * ``data/raw/discrepancies.csv`` and ``data/raw/claims.csv`` (``registers``: ids, sources,
-  topics, lines; an empty file is an error), ``analysis_choices.csv`` (``choices``) and
-  ``facts.csv`` (``facts``).
+  topics, lines; an empty file is an error), ``analysis_choices.csv`` (``choices``),
+  ``facts.csv`` (``facts``) and ``test_setup.csv`` (``test_setup``).
 
 The report parameters, including the files they name (``COST_FILE`` ...), are checked by
 ``stages.check_parameters`` when they change.
@@ -231,15 +231,16 @@ def problems(raw_dir: Path | None = None) -> list[str]:
         return _lines(exc)
     out += check_published(srcs, raw_dir / "sources.csv")
     out += check_records(raw_dir)
-    from . import choices, facts
+    from . import choices, facts, test_setup
 
     for name, load in (
         ("discrepancies.csv", registers.load_discrepancies),
         ("claims.csv", registers.load_claims),
         ("analysis_choices.csv", choices.declared),
         ("facts.csv", lambda path: facts.load_facts(path, raw_dir=raw_dir)),
+        ("test_setup.csv", lambda path: test_setup.load_test_setup(path, raw_dir=raw_dir)),
     ):
-        if not (raw_dir / name).exists() and name in ("analysis_choices.csv", "facts.csv"):
+        if not (raw_dir / name).exists() and name in ("analysis_choices.csv", "facts.csv", "test_setup.csv"):
             continue  # optional registers (a copy of the project may predate them)
         try:
             load(raw_dir / name)

@@ -36,7 +36,7 @@ TABLES = {
     "tests": "tests",  # one row per test run, with headline figures
     "testbeds": "testbeds",  # drives and raw capacity per document
     "findings": "audit_findings",  # the automated audit's findings
-    "plan": "iops_per_desktop_model",  # the planning table, both eras
+    "plan_all": "iops_per_desktop_model",  # the planning table, every era and provisioning (ctx.plan: sizing rows)
     "obs": "iops_model_observations",  # the model's observations
     "exclusions": "iops_model_exclusions",  # records the model leaves out, and why
     "coefs": "iops_model_coefficients",
@@ -150,6 +150,14 @@ class Context:
         return {
             s + (f":{c}" if c else ""): float(p) for s, c, p in zip(v["source_id"], v["configuration"], v["price_usd"])
         }
+
+    @functools.cached_property
+    def plan(self) -> pd.DataFrame:
+        """The planning rows a sizing reads (``era.sizing_rows``: one per era and cell; modern rows
+        of MCS, or of MCS and Provisioning pooled under the choice); ``plan_all`` has every row."""
+        from ..models import era
+
+        return era.sizing_rows(self.plan_all)
 
     @functools.cached_property
     def pred(self) -> pd.DataFrame:

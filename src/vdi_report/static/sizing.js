@@ -3,12 +3,13 @@
  * Same formulas, same keys, same numbers (the tests run both and compare).
  *
  *   inputs.eras[era]: the era's per-desktop figures (seed: 2016-2018 documents; modern: 2022-2024)
- *   a profile {phase: {iops_per_desktop, read_share, io_size_kb}} replaces them (no interval)
+ *   a profile {phase: {iops_per_desktop, read_share, io_size_kb, login_window_min}} replaces them (no interval)
  *   k = 1 / (1 - headroom)
  *   boot: rate = desktops (all provisioned) / boot_window_min; FE = rate x peak IOPS per desktop
  *         booted per minute x k
- *   login: active = desktops x concurrency; rate = active / login_window_min;
- *          FE = active x login peak per desktop x (reference login window / login_window_min) x k
+ *   login (storm model): active = desktops x concurrency; rate = active / login_window_min;
+ *          FE = (active x steady IOPS per desktop + I/O per logon x rate / 60) x k
+ *          (inputs.eras[era].io_per_logon; a profile without a login window: active x its login peak x k)
  *   steady state: FE = active x average IOPS per desktop x k
  *   BE IOPS = FE x (read_share + (1 - read_share) x write_penalty)
  *   throughput (MB/s) = FE x io_size_kb x 1024 / 1e6 (null I/O size: NaN)
@@ -72,7 +73,20 @@
     return what + " rate " + fmt1(rate) + " per minute is " + side + " the documents' tested " + span + " per minute: extrapolated";
   }
 
-  // profile: {phase: {iops_per_desktop, read_share, io_size_kb}} or null; profileFile: its name (recorded)
+  function fl(x) { return (x === null || x === undefined) ? NaN : x; }
+
+  // I/O per logon beyond the steady state: (login peak - steady) x window (s), never below 0
+  function ioPerLogon(loginPeak, steady, windowMin) {
+    if ([loginPeak, steady, windowMin].some(function (x) { return x === null || x === undefined || isNaN(x); })) { return null; }
+    return Math.max(0, loginPeak - steady) * windowMin * 60;
+  }
+
+  function loginDemand(active, steady, ioLogon, windowMin) {
+    if (isNaN(steady) || isNaN(ioLogon)) { return NaN; }
+    return active * steady + ioLogon * (active / windowMin) / 60;
+  }
+
+  // profile: {phase: {iops_per_desktop, read_share, io_size_kb, login_window_min}} or null; profileFile: its name (recorded)
   function size(params, inputs, profile, profileFile) {
     var p = validate(params);
     var e = inputs.eras[p.era];
@@ -82,7 +96,19 @@
     var wp = inputs.write_penalty[p.raid];
     var cond = p.failover === "controller" ? "failover" : "normal";
     var cap = inputs.capacity_gb_per_desktop || {};
-    var wRef = e.login_window_min;
+    var wRef = e.login_window_min, steady, iol;
+    if (profile) {
+      wRef = (profile.login.login_window_min === undefined) ? null : profile.login.login_window_min;
+      var sp = profile.steady_state.iops_per_desktop;
+      steady = [sp, sp, sp];
+      var one = ioPerLogon(profile.login.iops_per_desktop, sp, wRef);
+      iol = [one, one, one];
+    } else {
+      var st = e.per_desktop.steady_state;
+      steady = [st.estimate, st.pi90_low, st.pi90_high];
+      iol = [e.io_per_logon.estimate, e.io_per_logon.pi90_low, e.io_per_logon.pi90_high];
+    }
+    steady = steady.map(fl); iol = iol.map(fl);
     return PHASES.map(function (phase) {
       var fig = e.per_desktop[phase], per, rs, io, source, note, fe, warn, sized;
       if (profile) {
@@ -90,11 +116,17 @@
         per = [x.iops_per_desktop, x.iops_per_desktop, x.iops_per_desktop];
         rs = x.read_share; io = (x.io_size_kb === undefined) ? null : x.io_size_kb;
         source = ("profile " + (profileFile || "")).trim(); note = "";
+        if (phase === "login") {
+          note = wRef !== null
+            ? "your login peak over your " + wRef + "-minute window: steady state + I/O per logon x login rate"
+            : "your login peak as given, not rescaled (the file gives no login window)";
+        }
       } else {
         per = [fig.estimate, fig.pi90_low, fig.pi90_high];
         rs = e.read_share[phase]; io = e.io_size_kb[phase];
         source = "era " + p.era; note = e.notes[phase] || "";
       }
+      per = per.map(fl);
       var bootRate = NaN, loginRate = NaN;
       if (phase === "boot") {
         sized = p.desktops;
@@ -104,7 +136,12 @@
       } else if (phase === "login") {
         sized = active;
         loginRate = active / p.login_window_min;
-        fe = per.map(function (v) { return active * v * (wRef / p.login_window_min) * k; });
+        if (profile && wRef === null) {
+          fe = per.map(function (v) { return active * v * k; });
+        } else {
+          fe = [0, 1, 2].map(function (i) { return loginDemand(active, steady[i], iol[i], p.login_window_min) * k; });
+          per = fe.map(function (f) { return f / k / active; });
+        }
         warn = rateWarning("login", loginRate, e.tested_rates.login);
       } else {
         sized = active;
@@ -123,7 +160,7 @@
         phase: phase, worker_class: phase === "boot" ? "any" : "knowledge", statistic: PHASE_STATISTIC[phase],
         era: p.era, figures: source, note: note, desktops: p.desktops, concurrency: p.concurrency, headroom: p.headroom,
         boot_window_min: p.boot_window_min, login_window_min: p.login_window_min,
-        reference_login_window_min: phase === "login" ? wRef : NaN, raid: p.raid, failover: p.failover,
+        reference_login_window_min: phase === "login" ? fl(wRef) : NaN, raid: p.raid, failover: p.failover,
         active_desktops: active, desktops_sized: sized, boot_rate_per_min: bootRate, login_rate_per_min: loginRate,
         per_desktop: per[0], per_desktop_pi90_low: per[1], per_desktop_pi90_high: per[2],
         fe_iops: fe[0], fe_iops_pi90_low: fe[1], fe_iops_pi90_high: fe[2], read_share: rs, write_penalty: wp,
@@ -136,5 +173,5 @@
     });
   }
 
-  return { size: size, validate: validate, PHASES: PHASES, ERAS: ERAS };
+  return { size: size, validate: validate, ioPerLogon: ioPerLogon, loginDemand: loginDemand, PHASES: PHASES, ERAS: ERAS };
 }));

@@ -28,6 +28,14 @@ JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
             "line 3: column 'phase' = 'boot': phase given twice",
         ),
         ("phase,iops_per_desktop,read_share,io_size_kb\nboot,6,x,\n", "line 2: column 'read_share' = 'x'"),
+        (
+            "phase,iops_per_desktop,read_share,io_size_kb,login_window_min\nboot,6,0.5,,30\n",
+            "line 2: column 'login_window_min' = '30': only the login row has a window",
+        ),
+        (
+            "phase,iops_per_desktop,read_share,io_size_kb,login_window_min\nlogin,6,0.5,,-4\n",
+            "line 2: column 'login_window_min' = '-4': expected a positive number of minutes",
+        ),
     ],
 )
 def test_bad_profile_names_file_line_and_column(tmp_path, text, message):

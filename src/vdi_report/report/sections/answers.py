@@ -107,7 +107,8 @@ def planning_table(ctx) -> pd.DataFrame:
                 prefix.get(r["bound"], "")
                 + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
-                + f"; {int(r['n_documents'])} doc., {_interval_words(r['interval_kind'])}"
+                + f"; {int(r['n_documents'])} doc., {int(r['n_labs'])} lab{'s' if r['n_labs'] > 1 else ''}: "
+                + r["interval_spans"]
             )
 
         m = by["modern"]
@@ -133,23 +134,13 @@ def planning_table(ctx) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+PROVISIONING_WORDS = {"mcs": "Citrix MCS", "pvs": "Citrix Provisioning"}
+
+
 def _years(docs: pd.DataFrame) -> str:
     """``2016–2018``: the first and last publication years of ``docs`` (sources.csv rows)."""
     y = docs["published"].astype(str).str[:4]
     return "–".join(dict.fromkeys([y.min(), y.max()]))
-
-
-def _interval_words(kind: str) -> str:
-    """A short reading of a row's interval_kind for the planning table's Documents column."""
-    if kind.startswith("90 %"):
-        return "90 % PI"
-    if kind.startswith("range"):
-        return "range"
-    if kind.startswith("one document"):
-        return "its runs"
-    if kind.startswith("lower bounds"):
-        return "lower bounds"
-    return kind
 
 
 def era_sentences(ctx) -> tuple[str, str]:
@@ -175,8 +166,9 @@ def era_sentences(ctx) -> tuple[str, str]:
         before.append(
             fill(
                 "A {sy} knowledge-worker desktop averaged {sw} front-end IOPS over a whole Login VSI run ({swi}, "
-                "{swn} documents); the {my} documents measured {mw} over a whole Login Enterprise run ({mwi}, {mwn} "
-                "documents): {ratio}× as much ({rlo}–{rhi}×).",
+                "{swn} documents, {swl} labs); the {my} documents measured {mw} over a whole Login Enterprise run of "
+                "{prov} desktops ({mwi}, {spans}: {mwn} documents of {mwl} lab{mwls}): {ratio}× as much "
+                "({rlo}–{rhi}×).",
                 sy=_years(ctx.seeds),
                 my=_years(ctx.sources[ctx.sources["role"] == "external"]),
                 sw=fmt.num(seed_w["estimate"]),
@@ -185,6 +177,11 @@ def era_sentences(ctx) -> tuple[str, str]:
                 mw=fmt.num(mod_w["estimate"]),
                 mwi=iv(mod_w),
                 mwn=fmt.num(mod_w["n_documents"]),
+                swl=fmt.num(seed_w["n_labs"]),
+                mwl=fmt.num(mod_w["n_labs"]),
+                mwls="s" if mod_w["n_labs"] > 1 else "",
+                spans=mod_w["interval_spans"],
+                prov=" and ".join(PROVISIONING_WORDS.get(x, x) for x in str(mod_w["provisioning"]).split("+")),
                 ratio=f"{mod_w['ratio_to_seed']:.1f}",
                 rlo=f"{mod_w['ratio_low']:.1f}",
                 rhi=f"{mod_w['ratio_high']:.1f}",
