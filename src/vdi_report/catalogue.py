@@ -274,6 +274,11 @@ _TABLES = [
             Col("worker_class"),
             Col("clone_type", vocab="clone_type"),
             Col("persistence", vocab="persistence"),
+            Col("lab"),
+            *_cols(
+                "load_tool load_tool_source probes probes_source provisioning provisioning_source "
+                "profile_storage profile_storage_source write_cache write_cache_source"
+            ),
             *_headline_columns(),
         ),
         key=("source_id", "test_id"),

@@ -223,7 +223,7 @@ STAGES = (
         "combine the sources",
         notebook="02_combine",
         reads_tables=("normalized",),
-        raw=("data/raw/discrepancies.csv", RECORDS),
+        raw=("data/raw/discrepancies.csv", "data/raw/test_setup.csv", RECORDS),
     ),
     # The longest stage (the sensitivity grid) first: under make -j2 the others run beside it.
     Stage(

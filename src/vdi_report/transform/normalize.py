@@ -219,9 +219,16 @@ def test_worker_class(classes: pd.Series) -> str:
     return "mixed" if "mixed" in c else "+".join(sorted(c))
 
 
-def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
+HARNESS_COLUMNS = ("load_tool", "probes", "provisioning", "profile_storage", "write_cache")  # test_setup.FACTORS
+
+
+def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame, setup: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per test run: ``source_id, vendor, test_id, phase, condition, variant,
-    configuration, desktops, worker_class, clone_type, persistence`` plus, per headline in
+    configuration, desktops, worker_class, clone_type, persistence, lab`` (sources.csv), the
+    harness and data path of ``HARNESS_COLUMNS`` (data/raw/test_setup.csv through
+    ``raw.test_setup.lookup``: the run's configuration, else its document's line; each with
+    ``<factor>_source``, ``text_file:L<line>``; empty: not stated; ``setup``: that file as
+    ``load_test_setup`` returns it, default read from data/raw) plus, per headline in
     ``TEST_HEADLINES``, its value, its vantage (``<col>_vantage``) and its bound (``<col>_bound``),
     and ``peak_iops_per_desktop``/``average_iops_per_desktop``. Only records used in the
     analysis count; among duplicates the preferred vantage, then a stated value before a bound
@@ -248,8 +255,15 @@ def build_tests(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame
         )
         .reset_index()
     )
-    meta = sources_df.set_index("source_id")[["clone_type", "persistence"]]
+    meta = sources_df.set_index("source_id")[["clone_type", "persistence", "lab"]]
     base = base.join(meta, on="source_id")
+    from ..raw import test_setup
+
+    w = test_setup.wide(test_setup.load_test_setup() if setup is None else setup)
+    for factor in HARNESS_COLUMNS:
+        found = [test_setup.lookup(w, sid, conf, factor) for sid, conf in zip(base["source_id"], base["configuration"])]
+        base[factor] = [v for v, _ in found]
+        base[f"{factor}_source"] = [src for _, src in found]
     for (metric, stat), col in TEST_HEADLINES.items():
         sel = r[(r["metric"] == metric) & (r["statistic"] == stat)].groupby(keys).first()
         base = base.join(

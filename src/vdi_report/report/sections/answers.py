@@ -137,6 +137,89 @@ def planning_table(ctx) -> pd.DataFrame:
 PROVISIONING_WORDS = {"mcs": "Citrix MCS", "pvs": "Citrix Provisioning"}
 
 
+def _unique(values) -> list[str]:
+    return [v for v in dict.fromkeys(str(x) for x in values) if v]
+
+
+def harness_sentences(ctx) -> str:
+    """Page 1 in words (issue 24): which lab, harness, provisioning and profile location the
+    default (modern) rows describe, each from tests.csv's sourced columns (data/raw/test_setup.csv);
+    the within-lab Provisioning ÷ MCS ratio and read shares from the planning table; what changes
+    for an architect's own deployment, and how sure each row is (its interval_spans)."""
+    from ...models import era
+
+    plan = ctx.plan_all
+    m = ctx.plan[ctx.plan["era"] == "modern"]
+    if m.empty:
+        return ""
+    t = ctx.tests
+    mod = t[t["source_id"].isin(ctx.sources.loc[ctx.sources["role"] == "external", "source_id"])]
+    mcs = mod[mod["provisioning"] == era.SIZING_PROVISIONING]
+    labels = dict(zip(ctx.sources["source_id"], ctx.sources["vendor"] + " " + ctx.sources["document_number"]))
+    tools = _unique(mcs["load_tool"])
+    probes = mcs.drop_duplicates("source_id")
+    prof = mcs[mcs["profile_storage"] != ""].drop_duplicates(["source_id", "profile_storage"])
+    whole = plan[(plan["era"] == "modern") & (plan["cell"] == era.WHOLE_TEST)].set_index("provisioning")
+    out = [
+        fill(
+            "**What the default rows describe.** The modern rows (`ERA=modern`) come from one lab, {lab} ({docs}): "
+            "{tools}, with the harness's probe actions changed from the defaults (the documents: the default EUX "
+            "measurements 'significantly affect the performance, especially CPU and storage'; {probe_src}); Citrix "
+            "MCS desktops (Provisioning runs are rows of their own: D-RA2053-02, D-RA2136-02); user profiles {prof}.",
+            lab=fmt.words(_unique(m["labs"].str.split(", ").explode())),
+            docs=fmt.words(_unique(mcs["source_id"].map(labels))),
+            tools=" / ".join(tools) or "load tool not stated",
+            probe_src=", ".join(
+                f"{labels[r.source_id]} {r.probes_source}" for r in probes.itertuples() if r.probes_source
+            ),
+            prof=(
+                "where "
+                + fmt.words(
+                    [
+                        f"{labels[r.source_id]} says ({r.profile_storage.replace('_', ' ')}, {r.configuration})"
+                        for r in prof.itertuples()
+                    ]
+                )
+                + "; not stated in the others"
+                if len(prof)
+                else "not stated"
+            ),
+        )
+    ]
+    if {"mcs", "pvs"} <= set(whole.index):
+        out.append(
+            fill(
+                "In the same lab, Provisioning's whole runs averaged {r}× MCS's per desktop (read share {pr} against "
+                "{mr}: Provisioning serves reads from the provisioning server's memory).",
+                r=f"{whole.at['pvs', 'estimate'] / whole.at['mcs', 'estimate']:.2f}",
+                pr=fmt.pct(whole.at["pvs", "read_share"]),
+                mr=fmt.pct(whole.at["mcs", "read_share"]),
+            )
+        )
+    out.append(
+        fill(
+            "How sure each row is: {spans}; no row has a prediction interval for a new lab (a modern row rests on "
+            "{n} lab). For your own deployment, the probes switched off, profiles on a separate file service or "
+            "Citrix Provisioning change the demand by amounts these documents do not separate across labs: measure "
+            "your own and size with `PROFILE_FILE` (with the login window your peak was measured over). Task "
+            "workers have no row (each Login VSI class was tested by one vendor only): the knowledge rows are a "
+            "conservative default for them; better, their own measurements in `PROFILE_FILE`.",
+            spans="; ".join(
+                f"{ctx.label('phase', r.phase).lower()}, {boot_label(r.statistic).lower()}: {r.interval_spans}"
+                for r in m.itertuples()
+            ),
+            n=fmt.num(int(m["n_labs"].max())),
+        )
+    )
+    return " ".join(out)
+
+
+def boot_label(statistic: str) -> str:
+    from ...models import boot
+
+    return boot.STATISTIC_LABELS.get(statistic, statistic.replace("_", " "))
+
+
 def _years(docs: pd.DataFrame) -> str:
     """``2016–2018``: the first and last publication years of ``docs`` (sources.csv rows)."""
     y = docs["published"].astype(str).str[:4]
@@ -411,10 +494,11 @@ def render(ctx) -> None:
         },
     )
     say(
-        "Each row pools documents (one test bed counts once; a range, not an interval, below three documents); "
-        "read share, I/O size and latency are the phase's. {after}",
+        "Each row pools labs (one test bed counts once; a range, not an interval, below three labs; `≥`: a lower "
+        "bound, no interval); read share, I/O size and latency are the phase's and provisioning's. {after}",
         after=after,
     )
+    say("{harness}", harness=harness_sentences(ctx))
     per_array(ctx, verdicts_rows)
     table(
         capability_table(ctx),

@@ -1,0 +1,57 @@
+"""data/raw/test_setup.csv (issue 24): how each test was run and where its I/O went, every value with
+the line it comes from; bad input named by file, line, column and value."""
+
+import shutil
+
+import pytest
+
+from vdi_report import config
+from vdi_report.raw import provenance, sources, test_setup
+
+needs_texts = pytest.mark.skipif(
+    not (config.SEEDS_DIR.is_dir() and config.EXTERNAL_DIR.is_dir()),
+    reason=f"source texts not found at {config.SEEDS_DIR} / {config.EXTERNAL_DIR} (set VDI_SEEDS_DIR, "
+    "VDI_EXTERNAL_DIR); provenance is verified in CI where ../shared exists",
+)
+
+
+@needs_texts
+def test_every_setup_value_is_quoted_verbatim_at_its_line(sources_df):
+    s = test_setup.load_test_setup()
+    dirs = sources_df.set_index("source_id")["text_dir"]
+    for r in s.itertuples():
+        lines = provenance.text_path(dirs[r.source_id], r.text_file).read_text(encoding="utf-8").splitlines()
+        assert r.quote in lines[r.line - 1], (r.source_id, r.configuration, r.factor, r.line)
+
+
+def test_every_document_declares_its_harness_and_every_citrix_run_its_provisioning(sources_df):
+    w = test_setup.wide(test_setup.load_test_setup())
+    docs = w[w["configuration"] == ""].set_index("source_id")
+    for sid in sources_df["source_id"]:
+        assert docs.at[sid, "load_tool"] and docs.at[sid, "probes"], sid
+    # every Provisioning run names where its write cache lives
+    pvs = w[w["provisioning"] == "pvs"]
+    assert len(pvs) == 3 and (pvs["write_cache"] != "").all()
+    assert (w.loc[w["provisioning"] != "", "provisioning_source"].str.match(r"^\S+:L\d+( \(assumed\))?$")).all()
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("nutanix_ra2022,mcs_w11_8n,provisioning,vdi,stated,nutanix_ra2022_06_validation_results.md,1,x,", "'vdi'"),
+        ("nutanix_ra9999,,probes,x,stated,nutanix_ra2022_06_validation_results.md,1,x,", "not in sources.csv"),
+        ("nutanix_ra2022,,probes,x,stated,nowhere.md,1,x,", "column 'text_file' = 'nowhere.md'"),
+        ("nutanix_ra2022,,probes,x,maybe,nutanix_ra2022_06_validation_results.md,1,x,", "maybe"),
+        ("nutanix_ra2022,,load_tool,x,stated,nutanix_ra2022_06_validation_results.md,11,x,", "given twice"),
+    ],
+)
+def test_bad_setup_line_is_named_and_nothing_else_changes(tmp_path, line, message):
+    raw = tmp_path / "raw"
+    shutil.copytree(config.RAW_DIR, raw)
+    f = raw / "test_setup.csv"
+    before = f.read_text(encoding="utf-8")
+    f.write_text(before + line + "\n", encoding="utf-8")
+    with pytest.raises(sources.RawDataError, match=message) as e:
+        test_setup.load_test_setup(f)
+    n = len(before.splitlines()) + 1
+    assert str(f) in str(e.value) and f"line {n}" in str(e.value)
