@@ -132,6 +132,7 @@ def provisioning_of(setup_wide: pd.DataFrame, source_id: str, configuration: str
 
 PROVISIONING_POOLINGS = ("separate", "pooled")  # choice provisioning_pooling (data/raw/analysis_choices.csv)
 CITRIX = ("mcs", "pvs")
+PROVISIONING_REGISTER = ("D-RA2053-02", "D-RA2136-02")  # the register entries that keep MCS and Provisioning apart
 SIZING_PROVISIONING = "mcs"  # the provisioning of the default modern rows (the boot storms were all MCS tests)
 
 

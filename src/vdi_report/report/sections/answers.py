@@ -162,11 +162,13 @@ def harness_sentences(ctx) -> str:
     whole = plan[(plan["era"] == "modern") & (plan["cell"] == era.WHOLE_TEST)].set_index("provisioning")
     out = [
         fill(
-            "**What the default rows describe.** The modern rows (`ERA=modern`) come from one lab, {lab} ({docs}): "
+            "**What the default rows describe.** The modern rows (`ERA=modern`) come from {n_labs}, {lab} ({docs}): "
             "{tools}, with the harness's probe actions changed from the defaults (the documents: the default EUX "
             "measurements 'significantly affect the performance, especially CPU and storage'; {probe_src}); Citrix "
-            "MCS desktops (Provisioning runs are rows of their own: D-RA2053-02, D-RA2136-02); user profiles {prof}.",
+            "MCS desktops (Provisioning runs are rows of their own: {regs}); user profiles {prof}.",
             lab=fmt.words(_unique(m["labs"].str.split(", ").explode())),
+            regs=", ".join(era.PROVISIONING_REGISTER),
+            n_labs=f"{fmt.num(int(m['n_labs'].max()))} lab{'s' if m['n_labs'].max() > 1 else ''}",
             docs=fmt.words(_unique(mcs["source_id"].map(labels))),
             tools=" / ".join(tools) or "load tool not stated",
             probe_src=", ".join(
