@@ -136,7 +136,7 @@ def test_seed_scenario_matches_hand_calculation(inputs, seed_failover):
     # 100 per minute lies below the rates the two pooled storms were tested at (125 and 181 per minute)
     assert (
         t.at["boot", "warning"]
-        == "boot rate 100.0 per minute is below the documents' tested 125.0–181.2 per minute: extrapolated"
+        == "boot rate 100.0 per minute is below the documents' tested 125.0–181.3 per minute: extrapolated"
     )
     # login peak, one figure per document: AccelStor 4,000 and 5,500 IOPS / 500 (ACCS-0180, ACCS-0189; knowledge and
     # power on one test bed count once), NetApp 31,088 / 1,500 (NTAP-0014); two documents: their range, no t-interval.

@@ -567,8 +567,12 @@ def rate_warning(what: str, rate: float, tested) -> str:
     if lo is None or hi is None or lo <= rate <= hi:
         return ""
     side = "above" if rate > hi else "below"
-    span = f"{lo:,.1f}" if lo == hi else f"{lo:,.1f}–{hi:,.1f}"
-    return f"{what} rate {rate:,.1f} per minute is {side} the documents' tested {span} per minute: extrapolated"
+
+    def one(x: float) -> str:  # half up, as the JavaScript twin's Math.round(x * 10) / 10 (181.25 -> 181.3)
+        return f"{math.floor(x * 10 + 0.5) / 10:,.1f}"
+
+    span = one(lo) if lo == hi else f"{one(lo)}–{one(hi)}"
+    return f"{what} rate {one(rate)} per minute is {side} the documents' tested {span} per minute: extrapolated"
 
 
 def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: str = ""):
