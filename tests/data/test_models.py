@@ -313,13 +313,14 @@ def test_a_rule_of_thumb_is_compared_with_the_interval_the_row_has(results, proc
     rules = iops.rules_of_thumb(results, seed.assign(worker_class=iops.ANY_CLASS)).set_index("record_id")
     steady = seed[(seed["phase"] == "steady_state") & (seed["statistic"] == "average")].iloc[0]
     dell = rules.loc["DELL-0004"]
-    if steady["n_documents"] >= 3:
+    # the lab is the unit of replication (issue 24): a PI only over three labs or more
+    if steady["n_labs"] >= 3:
         assert dell["verdict"] == "above the 90 % PI"
     else:
         assert "PI" not in dell["verdict"] and dell["verdict"].startswith("above the range of")
         assert dell["verdict"] == (
-            "above the range of one document's runs"
-            if steady["n_documents"] == 1
-            else f"above the range of {int(steady['n_documents'])} documents"
+            "above the range of one lab's runs"
+            if steady["n_labs"] == 1
+            else f"above the range of {int(steady['n_labs'])} labs"
         )
-    assert not rules["verdict"].str.contains("PI").any() or steady["n_documents"] >= 3
+    assert not rules["verdict"].str.contains("PI").any() or steady["n_labs"] >= 3

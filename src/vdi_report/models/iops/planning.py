@@ -10,17 +10,20 @@ from .observations import ANY_CLASS, REFERENCE_CLASS, WORKER_CLASSES
 
 def interval_words(kind: str) -> str:
     """What a planning row's interval is, in a few words for a verdict, from its
-    ``interval_kind``: ``90 % PI`` (a prediction interval across documents), ``range of one
-    document's runs`` (one document: no interval across documents), ``range of N documents``;
+    ``interval_kind`` (era.pool's wording; the lab is the unit of replication): ``range of one
+    lab's runs`` (one lab, whatever its documents: no interval across labs), ``range of N labs``,
+    ``90 % PI`` (a prediction interval for a new lab, only where three labs or more give one);
     ``interval`` when the kind is not stated."""
     import re
 
+    if kind.startswith(("one lab's runs", "one document")):
+        return "range of one lab's runs"
+    m = re.match(r"range of (\d+) (labs|documents)", kind)
+    if m:
+        return f"range of {m.group(1)} {m.group(2)}"
     if "prediction interval" in kind:
         return "90 % PI"
-    if kind.startswith("one document"):
-        return "range of one document's runs"
-    m = re.match(r"range of (\d+) documents", kind)
-    return f"range of {m.group(1)} documents" if m else "interval"
+    return "interval"
 
 
 def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
@@ -33,7 +36,7 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     login_pi90_high (IOPS per desktop), steady_interval (``interval_words`` of the steady-state
     row: a 90 % PI only where three documents or more give one; one document's runs give a
     range, never a PI), verdict (rule inside, above or below that interval, named as it is:
-    "above the range of one document's runs"; ``not modelled`` for a class outside Login VSI),
+    "above the range of one lab's runs"; ``not modelled`` for a class outside Login VSI),
     audit.
     """
     r = results[(results["phase"] == "sizing") & (results["metric"] == "iops_per_desktop")]
