@@ -106,7 +106,7 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
           COLUMNS.map(function (c) {{
             var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? (v || "") : v;
             var val = String(raw).replace(/"/g, "&quot;");
-            return "<td data-col=\\"" + c + "\\" data-value=\\"" + val + "\\">" + cell(c, v) + "</td>";
+            return "<td data-col=\\"" + c + "\\" data-value=\\"" + val + "\\">" + cell(c, v, r) + "</td>";
           }}).join("") + "</tr>";
       }}).join("");
     }} catch (e) {{ body.innerHTML = ""; }}
