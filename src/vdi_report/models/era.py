@@ -397,8 +397,10 @@ def meta_analysis(effects: pd.DataFrame) -> dict:
 
 def prediction_interval(mu: float, se: float, tau2: float, quantile: float) -> tuple[float, float]:
     """The prediction interval for a new lab on the IOPS scale (Higgins, Thompson & Spiegelhalter
-    2009): exp(mu ± quantile · sqrt(τ² + se²)); ``quantile``: t with k - 1 degrees of freedom for a
-    cell's own τ², ``BORROWED_Z`` for a borrowed one."""
+    2009): exp(mu ± quantile · sqrt(τ² + se²)), ``se`` the random-effects standard error of mu
+    (1/sqrt(Σ 1/(v + τ²)): with one lab v + τ², so a new lab differs from it by 2τ² + v);
+    ``quantile``: t with k - 1 degrees of freedom for a cell's own τ², ``BORROWED_Z`` for a
+    borrowed one."""
     half = quantile * np.sqrt(tau2 + se**2)
     return float(np.exp(mu - half)), float(np.exp(mu + half))
 
