@@ -5,8 +5,8 @@ the external evidence read with its true status, leave one document out."""
 import numpy as np
 import pandas as pd
 import pytest
-from statsmodels.stats.meta_analysis import combine_effects
 from scipy.stats import gmean  # the hand calculations' geometric mean
+from statsmodels.stats.meta_analysis import combine_effects
 
 from vdi_report.models import boot, era, iops, scenario
 
@@ -131,7 +131,9 @@ def test_modern_interval_spans_follow_the_tau2_source_choice(plans):
     assert spans == {"borrowed_seed": {era.SPANS["borrowed"]}, "none": {era.SPANS[1]}}
     a, b = (t.set_index(["era", "provisioning", "cell"]) for t in (plans["borrowed_seed"], plans["none"]))
     m = a.index[(a.reset_index()["era"] == "modern").to_numpy() & (a["bound"] != "gt").to_numpy()]
-    assert (a.loc[m, "pi90_low"] <= b.loc[m, "pi90_low"]).all() and (a.loc[m, "pi90_high"] >= b.loc[m, "pi90_high"]).all()
+    assert (a.loc[m, "pi90_low"] <= b.loc[m, "pi90_low"]).all() and (
+        a.loc[m, "pi90_high"] >= b.loc[m, "pi90_high"]
+    ).all()
     assert np.allclose(a.loc[m, "estimate"], b.loc[m, "estimate"])  # one lab: its own figure under both
 
 

@@ -1134,7 +1134,10 @@ def calibration_coverage(cal: pd.DataFrame) -> pd.DataFrame:
     ``inside`` (their figure inside it), ``coverage`` (inside ÷ checked, NaN when none),
     ``not_checkable``; the nominal coverage of a 90 % interval is 0.90."""
     out = []
-    for name, v in (("prediction interval for a new lab", cal["verdict"]), ("range of the other labs' runs", cal["range_verdict"])):
+    for name, v in (
+        ("prediction interval for a new lab", cal["verdict"]),
+        ("range of the other labs' runs", cal["range_verdict"]),
+    ):
         checked = v[v != "not checkable"]
         n_in = int((checked == "inside").sum())
         out.append(

@@ -204,7 +204,8 @@ def model_tables(
     (``raw.choices.Choices``; default: the declared defaults), computed by the one path the model
     stage (notebook 04) writes: ``planning_under`` for the observations, the fit, the boot storms
     and the planning table; leave-one-vendor-out, leave-one-document-out, leave-one-lab-out
-    (``era.calibration``) and the out-of-sample checks on them. A table a choice leaves without rows (e.g. no model can be fitted when
+    (``era.calibration``) and the out-of-sample checks on them. A table a choice leaves without
+    rows (e.g. no model can be fitted when
     ``front_end_vantage = array_only`` leaves one document) is ``catalogue.empty``: its declared
     columns, never a partial header. ``memo``: as ``planning_under`` (shared across calls);
     ``run``: a ``planning_under`` result for these choices already computed."""

@@ -200,8 +200,8 @@ def harness_sentences(ctx) -> str:
         )
     out.append(
         fill(
-            "How sure each row is: {spans}; no row has a prediction interval for a new lab (a modern row rests on "
-            "{n} lab). For your own deployment, the probes switched off, profiles on a separate file service or "
+            "How sure each row is: {spans}; {new_lab} For your own deployment, the probes switched off, profiles on "
+            "a separate file service or "
             "Citrix Provisioning change the demand by amounts these documents do not separate across labs: measure "
             "your own and size with `PROFILE_FILE` (with the login window your peak was measured over). Task "
             "workers have no row (each Login VSI class was tested by one vendor only): the knowledge rows are a "
@@ -210,7 +210,20 @@ def harness_sentences(ctx) -> str:
                 f"{ctx.label('phase', r.phase).lower()}, {boot_label(r.statistic).lower()}: {r.interval_spans}"
                 for r in m.itertuples()
             ),
-            n=fmt.num(int(m["n_labs"].max())),
+            new_lab=(
+                fill(
+                    "a modern row rests on {n} lab, so its interval for a new lab borrows the between-lab variance "
+                    "τ² of the seed labs (τ² {t}; analysis choice `tau2_source`) and says nothing the modern labs "
+                    "themselves could check.",
+                    n=fmt.num(int(m["n_labs"].max())),
+                    t=fmt.words(sorted({f"{x:.3f}" for x in m["tau2"].dropna()})),
+                )
+                if m["tau2_source"].isin(["seed cell", "seed median"]).any()
+                else fill(
+                    "no row has a prediction interval for a new lab (a modern row rests on {n} lab).",
+                    n=fmt.num(int(m["n_labs"].max())),
+                )
+            ),
         )
     )
     return " ".join(out)
