@@ -198,3 +198,33 @@ def test_leave_one_document_out_holds_out_documents_within_each_era(results):
     assert w.at["Nutanix RA-2053", "verdict"] == "above"  # above RA-2022's and RA-2136's runs (max 38.35)
     s = lodo[(lodo["era"] == "seed") & (lodo["cell"] == "login peak")].set_index("held_out")
     assert s.at["NetApp TR-4540", "pi90_high"] == 11.0 and s.at["NetApp TR-4540", "verdict"] == "above"
+
+
+def test_the_built_planning_table_and_calibration_carry_tau2_and_keep_bounds_bare(processed):
+    """data/processed: the planning table has tau2, i2, tau2_source beside n_labs; a lower bound has no
+    interval and no tau2 in the CSV; the default (tau2_source = borrowed_seed) modern rows name their
+    interval as borrowed; iops_calibration.csv holds the leave-one-lab-out rows of the model stage."""
+    plan = processed("iops_per_desktop_model")
+    assert {"tau2", "i2", "tau2_source", "n_labs", "n_documents", "interval_spans"} <= set(plan.columns)
+    gt = plan[plan["bound"] == "gt"]
+    assert len(gt) and gt[["pi90_low", "pi90_high", "tau2", "i2"]].isna().all().all()
+    assert (gt["interval_spans"] == "lower bound").all() and (gt["tau2_source"] == "").all()
+    m = plan[(plan["era"] == "modern") & (plan["bound"] != "gt")]
+    assert (m["interval_spans"] == era.SPANS["borrowed"]).all() and (m["tau2"] > 0).all()
+    assert m["tau2_source"].isin(["seed cell", "seed median"]).all()
+    cal = processed("iops_calibration")
+    assert len(cal) and set(cal["verdict"]) <= {"inside", "above", "below", "not checkable"}
+    checkable = cal[cal["verdict"] != "not checkable"]
+    assert (checkable["pi90_low"] < checkable["pi90_high"]).all()
+
+
+def test_sensitivity_shows_what_tau2_source_does_to_the_default_rows(processed):
+    """sensitivity.csv, one at a time: tau2_source = none gives the modern rows their lab's range, narrower
+    than the borrowed interval for a new lab; the estimate of a one-lab row does not move."""
+    s = processed("sensitivity")
+    t = s[(s["kind"] == "one_at_a_time") & (s["choice_id"] == "tau2_source") & (s["era"] == "modern")]
+    t = t[t["pi90_low"].notna()].set_index(["option", "phase", "statistic"]).sort_index()
+    a, b = t.loc["borrowed_seed"], t.loc["none"]
+    assert len(a) and a.index.equals(b.index)
+    assert ((a["pi90_high"] / a["pi90_low"]) > (b["pi90_high"] / b["pi90_low"])).all()
+    assert np.allclose(a["estimate"], b["estimate"])
