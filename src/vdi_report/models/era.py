@@ -430,9 +430,11 @@ def pool(
       90 % prediction interval for a new lab with the cell's own τ² and t with k - 1 degrees of
       freedom (``prediction_interval``).
     - fewer, and ``borrowed`` = (τ², source) given (choice ``tau2_source = borrowed_seed``): the
-      random-effects mean of the cell's labs with that τ² (weights 1/(v + τ²)) and the interval
-      for a new lab with the normal quantile (``BORROWED_Z``); I² of the cell's own labs where
-      there are two.
+      labs' geometric mean, the labs weighing equally (with one or two labs a random-effects
+      weighting would rest on a floor variance; the estimate stays the one the range rows had),
+      its standard error sqrt(Σ(v + τ²))/k (one lab: v + τ², as random effects give), and the
+      interval for a new lab with the normal quantile (``BORROWED_Z``); I² of the cell's own labs
+      where there are two.
     - fewer and nothing borrowed (``tau2_source = none``): the labs' geometric mean and, as
       interval, the range of their documents' runs or bounds (``lows``/``highs``): "one lab's runs"
       or "range of 2 labs", never an interval for a new lab.
@@ -460,6 +462,7 @@ def pool(
         floor = float(eff["variance"].median()) if eff["variance"].notna().any() else 0.0
     eff = with_floor(eff, floor)
     k = len(eff)
+    lab_gmean = _gmean(v.groupby(lab, sort=True).agg(_gmean))  # the labs' geometric mean, no round trip via ln
     out |= {"n_labs": k, "labs": sorted(eff.index) if labs is not None else []}
     docs = f"{n} document{'s' if n > 1 else ''}"
     if k >= MIN_FOR_PI:
@@ -478,12 +481,12 @@ def pool(
         }
     if borrowed is not None:
         tau2, source = float(borrowed[0]), borrowed[1]
-        w = 1.0 / (eff["variance"] + tau2)
-        mu, se = float((w * eff["effect"]).sum() / w.sum()), float(np.sqrt(1.0 / w.sum()))
+        mu = float(eff["effect"].mean())  # the labs weigh equally: the estimate stays their geometric mean
+        se = float(np.sqrt((eff["variance"] + tau2).sum()) / k)
         low, high = prediction_interval(mu, se, tau2, BORROWED_Z)
         i2 = meta_analysis(eff)["i2"] if k >= 2 else np.nan
         return out | {
-            "estimate": float(np.exp(mu)),
+            "estimate": lab_gmean,
             "pi90_low": float(min(low, lo.min())),
             "pi90_high": float(max(high, hi.max())),
             "interval_kind": f"90 % prediction interval for a new lab, τ² {tau2:.3f} borrowed from the seed labs "
@@ -499,7 +502,7 @@ def pool(
         else f"range of {k} labs and their runs ({docs}; too few labs for a prediction interval)"
     )
     return out | {
-        "estimate": _gmean(np.exp(eff["effect"])),
+        "estimate": lab_gmean,
         "pi90_low": float(lo.min()),
         "pi90_high": float(hi.max()),
         "interval_kind": kind,

@@ -108,7 +108,7 @@ def planning_table(ctx) -> pd.DataFrame:
                 + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
                 + f"; {int(r['n_documents'])} doc., {int(r['n_labs'])} lab{'s' if r['n_labs'] > 1 else ''}: "
-                + r["interval_spans"]
+                + SHORT_SPANS.get(r["interval_spans"], r["interval_spans"])
             )
 
         m = by["modern"]
@@ -135,6 +135,12 @@ def planning_table(ctx) -> pd.DataFrame:
 
 
 PROVISIONING_WORDS = {"mcs": "Citrix MCS", "pvs": "Citrix Provisioning"}
+
+
+SHORT_SPANS = {  # a planning row's interval_spans in Table 1's cells, where width is short
+    "prediction interval for a new lab": "new-lab PI",
+    "prediction interval for a new lab, τ² borrowed from the seed labs": "new-lab PI (seed τ²)",
+}
 
 
 def _unique(values) -> list[str]:
@@ -200,27 +206,28 @@ def harness_sentences(ctx) -> str:
         )
     out.append(
         fill(
-            "How sure each row is: {spans}; {new_lab} For your own deployment, the probes switched off, profiles on "
+            "How sure each row is{new_lab}: {spans}. For your own deployment, the probes switched off, profiles on "
             "a separate file service or "
             "Citrix Provisioning change the demand by amounts these documents do not separate across labs: measure "
             "your own and size with `PROFILE_FILE` (with the login window your peak was measured over). Task "
             "workers have no row (each Login VSI class was tested by one vendor only): the knowledge rows are a "
             "conservative default for them; better, their own measurements in `PROFILE_FILE`.",
             spans="; ".join(
-                f"{ctx.label('phase', r.phase).lower()}, {boot_label(r.statistic).lower()}: {r.interval_spans}"
-                for r in m.itertuples()
+                fmt.words(
+                    f"{ctx.label('phase', r.phase).lower()} {boot_label(r.statistic).lower()}" for r in g.itertuples()
+                )
+                + f": {spans}"
+                for spans, g in m.groupby("interval_spans", sort=False)
             ),
             new_lab=(
                 fill(
-                    "a modern row rests on {n} lab, so its interval for a new lab borrows the between-lab variance "
-                    "τ² of the seed labs (τ² {t}; analysis choice `tau2_source`) and says nothing the modern labs "
-                    "themselves could check.",
+                    " ({n} modern lab: τ² {t} from the seed labs, choice `tau2_source`)",
                     n=fmt.num(int(m["n_labs"].max())),
                     t=fmt.words(sorted({f"{x:.3f}" for x in m["tau2"].dropna()})),
                 )
                 if m["tau2_source"].isin(["seed cell", "seed median"]).any()
                 else fill(
-                    "no row has a prediction interval for a new lab (a modern row rests on {n} lab).",
+                    " (no row has a prediction interval for a new lab: a modern row rests on {n} lab)",
                     n=fmt.num(int(m["n_labs"].max())),
                 )
             ),
@@ -480,6 +487,8 @@ def choices_line(ctx) -> None:
 
 def render(ctx) -> None:
     """Title block and chapter 1."""
+    from ...models import era
+
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
@@ -509,8 +518,18 @@ def render(ctx) -> None:
         },
     )
     say(
-        "Each row pools labs (one test bed counts once; a range, not an interval, below three labs; `≥`: a lower "
-        "bound, no interval); read share, I/O size and latency are the phase's and provisioning's. {after}",
+        "Each row pools labs (one test bed counts once; {below}; `≥`: a lower bound, no interval); read share, I/O "
+        "size and latency are the phase's and provisioning's. {after}",
+        below=(
+            fill(
+                "new-lab PI: a {pi} prediction interval for a new lab; seed τ²: its between-lab variance borrowed "
+                "from the seed labs, below {n} labs",
+                pi=fmt.pct(1 - era.PI_ALPHA),
+                n=fmt.num(era.MIN_FOR_PI),
+            )
+            if ctx.choices["tau2_source"] != "none"
+            else fill("a range, not an interval, below {n} labs", n=fmt.num(era.MIN_FOR_PI))
+        ),
         after=after,
     )
     say("{harness}", harness=harness_sentences(ctx))

@@ -155,7 +155,6 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
             ),
         )
         table(mtables.lodo_table(lodo), "Leave one document out, per era and cell", "model-lodo")
-    _calibration(ctx)
 
 
 def _heterogeneity(ctx) -> None:
@@ -181,7 +180,11 @@ def _heterogeneity(ctx) -> None:
             )
             + "."
             if len(seed)
-            else "No seed cell has two labs: τ² cannot be estimated."
+            else (
+                "No seed cell has two labs: τ² cannot be estimated."
+                if ctx.choices["tau2_source"] != "none"
+                else "The rows use no τ² (analysis choice `tau2_source` = none)."
+            )
         ),
         borrowed_words=(
             fill(
@@ -228,10 +231,15 @@ def _calibration(ctx) -> None:
         "### Leave one lab out: are the intervals for a new lab calibrated?\n\n"
         "In every cell with two labs or more, each lab is held out in turn and set against the interval for a new lab "
         "that the other labs give, with τ² and the within-lab floor recomputed without it (the held-out lab must not "
-        "inform the τ² that predicts it). The held-out lab's figure fell inside {new_in} of {new_n} intervals for a "
-        "new lab ({new_cov}; a {pi} interval should hold about {pi} of them); {not_chk} held-out labs cannot be "
+        "inform the τ² that predicts it). The held-out lab's figure fell inside {new_in} of {new_n} {what} "
+        "({new_cov}; a {pi} interval should hold about {pi} of them); {not_chk} held-out labs cannot be "
         "checked, because no cell keeps two labs without them. The ranges of the other labs' runs, as the rows "
         "printed them before, held {old_in} of {old_n}. {modern}",
+        what=(
+            "intervals for a new lab"
+            if ctx.choices["tau2_source"] != "none"
+            else "intervals the rows print (analysis choice `tau2_source` = none: the ranges)"
+        ),
         new_in=fmt.num(int(new["inside"])),
         new_n=fmt.num(int(new["checked"])),
         new_cov="no coverage to give" if pd.isna(new["coverage"]) else fmt.pct(new["coverage"]),
@@ -329,7 +337,8 @@ def _iops_model(ctx) -> None:
         fill(
             "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar, as "
             "the planning table names it: a {pi} prediction interval for a new lab, or with fewer than {min_pi} labs "
-            "and `tau2_source = none` the range of the labs' runs) per cell, and every seed observation (crosses, "
+            "and analysis choice tau2_source = none the range of the labs' runs) per cell, and every seed "
+            "observation (crosses, "
             "colour = vendor; task-worker samples are shown but "
             "not pooled)",
             pi=pi,
@@ -372,6 +381,7 @@ def _iops_model(ctx) -> None:
             "### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
             "yet, so there is no out-of-sample check."
         )
+    _calibration(ctx)
     storms = ctx.boot_storms
     say(
         "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
