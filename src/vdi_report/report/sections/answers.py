@@ -107,8 +107,12 @@ def planning_table(ctx) -> pd.DataFrame:
                 prefix.get(r["bound"], "")
                 + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
-                + f"; {int(r['n_documents'])} doc., {int(r['n_labs'])} lab{'s' if r['n_labs'] > 1 else ''}: "
-                + SHORT_SPANS.get(r["interval_spans"], r["interval_spans"])
+                + f"; {int(r['n_documents'])} doc., {int(r['n_labs'])} lab{'s' if r['n_labs'] > 1 else ''}"
+                + (
+                    f": {r['interval_spans']}"
+                    if r["interval_spans"] not in SHORT_SPANS
+                    else SHORT_SPANS[r["interval_spans"]]
+                )
             )
 
         m = by["modern"]
@@ -137,9 +141,9 @@ def planning_table(ctx) -> pd.DataFrame:
 PROVISIONING_WORDS = {"mcs": "Citrix MCS", "pvs": "Citrix Provisioning"}
 
 
-SHORT_SPANS = {  # a planning row's interval_spans in Table 1's cells, where width is short
-    "prediction interval for a new lab": "new-lab PI",
-    "prediction interval for a new lab, τ² borrowed from the seed labs": "new-lab PI (seed τ²)",
+SHORT_SPANS = {  # a planning row's interval_spans in Table 1's cells, where width is short: named in the note
+    "prediction interval for a new lab": "",  # the note under the table names them once
+    "prediction interval for a new lab, τ² borrowed from the seed labs": "*",
 }
 
 
@@ -220,11 +224,7 @@ def harness_sentences(ctx) -> str:
                 for spans, g in m.groupby("interval_spans", sort=False)
             ),
             new_lab=(
-                fill(
-                    " ({n} modern lab: τ² {t} from the seed labs, choice `tau2_source`)",
-                    n=fmt.num(int(m["n_labs"].max())),
-                    t=fmt.words(sorted({f"{x:.3f}" for x in m["tau2"].dropna()})),
-                )
+                ""
                 if m["tau2_source"].isin(["seed cell", "seed median"]).any()
                 else fill(
                     " (no row has a prediction interval for a new lab: a modern row rests on {n} lab)",
@@ -522,10 +522,8 @@ def render(ctx) -> None:
         "size and latency are the phase's and provisioning's. {after}",
         below=(
             fill(
-                "new-lab PI: a {pi} prediction interval for a new lab; seed τ²: its between-lab variance borrowed "
-                "from the seed labs, below {n} labs",
+                "*: a {pi} prediction interval for a new lab with the seed labs' τ²",
                 pi=fmt.pct(1 - era.PI_ALPHA),
-                n=fmt.num(era.MIN_FOR_PI),
             )
             if ctx.choices["tau2_source"] != "none"
             else fill("a range, not an interval, below {n} labs", n=fmt.num(era.MIN_FOR_PI))
