@@ -175,7 +175,7 @@ def _heterogeneity(ctx) -> None:
         seed_words=(
             "The seed labs give it where a cell has two: "
             + "; ".join(
-                fill("{cell} τ² {t} (I² {i2})", cell=r.cell, t=f"{r.tau2:.3f}", i2=fmt.pct(r.i2))
+                fill("{cell} τ² {t} (I² {share})", cell=r.cell, t=f"{r.tau2:.3f}", share=fmt.pct(r.i2))
                 for r in seed.itertuples()
             )
             + "."
@@ -337,12 +337,13 @@ def _iops_model(ctx) -> None:
         fill(
             "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar, as "
             "the planning table names it: a {pi} prediction interval for a new lab, or with fewer than {min_pi} labs "
-            "and analysis choice tau2_source = none the range of the labs' runs) per cell, and every seed "
-            "observation (crosses, "
+            "and no τ² borrowed, analysis choice {choice} = none, the range of the labs' runs) per cell, and every "
+            "seed observation (crosses, "
             "colour = vendor; task-worker samples are shown but "
             "not pooled)",
             pi=pi,
             min_pi=fmt.num(era.MIN_FOR_PI),
+            choice="tau2_source",
         ),
         "model-prediction-chart",
     )
