@@ -115,6 +115,14 @@ def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
         for k, t in (("sep", sep), ("pooled", pooled))
     }
     assert w["pooled"]["mcs+pvs"] < w["sep"]["mcs"]  # 34.7 against 35.8: Provisioning's runs pull it down
+    # every modern row keeps a read share under either option (the MCS-only boot rows take the pooled
+    # group's: a missing one once crashed the sizing's back end, 1 - None)
+    for t in (sep, pooled):
+        assert t.loc[t["era"] == "modern", "read_share"].notna().all()
+    from vdi_report.models import scenario
+
+    inputs = scenario.build_inputs(pooled, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
+    assert scenario.size(scenario.validate(2000, "knowledge"), inputs)["be_iops"].notna().all()
     pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
     b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]
     b1 = pa[(pa["era"] == "modern") & (pa["cell"] == "boot peak per boot rate")].iloc[0]

@@ -980,6 +980,9 @@ def planning_rows(
     mp = modern_profile(results, sources_df, provisioning_pooling)
     for i, r in t[t["era"] == "modern"].iterrows():
         key = (r["provisioning"], r["phase"])
+        if key not in mp.index:  # e.g. the MCS-only boot rows when MCS and Provisioning are pooled
+            group = provisioning_group("modern", pd.Series([r["provisioning"]]), provisioning_pooling).iloc[0]
+            key = (group, r["phase"])
         if key in mp.index:
             for c in mp.columns:
                 t.loc[i, c] = mp.at[key, c]

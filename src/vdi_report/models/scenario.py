@@ -656,7 +656,7 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
             sized = active
             fe = tuple(active * x * k for x in per)
             warn = ""
-        factor = rs + (1 - rs) * wp
+        factor = nan if rs is None else rs + (1 - rs) * wp  # an unknown read share: back end unknown
         carried = [
             d
             for d in inputs["demonstrated"]

@@ -393,22 +393,37 @@ def claims_verdicts(claims: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFr
     )
 
 
-def facts_read(facts: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
-    """What the rules that read data/raw/facts.csv read: per document (each apart), the number
-    of facts and their kinds (``fact`` column, with counts). Documents without facts listed with 0."""
+def facts_read(facts: pd.DataFrame, sources_df: pd.DataFrame, checklist: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What the rules that read data/raw/facts.csv read: per document (each apart), the number of
+    facts and, per kind (facts.csv ``kind``), how many, with the kind's checklist status from
+    ``checklist`` (fact_checklist.csv: ``complete``, ``partial``, ``not stated``) where it has one.
+    Columns: Document, Facts, Kinds (facts; checklist status), Checklist (counts of each status).
+    Documents without facts are listed with 0. One short line per kind, not per fact name: a
+    per-fact listing ran to pages for the documents with hundreds of captions."""
     labels = document_labels(sources_df)
+    status = {}
+    if checklist is not None and len(checklist):
+        status = {(r.source_id, r.kind): str(r.status).replace("_", " ") for r in checklist.itertuples()}
     rows = []
     for sid in sources_df["source_id"]:
         g = facts[facts["source_id"] == sid]
-        kinds = g["fact"].value_counts(sort=False)
+        kinds = g["kind"].value_counts().sort_index()
+        listed = [
+            f"{k.replace('_', ' ')} {n}" + (f" ({status[(sid, k)]})" if (sid, k) in status else "")
+            for k, n in kinds.items()
+        ]
+        missing = sorted(k for (s, k), v in status.items() if s == sid and k not in kinds.index)
+        listed += [f"{k.replace('_', ' ')} 0 ({status[(sid, k)]})" for k in missing]
+        counts = pd.Series([v for (s, _), v in status.items() if s == sid]).value_counts()
         rows.append(
             {
                 "Document": labels.get(sid, sid),
                 "Facts": len(g),
-                "Kinds (facts)": ", ".join(f"{k.replace('_', ' ')} ({n})" for k, n in kinds.items()) or "none",
+                "Kinds (facts; checklist status)": "; ".join(listed) or "none",
+                "Checklist": ", ".join(f"{n} {v}" for v, n in counts.sort_index().items()) or "no checklist",
             }
         )
-    return pd.DataFrame(rows, columns=["Document", "Facts", "Kinds (facts)"])
+    return pd.DataFrame(rows, columns=["Document", "Facts", "Kinds (facts; checklist status)", "Checklist"])
 
 
 def fact_rules() -> list[str]:

@@ -148,7 +148,8 @@
         fe = per.map(function (v) { return active * v * k; });
         warn = "";
       }
-      var factor = rs + (1 - rs) * wp;
+      // an unknown read share leaves the back end unknown (NaN), never write-only
+      var factor = (rs === null || rs === undefined) ? NaN : rs + (1 - rs) * wp;
       var carried = inputs.demonstrated.filter(function (d) {
         var floor = (d.fe_iops_floor === undefined || d.fe_iops_floor === null) ? d.fe_iops : d.fe_iops_floor;
         return d.phase === phase && d.condition === cond && floor >= fe[0];

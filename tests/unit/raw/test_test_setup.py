@@ -31,7 +31,13 @@ def test_every_document_declares_its_harness_and_every_citrix_run_its_provisioni
         assert docs.at[sid, "load_tool"] and docs.at[sid, "probes"], sid
     # every Provisioning run names where its write cache lives
     pvs = w[w["provisioning"] == "pvs"]
-    assert len(pvs) == 3 and (pvs["write_cache"] != "").all()
+    assert set(zip(pvs["source_id"], pvs["configuration"])) == {
+        ("nutanix_ra2022", "pvs_w11_8n"),
+        ("nutanix_ra2022_2023", "g8_pvs_8n"),
+        ("nutanix_ra2053", "pvs_8n"),
+        ("nutanix_ra2136", "pvs_w11_6n_amd"),
+    }
+    assert (pvs["write_cache"] != "").all()
     assert (w.loc[w["provisioning"] != "", "provisioning_source"].str.match(r"^\S+:L\d+( \(assumed\))?$")).all()
 
 

@@ -41,34 +41,49 @@ def title(ctx) -> None:
 
 
 def scope(ctx) -> None:
+    """Page 1's scope: the seed documents, their years and load tools, one run per figure, and the
+    later documents as the modern era's evidence (its own rows, never pooled with the seed rows).
+    Guest OS and broker per document: the Models chapter (what each observation was measured with)."""
     s = ctx.seeds
     years = s["published"].astype(str).str[:4]
     ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
     say(
         "**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
-        "(no document reports repeated runs or their spread). Load tool, desktop OS and broker per document: "
-        "{per_doc}. {ext_line}",
+        "(no document reports repeated runs or their spread); load tool: {tools}. {ext_line}",
         n_docs=len(s),
+        tools="; ".join(f"{r.vendor} {str(r.load_tool).replace('; ', ' + ')}" for r in s.itertuples()),
         vendors=fmt.words(s["vendor"] + " " + s["array"]),
         years="–".join(dict.fromkeys([min(years), max(years)])),
-        per_doc="; ".join(
-            f"{r.vendor}: " + " / ".join(str(x).replace("; ", " + ") for x in (r.load_tool, r.guest_os, r.broker))
-            for r in s.itertuples()
-        ),
         ext_line=(
             ""
             if ext.empty
-            else f"{len(ext)} later documents "
-            f"({fmt.words(ext['vendor'] + ' ' + ext['document_number'] + ': ' + ext['array'])}) are kept apart as an "
-            "out-of-sample check, never pooled with these."
+            else f"{len(ext)} later documents of one lab ({fmt.words(_doc_years(ext))}) give the modern rows, kept "
+            "apart from the seed rows (eras are never pooled)."
         ),
     )
+
+
+def _doc_years(docs: pd.DataFrame) -> pd.Series:
+    """``Nutanix RA-2022 (2024)``: vendor, document number and year of publication per document."""
+    return docs["vendor"] + " " + docs["document_number"] + " (" + docs["published"].astype(str).str[:4] + ")"
 
 
 def _pi_label() -> str:
     from ...models import iops
 
     return fmt.pct(1 - iops.PI_ALPHA)
+
+
+def _labs(n) -> str:
+    return f"{int(n)} lab" + ("" if int(n) == 1 else "s")
+
+
+def _names_labs(spans: str) -> bool:
+    """Whether an ``interval_spans`` text already says how many labs ("one lab's runs", "range of
+    2 labs"), so the cell need not repeat the count."""
+    import re
+
+    return bool(re.match(r"(one lab's|range of \d+ labs)", str(spans)))
 
 
 def planning_table(ctx) -> pd.DataFrame:
@@ -107,7 +122,8 @@ def planning_table(ctx) -> pd.DataFrame:
                 prefix.get(r["bound"], "")
                 + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
-                + f"; {int(r['n_documents'])} doc., {int(r['n_labs'])} lab{'s' if r['n_labs'] > 1 else ''}"
+                + f"; {int(r['n_documents'])} doc."
+                + ("" if _names_labs(r["interval_spans"]) else ", " + _labs(r["n_labs"]))
                 + (
                     f": {r['interval_spans']}"
                     if r["interval_spans"] not in SHORT_SPANS
@@ -455,7 +471,7 @@ def sizing_table(ctx) -> pd.DataFrame:
                 for e, lo, hi in zip(s["fe_iops"], s["fe_iops_pi90_low"], s["fe_iops_pi90_high"])
             ],
             "Read share": s["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
-            "Back-end IOPS": s["be_iops"].map(fmt.num),
+            "Back-end IOPS": s["be_iops"].map(lambda x: "not known" if pd.isna(x) else fmt.num(x)),
             "Throughput, MB/s": s["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt.num(x)),
         }
     )
@@ -530,20 +546,20 @@ def render(ctx) -> None:
         ),
         after=after,
     )
-    say("{harness}", harness=harness_sentences(ctx))
     per_array(ctx, verdicts_rows)
+    say("{harness}", harness=harness_sentences(ctx))
     table(
         capability_table(ctx),
         "What each tested configuration demonstrably carried (reported; latency and busiest resource at that load)",
         "carried",
         {
-            "Array": "12%",
+            "Array": "11%",
             "Desktops tested": "8%",
-            "Login storm, peak": "14%",
-            "Steady state, average": "14%",
-            "One controller down": "13%",
-            "Boot storm (apart)": "14%",
-            "Provisioning; back end (apart)": "25%",
+            "Login storm, peak": "15%",
+            "Steady state, average": "13%",
+            "One controller down": "14%",
+            "Boot storm (apart)": "15%",
+            "Provisioning; back end (apart)": "24%",
         },
     )
     sizing(ctx)
@@ -606,30 +622,25 @@ def usd_words(x, kind: str) -> str:
     return ("at most " if kind != "exact" else "") + _usd(x)
 
 
-def _binding_row(g: pd.DataFrame):
-    """The phase row (of one configuration's rows indexed by phase) whose constraint binds (from
-    ``binding_constraint``, e.g. ``IOPS, login storm``); None for capacity or when undetermined."""
-    from ...models.verdicts import PHASE_WORDS
-
-    b = str(g["binding_constraint"].iloc[0])
-    for ph, words in PHASE_WORDS.items():
-        if b.endswith(words) and ph in g.index:
-            return g.loc[ph]
-    return None
+# Why a count is not exact, in a table cell (the capability column gives the load's status with
+# its busiest resource and record).
+SHORT_REASON = {
+    "at most": "the test reached no limit: a lower bound of capability",
+    "drive sets": "drive-bound, the controllers had headroom",
+}
 
 
-def kind_reason(g: pd.DataFrame) -> str:
-    """Why the binding count is not exact, from the binding phase's capability status and its
-    records (empty for an exact count)."""
-    kind = g["arrays_needed_kind"].iloc[0]
-    r = _binding_row(g)
-    if kind == "exact" or r is None:
-        return ""
-    if kind == "drive sets":
-        return f"the tested drive set bound the load, not the array: {r['status_text']}"
-    if r["capability_status"] == "unknown":
-        return "a lower bound of capability: the document reports no utilization for this test"
-    return f"a lower bound of capability: {r['status_text']}"
+def capacity_lines(ctx, rows: pd.DataFrame) -> list[str]:
+    """Per tested configuration, its usable capacity as its document states it or as derived from
+    its stated layout, with records (``array_verdicts`` ``capacity_text``): the words behind the
+    capacity column of the per-array table."""
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    out = []
+    for (_sid, conf), g in rows[rows["condition"] == cond].groupby(["source_id", "configuration"], sort=False):
+        text = str(g["capacity_text"].iloc[0] or "")
+        if text:
+            out.append(f"{_short(g['vendor'].iloc[0], conf, g['array'].iloc[0])}: {text}")
+    return out
 
 
 def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
@@ -661,7 +672,7 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         if pd.notna(n):
             top = int(max(g["arrays_needed_top"].max(), g["arrays_needed_ports"].fillna(0).max()))
             margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
-            why = kind_reason(g)
+            why = SHORT_REASON.get(kind, "")
             arrays = (
                 f"{arrays_words(n, kind)} ({g['binding_constraint'].iloc[0]}); "
                 f"{'at most ' if kind != 'exact' else ''}{top} for the interval's top; "
@@ -686,11 +697,11 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         if pd.isna(c["capacity_tb"]):
             capacity = "not determined"
         elif pd.isna(c["usable_tb"]):
-            capacity = f"{fmt.num(c['capacity_tb'])} TB; {c['capacity_text']}"
+            capacity = f"{fmt.num(c['capacity_tb'])} TB needed; usable per array not stated (see below)"
         else:
             capacity = (
-                f"{fmt.num(c['capacity_tb'])} TB of {_sign(c['usable_bound'])}{fmt.num(c['usable_tb'])} TB usable: "
-                f"{arrays_words(c['arrays_needed_capacity'], 'drive sets')} ({c['capacity_text']})"
+                f"{fmt.num(c['capacity_tb'])} TB needed of {_sign(c['usable_bound'])}{fmt.num(c['usable_tb'])} TB "
+                f"usable: {arrays_words(c['arrays_needed_capacity'], 'drive sets')} (see below)"
             )
         row = {
             "Array": g["array"].iloc[0],
@@ -834,6 +845,12 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
 
     cond = "failover" if ctx.params["failover"] == "controller" else "normal"
     prices = ctx.quotes
+    table(
+        verdict_table(ctx, rows),
+        "Per-array answers at the scenario (reported capability, model demand)",
+        "answers-verdicts",
+        None,
+    )
     say(
         "**Per-array answers.** Each tested configuration is held to what its own document shows it carried (the "
         "highest load of any user phase for login and steady state, its boot storm for the boot storm; latency and "
@@ -865,6 +882,12 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             "calculator; meanwhile the figure below gives USD per desktop for any price."
         ),
     )
+    lines = capacity_lines(ctx, rows)
+    if lines:
+        say(
+            "**Usable capacity per array, as each document states it** (the capacity column above):\n\n{items}",
+            items="\n".join(f"- {x}" for x in lines),
+        )
     facts = ctx.sizing_inputs.get("capacity_by_clone") or {}
     clone = ctx.params.get("clone_type", "linked")
     per = (facts.get("per_desktop") or {}).get(clone)
@@ -877,8 +900,8 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
         say(
             "**Capacity** ({clone} clones, `CLONE_TYPE`): {high} GB per desktop, {text}; {total} TB for {desktops} "
             "desktops (no data-reduction credit: the reduction of identical synthetic clones is a test artefact; after "
-            "the vendor's stated reduction, {low} GB per desktop). Capacity per tested configuration as its "
-            "document states it (only a usable figure sizes capacity; raw and physical are not usable): {usable}.",
+            "the vendor's stated reduction, {low} GB per desktop). Only a usable figure sizes capacity (raw and "
+            "physical are not usable): {usable}.",
             clone=clone,
             high=fmt.num(per["high"]),
             text=per["text"],
@@ -887,12 +910,6 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             low=fmt.num(per["low"]),
             usable=usable,
         )
-    table(
-        verdict_table(ctx, rows),
-        "Per-array answers at the scenario (reported capability, model demand)",
-        "answers-verdicts",
-        None,
-    )
     if not prices and rows["arrays_needed_binding"].notna().any():
         from ..charts import price_chart
 
@@ -923,7 +940,7 @@ def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
     r = (w if len(w) else x).iloc[0]
     txt = f"{sign.get(r['bound'], '')}{fmt.num(r['iops'])} IOPS"
     if pd.notna(r["floor"]) and r["floor"] < r["iops"]:  # an "approximately": the verdicts count its low end
-        txt += f" (counted as {fmt.num(r['floor'])}, its low end)"
+        txt += f" (counted: {fmt.num(r['floor'])})"
     if len(phases) > 1:
         txt += f" ({ctx.label('phase', r['phase']).lower()})"
     if r["vantage"] != "array_frontend":
@@ -935,14 +952,13 @@ def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
         txt += f"; {sign.get(r['latency_bound'], '')}{r['latency_ms']:g} ms{what}"
     if r["busiest_resource"]:
         txt += f"; {r['busiest_resource']} {sign.get(r['busiest_bound'], '')}{r['busiest_pct']:g} %"
-        txt += " (claims table: not testable)" if "not testable" in r["busiest_text"] else ""
     status = r.get("capability_status", "at_limit" if r["at_limit"] else "unknown")
     if status == "at_limit":
         txt += f": at a limit ({r.get('binding_resource') or 'reported'})"
     elif status == "not_stressed":
-        txt += ": no resource at its limit, a lower bound of capability"
+        txt += ": no limit reached, a lower bound"
     else:
-        txt += "; utilization not reported: a lower bound of capability"
+        txt += "; no utilization reported: a lower bound"
     ids = str(r["record_ids"]).split()
     return txt + f" ({ids[0]})" if ids else txt
 

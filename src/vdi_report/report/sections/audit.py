@@ -132,7 +132,9 @@ def render(ctx) -> None:
     facts = sources.read_csv_text(FACTS_FILE)
     cites = int(facts["note"].map(lambda s: bool(re.search(r"\bD-[A-Z0-9]+-\d+", s))).sum())
     fact_rules = audit_tables.fact_rules()
-    n_docs = int((audit_tables.facts_read(facts, srcs)["Facts"] > 0).sum())
+    checklist = sources.read_csv_text(FACTS_FILE.with_name("fact_checklist.csv"))
+    facts_by_doc = audit_tables.facts_read(facts, srcs, checklist)
+    n_docs = int((facts_by_doc["Facts"] > 0).sum())
     say(
         "The number checks read every digitized number of `results.csv` ({n_records} records: each with its "
         "document, locator, line, verbatim quote and whether it is exact, approximate or a bound). The fact checks "
@@ -151,4 +153,4 @@ def render(ctx) -> None:
             else "None of them names a register entry: they were digitized without regard to what conflicts."
         ),
     )
-    table(audit_tables.facts_read(facts, srcs), "The facts the fact checks read, per document", "audit-facts")
+    table(facts_by_doc, "The facts the fact checks read, per document and kind, with the checklist", "audit-facts")
