@@ -21,8 +21,8 @@
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
-# `iops_model_external.csv`, `iops_model_lodo.csv`, `boot_storms.csv`, `boot_external.csv` and
-# `sizing_inputs.json`
+# `iops_model_external.csv`, `iops_model_lodo.csv`, `iops_calibration.csv`, `boot_storms.csv`,
+# `boot_external.csv` and `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
 # `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
 #
@@ -119,8 +119,10 @@ storms
 #
 # Two eras, never pooled (`era` in `data/raw/vocabulary.csv`): `seed` (the four 2016–2018
 # documents) and `modern` (the external 2022–2024 documents). Per era and cell, one figure per
-# document (its runs are not independent), pooled over documents: a 90 % prediction interval
-# with three documents or more, the range of the documents (and their runs) below that. The
+# document (its runs are not independent), pooled over labs (the unit of replication) by a
+# random-effects meta-analysis of ln IOPS per desktop: a 90 % prediction interval for a new lab
+# with three labs or more, and below that with τ² borrowed from the seed labs (choice
+# `tau2_source`; `none` keeps the range of the labs' runs). The
 # planning rows are knowledge-worker rows (task-worker samples excluded). Modern figures are read
 # with their true status: read + write averages of one run are exact, one direction's peak is a
 # lower bound of the total peak, the sum of read and write peaks an upper bound. Read share, I/O
@@ -141,6 +143,16 @@ plan
 lodo = tables["iops_model_lodo"]
 catalogue.write("iops_model_lodo", lodo)
 lodo
+
+# %% [markdown]
+# Leave one lab out (the lab is the unit of replication): each lab's figure against the interval
+# for a new lab pooled from the cell's other labs, τ² recomputed without it (`era.calibration`),
+# beside the range of the other labs' runs the rows printed before.
+
+# %%
+cal = tables["iops_calibration"]
+catalogue.write("iops_calibration", cal)
+cal
 
 # %% [markdown]
 # ## Out of sample: every external figure with its true status

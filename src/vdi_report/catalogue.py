@@ -332,6 +332,8 @@ _TABLES = [
             Col("bound", isin=("eq", "gt", "bounds", "assumed")),
             Col("interval_kind", required=True),
             Col("interval_spans", required=True),
+            *_cols("tau2 i2", float),
+            Col("tau2_source", isin=("", "own labs", "seed cell", "seed median")),
             Col("unit", required=True),
             *_cols("n_obs n_documents n_labs n_vendors", int),
             Col("labs"),
@@ -477,6 +479,27 @@ _TABLES = [
             Col("interval_kind"),
             Col("ratio", float),
             Col("verdict", isin=("inside", "above", "below", "uninformative"), required=True),
+        ),
+    ),
+    Table(
+        "iops_calibration",
+        "iops_calibration.csv",
+        "iops_model",
+        "held-out lab of leave-one-lab-out, per era, cell and provisioning with two labs or more: the interval "
+        "for a new lab pooled from the other labs (τ² recomputed without the held-out lab) against the held-out "
+        "lab's figure, beside the range of the other labs' runs the rows printed before",
+        (
+            Col("era", vocab="era", required=True),
+            *_cols("cell provisioning held_out", required=True),
+            Col("trained_on"),
+            Col("n_train_labs", int),
+            *_cols("observed estimate pi90_low pi90_high", float),
+            Col("interval_spans", required=True),
+            Col("tau2", float),
+            Col("tau2_source"),
+            Col("verdict", isin=("inside", "above", "below", "not checkable"), required=True),
+            *_cols("range_low range_high", float),
+            Col("range_verdict", isin=("inside", "above", "below"), required=True),
         ),
     ),
     Table(
@@ -785,6 +808,7 @@ COLUMN_UNITS = (
     "probability",
     "ln(ratio)",
     "ln(IOPS per desktop)",
+    "(ln(IOPS per desktop))²",
     "varies",
 )
 _UNIT_OF_COLUMN = re.compile(r"\{(\w+)\}(?: per desktop)?")

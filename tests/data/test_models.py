@@ -313,9 +313,12 @@ def test_a_rule_of_thumb_is_compared_with_the_interval_the_row_has(results, proc
     rules = iops.rules_of_thumb(results, seed.assign(worker_class=iops.ANY_CLASS)).set_index("record_id")
     steady = seed[(seed["phase"] == "steady_state") & (seed["statistic"] == "average")].iloc[0]
     dell = rules.loc["DELL-0004"]
-    # the lab is the unit of replication (issue 24): a PI only over three labs or more
+    # the lab is the unit of replication (issue 24): a PI of its own only over three labs or more; below
+    # that a PI with tau2 borrowed from the seed labs (choice tau2_source = borrowed_seed) or a range (none)
     if steady["n_labs"] >= 3:
         assert dell["verdict"] == "above the 90 % PI"
+    elif steady["tau2_source"]:
+        assert dell["verdict"] == "above the 90 % PI (τ² borrowed from the seed labs)"
     else:
         assert "PI" not in dell["verdict"] and dell["verdict"].startswith("above the range of")
         assert dell["verdict"] == (
@@ -323,4 +326,4 @@ def test_a_rule_of_thumb_is_compared_with_the_interval_the_row_has(results, proc
             if steady["n_labs"] == 1
             else f"above the range of {int(steady['n_labs'])} labs"
         )
-    assert not rules["verdict"].str.contains("PI").any() or steady["n_labs"] >= 3
+    assert not rules["verdict"].str.contains("PI").any() or steady["n_labs"] >= 3 or steady["tau2_source"]

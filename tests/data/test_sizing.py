@@ -64,7 +64,15 @@ MCS_WHOLE = {
 }
 
 
-def test_done_when_modern_scenario_matches_hand_calculation(inputs, done_when):
+def _row(processed, era_name, cell, provisioning=None):
+    """The planning row the scenario reads: its interval is checked by hand in tests/data/test_era.py (a
+    prediction interval for a new lab, tau2 borrowed from the seed labs: choice tau2_source)."""
+    p = processed("iops_per_desktop_model")
+    p = p[(p["era"] == era_name) & (p["cell"] == cell)]
+    return (p[p["provisioning"] == provisioning] if provisioning else p).iloc[0]
+
+
+def test_done_when_modern_scenario_matches_hand_calculation(inputs, done_when, processed):
     t = scenario.size(done_when, inputs).set_index("phase")
     active, k = 3000 * 0.8, 1 / (1 - 0.2)
     # boot: every provisioned desktop (3,000) in 30 minutes = 100 per minute, not the concurrent 2,400; the
@@ -74,10 +82,17 @@ def test_done_when_modern_scenario_matches_hand_calculation(inputs, done_when):
     assert math.isnan(t.at["boot", "fe_iops_pi90_low"]) and math.isnan(t.at["boot", "fe_iops_pi90_high"])
     assert "lower bound" in t.at["boot", "note"]
     # steady state: no modern steady-state average; the MCS whole-run average stands in: one lab (three
-    # documents), its documents' geometric mean and the range of its runs
+    # documents), its documents' geometric mean and the planning row's interval for a new lab (wider than the
+    # range of its runs)
     runs = {d: [(r + w) / n for r, w, n in v] for d, v in MCS_WHOLE.items()}
     s = gmean([gmean(v) for v in runs.values()])
-    s_lo, s_hi = min(min(v) for v in runs.values()), max(max(v) for v in runs.values())
+    whole, login = (
+        _row(processed, "modern", "whole-test average", "mcs"),
+        _row(processed, "modern", "login peak", "mcs"),
+    )
+    s_lo, s_hi = whole["pi90_low"], whole["pi90_high"]
+    assert s_lo < min(min(v) for v in runs.values()) and s_hi > max(max(v) for v in runs.values())
+    assert login["pi90_low"] < MCS_LOGIN[0] and login["pi90_high"] > MCS_LOGIN[1]
     assert t.at["steady_state", "fe_iops"] == pytest.approx(active * s * k, rel=1e-9)
     assert t.at["steady_state", "fe_iops_pi90_low"] == pytest.approx(active * s_lo * k, rel=1e-9)
     assert t.at["steady_state", "fe_iops_pi90_high"] == pytest.approx(active * s_hi * k, rel=1e-9)
@@ -89,8 +104,8 @@ def test_done_when_modern_scenario_matches_hand_calculation(inputs, done_when):
     assert t.at["login", "reference_login_window_min"] == pytest.approx(48)
     for col, (pk, st) in (
         ("fe_iops", (p, s)),
-        ("fe_iops_pi90_low", (MCS_LOGIN[0], s_lo)),
-        ("fe_iops_pi90_high", (MCS_LOGIN[1], s_hi)),
+        ("fe_iops_pi90_low", (login["pi90_low"], s_lo)),
+        ("fe_iops_pi90_high", (login["pi90_high"], s_hi)),
     ):
         iol = max(0.0, pk - st) * 48 * 60
         assert t.at["login", col] == pytest.approx((active * st + iol * 80 / 60) * k, rel=1e-9), col
@@ -122,7 +137,7 @@ def test_done_when_modern_scenario_matches_hand_calculation(inputs, done_when):
         assert (t[c] == v).all(), c
 
 
-def test_seed_scenario_matches_hand_calculation(inputs, seed_failover):
+def test_seed_scenario_matches_hand_calculation(inputs, seed_failover, processed):
     t = scenario.size(seed_failover, inputs).set_index("phase")
     active, k = 3000 * 0.8, 1 / (1 - 0.2)
     # boot: NetApp 117,752 IOPS peak (NTAP-0006), 1,500 desktops in ~12 min (NTAP-0005);
@@ -131,8 +146,10 @@ def test_seed_scenario_matches_hand_calculation(inputs, seed_failover):
     ntap = 117752 / (1500 / 12)
     hds = gmean([41021, 42692, 42013]) / (580 / (3 + 12 / 60))
     assert t.at["boot", "fe_iops"] == pytest.approx(100 * gmean([ntap, hds]) * k, rel=1e-6)
-    assert t.at["boot", "fe_iops_pi90_low"] == pytest.approx(100 * hds * k, rel=1e-6)
-    assert t.at["boot", "fe_iops_pi90_high"] == pytest.approx(100 * ntap * k, rel=1e-6)
+    b = _row(processed, "seed", "boot peak per boot rate")  # an interval for a new lab, wider than the two storms
+    assert b["pi90_low"] < hds and b["pi90_high"] > ntap
+    assert t.at["boot", "fe_iops_pi90_low"] == pytest.approx(100 * b["pi90_low"] * k, rel=1e-6)
+    assert t.at["boot", "fe_iops_pi90_high"] == pytest.approx(100 * b["pi90_high"] * k, rel=1e-6)
     # 100 per minute lies below the rates the two pooled storms were tested at (125 and 181 per minute)
     assert (
         t.at["boot", "warning"]
@@ -147,17 +164,20 @@ def test_seed_scenario_matches_hand_calculation(inputs, seed_failover):
     # (2,600 + 296) / 500 (ACCS-0199/0200) and (3,200 + 377) / 500 (ACCS-0022/0023); Hitachi's task sample,
     # 3-4 IOPS per desktop (HDS-0259), is a task worker and not pooled
     steady = [2896 / 500, 3577 / 500]
+    lp, sp = _row(processed, "seed", "login peak"), _row(processed, "seed", "steady-state average")
+    assert lp["pi90_low"] < 8.0 and lp["pi90_high"] > 31088 / 1500  # intervals for a new lab, wider than the runs
+    assert sp["pi90_low"] < min(steady) and sp["pi90_high"] > max(steady)
     assert t.at["login", "reference_login_window_min"] == pytest.approx(w_ref)
     # login storm: steady + I/O per logon ((peak - steady) x window) x login rate (80 per minute)
     for col, (pk, st) in (
         ("fe_iops", (p, gmean(steady))),
-        ("fe_iops_pi90_low", (8.0, min(steady))),
-        ("fe_iops_pi90_high", (31088 / 1500, max(steady))),
+        ("fe_iops_pi90_low", (lp["pi90_low"], sp["pi90_low"])),
+        ("fe_iops_pi90_high", (lp["pi90_high"], sp["pi90_high"])),
     ):
         iol = max(0.0, pk - st) * w_ref * 60
         assert t.at["login", col] == pytest.approx((active * st + iol * 80 / 60) * k, rel=1e-6), col
     assert t.at["steady_state", "fe_iops"] == pytest.approx(active * gmean(steady) * k, rel=1e-6)
-    assert t.at["steady_state", "fe_iops_pi90_low"] == pytest.approx(active * min(steady) * k, rel=1e-6)
+    assert t.at["steady_state", "fe_iops_pi90_low"] == pytest.approx(active * sp["pi90_low"] * k, rel=1e-6)
     assert (t["write_penalty"] == 6).all() and (t["condition"] == "failover").all()
     # one controller down: NetApp booted with 75,772 IOPS (NTAP-0010)
     assert "NTAP-0010" in t.at["boot", "carried_by"]

@@ -9,10 +9,12 @@ the modern rows carry their ratio to the seed row of the same cell.
 
 Pipeline: ``run_figures`` (one figure per test run and cell, with its status: an exact value, or
 bounds) -> ``document_figures`` (one figure per document and cell: runs of one document are not
-independent) -> ``pool`` (per era and cell: the documents' geometric mean; as interval the range
-of the documents and their runs when fewer than ``MIN_FOR_PI`` documents remain, else a 90 %
-prediction interval of an intercept-only OLS on the logarithm) -> ``planning_rows``;
-``leave_one_document_out`` checks each era's rows against each held-out document;
+independent) -> ``pool`` (per era and cell, the lab as the unit of replication: a random-effects
+meta-analysis of ln IOPS per desktop over labs, statsmodels ``combine_effects``; a 90 % prediction
+interval for a new lab with the cell's own τ² from ``MIN_FOR_PI`` labs, else with τ² borrowed from
+the seed labs, choice ``tau2_source``, or the range of the labs' runs) -> ``planning_rows``;
+``leave_one_document_out`` checks each era's rows against each held-out document, ``calibration``
+each cell's labs held out in turn (leave one lab out);
 ``external_evidence`` reads every external figure against the seed rows with its true status.
 
 Cells (``CELLS``): ``login`` ``peak`` (the login storm's peak, IOPS per desktop),
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from .. import catalogue
 
@@ -98,6 +101,7 @@ DOC_COLUMNS = [
     "status",
     "n_runs",
     "record_ids",
+    "run_values",
 ]
 
 
@@ -272,7 +276,8 @@ def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
     """One figure per document, provisioning (``runs``' column, as grouped by the caller) and
     cell: the geometric mean of its runs (value), the lowest
     low and highest high of its runs; status ``exact`` when every run is, else ``bounds``.
-    Columns ``DOC_COLUMNS`` (n_runs: runs or worker classes behind the figure)."""
+    Columns ``DOC_COLUMNS`` (n_runs: runs or worker classes behind the figure; run_values: their
+    values, a tuple, the replicates of ``lab_effects``)."""
     rows = []
     for (era, sid, prov, cell), g in runs.groupby(["era", "source_id", "provisioning", "cell"], sort=True):
         rows.append(
@@ -291,6 +296,7 @@ def document_figures(runs: pd.DataFrame) -> pd.DataFrame:
                 "status": "exact" if (g["status"] == "exact").all() else "bounds",
                 "n_runs": len(g),
                 "record_ids": " ".join(g["record_ids"]),
+                "run_values": tuple(float(x) for x in g["value"]),
             }
         )
     return pd.DataFrame(rows, columns=DOC_COLUMNS)
@@ -300,8 +306,103 @@ SPANS = {
     1: "one lab's runs",
     2: "range of 2 labs",
     "pi": "prediction interval for a new lab",
+    "borrowed": "prediction interval for a new lab, τ² borrowed from the seed labs",
     "gt": "lower bound",
 }
+
+# Between-lab heterogeneity (issue 24): a random-effects meta-analysis of ln IOPS per desktop over
+# labs, by ``statsmodels.stats.meta_analysis.combine_effects`` (maintained, already in the stack,
+# gives the DerSimonian-Laird and Paule-Mandel τ² and I² of one call; PyMARE would add a dependency
+# for the same estimators).
+TAU2_SOURCES = ("borrowed_seed", "none")  # choice tau2_source (data/raw/analysis_choices.csv)
+TAU2_ESTIMATOR = "dl"  # DerSimonian-Laird: closed form, defined from two labs (Paule-Mandel: "pm")
+BORROWED_Z = float(stats.norm.ppf(1 - PI_ALPHA / 2))  # 1.645
+# With τ² borrowed (fewer than MIN_FOR_PI labs in the cell), τ² is taken as known and the interval
+# uses the normal quantile: the t quantile with the cell's own k - 1 degrees of freedom does not
+# exist for one lab, and t with the 1 degree of freedom of a two-lab τ² (6.31) makes any interval
+# vacuous. The interval is therefore optimistic about the uncertainty of τ² itself (it rests on two
+# seed labs per cell): the leave-one-lab-out calibration (``calibration``) checks it.
+
+
+def lab_effects(values: pd.Series, labs: pd.Series, replicates: pd.Series | None = None) -> pd.DataFrame:
+    """One effect per lab on the log scale: ``effect`` = ln of the lab's figure (the geometric mean
+    of its documents' ``values``), ``variance`` = the within-lab variance of that mean, var/n of
+    its replicates' logs (sample variance, ddof 1): its documents when it has two or more, else its
+    one document's runs (``replicates``: per document, the values of its runs; default: the
+    document's value alone); NaN where the lab has a single replicate (``with_floor`` fills it).
+    ``n`` replicates. Index: lab (sorted)."""
+    rows = {}
+    for lab, idx in values.groupby(labs, sort=True).groups.items():
+        v = values.loc[idx].astype(float)
+        if len(v) >= 2:
+            reps = list(v)
+        elif replicates is not None and isinstance(replicates.loc[idx[0]], (list, tuple)):
+            reps = [float(x) for x in replicates.loc[idx[0]]]
+        else:
+            reps = [float(v.iloc[0])]
+        logs = np.log(np.asarray(reps, dtype=float))
+        var = float(logs.var(ddof=1) / len(logs)) if len(logs) >= 2 else np.nan
+        rows[lab] = {"effect": float(np.log(_gmean(v))), "variance": var, "n": len(logs)}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["effect", "variance", "n"])
+
+
+def with_floor(effects: pd.DataFrame, floor: float) -> pd.DataFrame:
+    """``effects`` with a lab of a single replicate given the within-lab variance ``floor`` (the
+    median within-lab variance of its era's labs, ``variance_floor``); a measured variance below
+    the floor is raised to it (two nearly equal runs do not make a lab more certain than the
+    era's typical lab)."""
+    e = effects.copy()
+    f = 0.0 if floor is None or np.isnan(floor) else float(floor)
+    e["variance"] = e["variance"].fillna(f).clip(lower=f)
+    return e
+
+
+def variance_floor(docs: pd.DataFrame) -> float:
+    """The within-lab variance given to a lab with a single run: the median, over the era's cells,
+    provisioning groups and labs with two or more replicates (``lab_effects``), of their within-lab
+    variances of ln IOPS per desktop; NaN when no lab has two. ``docs``: ``document_figures`` of one
+    era (with ``run_values``)."""
+    v = []
+    for _, d in docs.groupby(["provisioning", "cell"], sort=True):
+        e = lab_effects(d["value"], d["lab"], d.get("run_values"))
+        v += list(e["variance"].dropna())
+    return float(np.median(v)) if v else np.nan
+
+
+def meta_analysis(effects: pd.DataFrame) -> dict:
+    """Random-effects meta-analysis of the labs' ``effects`` (``lab_effects`` after ``with_floor``)
+    by ``combine_effects`` (``TAU2_ESTIMATOR``): ``mu`` (ln), ``se`` (of mu), ``tau2``, ``i2``,
+    ``k`` labs. Where no lab has a within-lab variance (an era without a lab of two runs, e.g.
+    leaving the one such lab out), the limit of DerSimonian-Laird as the variances go to zero:
+    τ² = the sample variance of the effects, I² = 1. Raises ValueError with fewer than two labs
+    (τ² is not estimable)."""
+    from statsmodels.stats.meta_analysis import combine_effects
+
+    if len(effects) < 2:
+        raise ValueError(f"a meta-analysis needs two labs or more, got {len(effects)}")
+    y, v = effects["effect"].to_numpy(dtype=float), effects["variance"].to_numpy(dtype=float)
+    if (v <= 0).all():  # no within-lab variance known: the limit v -> 0 of DerSimonian-Laird
+        tau2 = float(y.var(ddof=1))
+        return {"mu": float(y.mean()), "se": float(np.sqrt(tau2 / len(y))), "tau2": tau2, "i2": 1.0, "k": len(y)}
+    v = np.where(v > 0, v, v[v > 0].min())  # a lab of zero variance weighs as the most certain other lab
+    r = combine_effects(y, v, method_re=TAU2_ESTIMATOR)
+    return {
+        "mu": float(r.mean_effect_re),
+        "se": float(r.sd_eff_w_re),
+        "tau2": float(r.tau2),
+        "i2": float(r.i2),
+        "k": len(effects),
+    }
+
+
+def prediction_interval(mu: float, se: float, tau2: float, quantile: float) -> tuple[float, float]:
+    """The prediction interval for a new lab on the IOPS scale (Higgins, Thompson & Spiegelhalter
+    2009): exp(mu ± quantile · sqrt(τ² + se²)), ``se`` the random-effects standard error of mu
+    (1/sqrt(Σ 1/(v + τ²)): with one lab v + τ², so a new lab differs from it by 2τ² + v);
+    ``quantile``: t with k - 1 degrees of freedom for a cell's own τ², ``BORROWED_Z`` for a
+    borrowed one."""
+    half = quantile * np.sqrt(tau2 + se**2)
+    return float(np.exp(mu - half)), float(np.exp(mu + half))
 
 
 def pool(
@@ -309,69 +410,141 @@ def pool(
     lows: pd.Series | None = None,
     highs: pd.Series | None = None,
     labs: pd.Series | None = None,
+    replicates: pd.Series | None = None,
+    floor: float | None = None,
+    borrowed: tuple[float, str] | None = None,
 ) -> dict:
     """Pool documents' figures (one per document) with the lab as the unit of replication.
 
     ``labs``: each document's lab (sources.csv ``lab``; default: every document its own lab).
     A lab's figure is the geometric mean of its documents' (documents of one lab share hardware
-    family, images, harness and staff: they are not independent deployments). Returns
-    ``estimate`` (the geometric mean of the labs' figures), ``pi90_low``, ``pi90_high``,
-    ``interval_kind`` (in words), ``interval_spans`` (``SPANS``: what the interval spans),
-    ``n_documents``, ``n_labs`` and ``labs`` (sorted list). One lab: the range of its documents'
-    runs or bounds (``lows``/``highs``), never a prediction interval; two labs: their range;
-    ``MIN_FOR_PI`` labs or more: a 90 % prediction interval for a new lab of an intercept-only
-    OLS on ln of the labs' figures (statsmodels), widened to cover ``lows``/``highs``."""
+    family, images, harness and staff: they are not independent deployments); its within-lab
+    variance on the log scale is ``lab_effects`` (``replicates``: per document, its runs' values),
+    ``floor`` for a lab of one run (``with_floor``; default: the median of the measured ones here).
+
+    Returns ``estimate``, ``pi90_low``, ``pi90_high``, ``interval_kind`` (in words),
+    ``interval_spans`` (``SPANS``), ``tau2``, ``i2`` (NaN where not estimated), ``tau2_source``
+    (``own labs``, ``seed cell``, ``seed median`` or ``""``), ``n_documents``, ``n_labs``, ``labs``.
+
+    - ``MIN_FOR_PI`` labs or more: the random-effects mean of the labs (``meta_analysis``) and the
+      90 % prediction interval for a new lab with the cell's own τ² and t with k - 1 degrees of
+      freedom (``prediction_interval``).
+    - fewer, and ``borrowed`` = (τ², source) given (choice ``tau2_source = borrowed_seed``): the
+      labs' geometric mean, the labs weighing equally (with one or two labs a random-effects
+      weighting would rest on a floor variance; the estimate stays the one the range rows had),
+      its standard error sqrt(Σ(v + τ²))/k (one lab: v + τ², as random effects give), and the
+      interval for a new lab with the normal quantile (``BORROWED_Z``); I² of the cell's own labs
+      where there are two.
+    - fewer and nothing borrowed (``tau2_source = none``): the labs' geometric mean and, as
+      interval, the range of their documents' runs or bounds (``lows``/``highs``): "one lab's runs"
+      or "range of 2 labs", never an interval for a new lab.
+
+    Every interval is widened to cover ``lows``/``highs`` (a run's bounds)."""
     v = pd.Series(values, dtype=float).dropna()
     lo = pd.Series(lows if lows is not None else values, dtype=float).loc[v.index]
     hi = pd.Series(highs if highs is not None else values, dtype=float).loc[v.index]
     lab = pd.Series(labs, dtype=str).loc[v.index] if labs is not None else pd.Series(v.index.astype(str), index=v.index)
+    reps = pd.Series(replicates, dtype=object).loc[v.index] if replicates is not None else None
     n = len(v)
+    out = {"tau2": np.nan, "i2": np.nan, "tau2_source": "", "n_documents": n}
     if n == 0:
-        return {
+        return out | {
             "estimate": np.nan,
             "pi90_low": np.nan,
             "pi90_high": np.nan,
             "interval_kind": "not estimable",
             "interval_spans": "not estimable",
-            "n_documents": 0,
             "n_labs": 0,
             "labs": [],
         }
-    by_lab = v.groupby(lab, sort=True).agg(_gmean)
-    k = len(by_lab)
-    est = _gmean(by_lab)
-    names = sorted(by_lab.index) if labs is not None else []
+    eff = lab_effects(v, lab, reps)
+    if floor is None:
+        floor = float(eff["variance"].median()) if eff["variance"].notna().any() else 0.0
+    eff = with_floor(eff, floor)
+    k = len(eff)
+    lab_gmean = _gmean(v.groupby(lab, sort=True).agg(_gmean))  # the labs' geometric mean, no round trip via ln
+    out |= {"n_labs": k, "labs": sorted(eff.index) if labs is not None else []}
     docs = f"{n} document{'s' if n > 1 else ''}"
-    if k < MIN_FOR_PI:
-        kind = (
-            f"one lab's runs ({docs}): their range, not an interval for a new lab"
-            if k == 1
-            else f"range of {k} labs and their runs ({docs}; too few labs for a prediction interval)"
-        )
-        return {
-            "estimate": est,
-            "pi90_low": float(lo.min()),
-            "pi90_high": float(hi.max()),
-            "interval_kind": kind,
-            "interval_spans": SPANS[k],
-            "n_documents": n,
-            "n_labs": k,
-            "labs": names,
+    if k >= MIN_FOR_PI:
+        m = meta_analysis(eff)
+        low, high = prediction_interval(m["mu"], m["se"], m["tau2"], float(stats.t.ppf(1 - PI_ALPHA / 2, k - 1)))
+        return out | {
+            "estimate": float(np.exp(m["mu"])),
+            "pi90_low": float(min(low, lo.min())),
+            "pi90_high": float(max(high, hi.max())),
+            "interval_kind": f"90 % prediction interval for a new lab over {k} labs ({docs}; random-effects "
+            f"meta-analysis of ln, τ² {m['tau2']:.3f} of these labs, I² {m['i2']:.0%})",
+            "interval_spans": SPANS["pi"],
+            "tau2": m["tau2"],
+            "i2": m["i2"],
+            "tau2_source": "own labs",
         }
-    from statsmodels.regression.linear_model import OLS
-
-    res = OLS(np.log(by_lab.to_numpy()), np.ones((k, 1))).fit()
-    f = res.get_prediction(np.ones((1, 1))).summary_frame(alpha=PI_ALPHA).iloc[0]
-    return {
-        "estimate": float(np.exp(f["mean"])),
-        "pi90_low": float(min(np.exp(f["obs_ci_lower"]), lo.min())),
-        "pi90_high": float(max(np.exp(f["obs_ci_upper"]), hi.max())),
-        "interval_kind": f"90 % prediction interval for a new lab over {k} labs ({docs}; OLS on ln)",
-        "interval_spans": SPANS["pi"],
-        "n_documents": n,
-        "n_labs": k,
-        "labs": names,
+    if borrowed is not None:
+        tau2, source = float(borrowed[0]), borrowed[1]
+        mu = float(eff["effect"].mean())  # the labs weigh equally: the estimate stays their geometric mean
+        se = float(np.sqrt((eff["variance"] + tau2).sum()) / k)
+        low, high = prediction_interval(mu, se, tau2, BORROWED_Z)
+        i2 = meta_analysis(eff)["i2"] if k >= 2 else np.nan
+        return out | {
+            "estimate": lab_gmean,
+            "pi90_low": float(min(low, lo.min())),
+            "pi90_high": float(max(high, hi.max())),
+            "interval_kind": f"90 % prediction interval for a new lab, τ² {tau2:.3f} borrowed from the seed labs "
+            f"({source}; {k} lab{'s' if k > 1 else ''} here, {docs}; normal quantile, τ² taken as known)",
+            "interval_spans": SPANS["borrowed"],
+            "tau2": tau2,
+            "i2": i2,
+            "tau2_source": source.split(":")[0],
+        }
+    kind = (
+        f"one lab's runs ({docs}): their range, not an interval for a new lab"
+        if k == 1
+        else f"range of {k} labs and their runs ({docs}; too few labs for a prediction interval)"
+    )
+    return out | {
+        "estimate": lab_gmean,
+        "pi90_low": float(lo.min()),
+        "pi90_high": float(hi.max()),
+        "interval_kind": kind,
+        "interval_spans": SPANS[k],
     }
+
+
+def seed_tau2(docs: pd.DataFrame, boot_docs: pd.DataFrame | None = None, floor: float | None = None) -> dict:
+    """τ² of the seed era, per cell with two labs or more (``meta_analysis`` of ``lab_effects``
+    with the era's ``floor``): ``{cell: (tau2, n_labs)}`` and ``"median"``: (the median τ² over
+    those cells, their count), NaN where no cell has two labs. ``docs``: seed ``document_figures``
+    (with ``run_values``); ``boot_docs``: the seed boot figures (``_boot_docs``), cells
+    ``BOOT_CELLS``' values."""
+    allf = pd.concat([docs, boot_docs], ignore_index=True) if boot_docs is not None else docs
+    if floor is None:
+        floor = variance_floor(allf)
+    out = {}
+    for cell, d in allf.groupby("cell", sort=True):
+        if d["lab"].nunique() >= 2:
+            e = with_floor(lab_effects(d["value"], d["lab"], d.get("run_values")), floor)
+            out[cell] = (meta_analysis(e)["tau2"], len(e))
+    t = [x[0] for x in out.values()]
+    out["median"] = (float(np.median(t)) if t else np.nan, len(t))
+    return out
+
+
+def borrowed_tau2(tau2s: dict, cell: str, source: str = "borrowed_seed") -> tuple[float, str] | None:
+    """The τ² a cell of fewer than ``MIN_FOR_PI`` labs borrows under choice ``tau2_source``
+    (``TAU2_SOURCES``): ``borrowed_seed``: the seed era's same cell (``seed_tau2``) where it has
+    two labs or more, else the median over the seed cells; ``none``: None (no interval for a new
+    lab). Returns (τ², source in words) or None (also when the seed labs give no τ²). Raises
+    ValueError for another option."""
+    if source not in TAU2_SOURCES:
+        raise ValueError(f"tau2_source must be one of {TAU2_SOURCES}, got {source!r}")
+    if source == "none":
+        return None
+    if cell in tau2s and not np.isnan(tau2s[cell][0]):
+        return tau2s[cell][0], f"seed cell: the {tau2s[cell][1]} seed labs of this cell"
+    med, n = tau2s.get("median", (np.nan, 0))
+    if np.isnan(med):
+        return None
+    return med, f"seed median: the median over the {n} seed cells with two labs or more"
 
 
 def login_windows(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -483,8 +656,49 @@ def peak_to_average(storms: pd.DataFrame) -> dict:
     return {"factor": _gmean(f) if len(f) else np.nan, "sources": list(s["source_id"])}
 
 
+def _boot_docs(storms: pd.DataFrame, era: str) -> pd.DataFrame:
+    """The boot figures of one era's documents that are values (bound ``eq`` or ``approx``), one
+    row per document and boot statistic, in ``document_figures``' columns (cell: ``BOOT_CELLS``;
+    status exact; one replicate each)."""
+    role = {v: k for k, v in ERA_OF_ROLE.items()}[era]
+    s = storms[storms["role"] == role]
+    b = []
+    for stat, col, bcol, _ in BOOT_STATS:
+        ok = s[s[bcol].isin(["eq", "approx"]) & s[col].notna()]
+        prov = provisioning_group(
+            era, ok["provisioning"] if "provisioning" in ok.columns else pd.Series("", index=ok.index)
+        )
+        b += [
+            {
+                "era": era,
+                "source_id": x.source_id,
+                "vendor": x.vendor,
+                "lab": x.lab,
+                "provisioning": prov.loc[x.Index],
+                "cell": BOOT_CELLS[stat],
+                "phase": "boot",
+                "statistic": stat,
+                "value": float(getattr(x, col)),
+                "low": float(getattr(x, col)),
+                "high": float(getattr(x, col)),
+                "status": "exact",
+                "n_runs": 1,
+                "record_ids": "",
+                "run_values": (float(getattr(x, col)),),
+            }
+            for x in ok.itertuples()
+        ]
+    return pd.DataFrame(b, columns=DOC_COLUMNS)
+
+
 def boot_rows(
-    storms: pd.DataFrame, era: str, pooling: str = "geometric_mean", peak_average: str = "none"
+    storms: pd.DataFrame,
+    era: str,
+    pooling: str = "geometric_mean",
+    peak_average: str = "none",
+    floor: float | None = None,
+    tau2s: dict | None = None,
+    tau2_source: str = "borrowed_seed",
 ) -> list[dict]:
     """The boot rows of one era from ``boot.boot_storms`` (documents of the era's role): THE
     pooling of boot storms (``boot.rate_model`` reads it too). Per statistic (``peak_per_rate``,
@@ -497,8 +711,11 @@ def boot_rows(
     labs' geometric mean, or the ``highest`` or ``lowest`` document's value; same interval.
     ``peak_average`` (choice ``boot_peak_to_average``, ``PEAK_TO_AVERAGE``): ``documents``
     turns a lower bound of the peak per boot rate into an estimate, the bound × the factor of
-    ``peak_to_average`` (bound ``assumed``, no interval). rate_low/high: the tested boot rates
-    (desktops per minute) of the storms behind the row. Raises ValueError for another option."""
+    ``peak_to_average`` (bound ``assumed``, no interval). ``floor``, ``tau2s``, ``tau2_source``:
+    the era's within-lab variance floor (``variance_floor``), the seed τ² (``seed_tau2``) and the
+    choice ``tau2_source`` (``borrowed_tau2``) for an exact row of fewer than ``MIN_FOR_PI`` labs;
+    a bound keeps no interval and no τ². rate_low/high: the tested boot rates (desktops per minute)
+    of the storms behind the row. Raises ValueError for another option."""
     from . import boot
 
     if pooling not in boot.POOLINGS:
@@ -516,7 +733,8 @@ def boot_rows(
         if ok.empty:
             continue
         vals = ok[col].astype(float)
-        p = pool(vals, labs=ok["lab"] if "lab" in ok.columns else None)
+        borrowed = borrowed_tau2(tau2s, BOOT_CELLS[stat], tau2_source) if tau2s is not None else None
+        p = pool(vals, labs=ok["lab"] if "lab" in ok.columns else None, floor=floor, borrowed=borrowed)
         if pooling != "geometric_mean" and bound == "eq":
             p["estimate"] = float(vals.agg("max" if pooling == "highest" else "min"))
         if bound == "gt":
@@ -524,6 +742,9 @@ def boot_rows(
             p.update(
                 pi90_low=np.nan,
                 pi90_high=np.nan,
+                tau2=np.nan,
+                i2=np.nan,
+                tau2_source="",
                 interval_spans=SPANS["gt"],
                 interval_kind=f"lower bound: the geometric mean of the lower bounds of {what} (average boot IOPS "
                 "÷ boot rate: the peak is higher); no interval",
@@ -654,6 +875,16 @@ def modern_profile(
     return pd.DataFrame(rows, columns=cols).set_index(["provisioning", "phase"])
 
 
+def era_heterogeneity(docs: pd.DataFrame, storms: pd.DataFrame, exclude_lab: str = "") -> tuple[dict, dict]:
+    """(floors, tau2s): each era's within-lab variance floor (``variance_floor`` over its IOPS
+    cells and boot figures, ``document_figures`` and ``_boot_docs``) and the seed τ² per cell
+    (``seed_tau2``). ``exclude_lab``: computed without that lab's documents (leave one lab out)."""
+    allf = {e: pd.concat([docs[docs["era"] == e], _boot_docs(storms, e)], ignore_index=True) for e in ERAS}
+    allf = {e: d[d["lab"] != exclude_lab] for e, d in allf.items()}
+    floors = {e: variance_floor(d) for e, d in allf.items()}
+    return floors, seed_tau2(allf["seed"], None, floors["seed"])
+
+
 def planning_rows(
     results: pd.DataFrame,
     storms: pd.DataFrame,
@@ -663,12 +894,17 @@ def planning_rows(
     boot_pooling: str = "geometric_mean",
     provisioning_pooling: str = "separate",
     boot_peak_average: str = "none",
+    tau2_source: str = "borrowed_seed",
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
     ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
     declared defaults); ``boot_pooling``, ``boot_peak_average``: the choices ``boot_pooling`` and
     ``boot_peak_to_average`` (``boot_rows``); ``provisioning_pooling``: the choice of that name
-    (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled).
+    (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled);
+    ``tau2_source``: the choice of that name (``borrowed_tau2``: a cell of fewer than
+    ``MIN_FOR_PI`` labs borrows the seed labs' τ² for an interval for a new lab, or keeps the range
+    of its labs' runs). tau2, i2, tau2_source: the between-lab heterogeneity behind the interval
+    (``pool``; the era's within-lab variance floor ``variance_floor``).
 
     Per era (``ERAS``) and cell: the documents' figures pooled by ``pool`` (IOPS per desktop;
     ``n_documents``, ``documents``: the documents behind the row; ``n_obs``: their runs or worker
@@ -684,13 +920,15 @@ def planning_rows(
     labels = _labels(sources_df)
     docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
     win = login_windows(results, sources_df).set_index("source_id")
+    floors, tau2s = era_heterogeneity(docs, storms)
     rows = []
     for era in ERAS:
         for (prov, cell), d in docs[docs["era"] == era].groupby(["provisioning", "cell"], sort=True):
             if cell not in ERA_PHASES[era]:
                 continue
             phase = ERA_PHASES[era][cell]
-            p = pool(d["value"], d["low"], d["high"], d["lab"])
+            borrowed = borrowed_tau2(tau2s, cell, tau2_source)
+            p = pool(d["value"], d["low"], d["high"], d["lab"], d["run_values"], floors[era], borrowed)
             row = {
                 "era": era,
                 "phase": phase,
@@ -720,7 +958,7 @@ def planning_rows(
                     rate_high=float(w["login_rate_per_min"].max()),
                 )
             rows.append(row)
-        rows += boot_rows(storms, era, boot_pooling, boot_peak_average)
+        rows += boot_rows(storms, era, boot_pooling, boot_peak_average, floors[era], tau2s, tau2_source)
     t = pd.DataFrame(rows)
     t["documents"] = t.pop("_sources").map(lambda s: ", ".join(labels.get(x, x) for x in s))
     t["labs"] = t["labs"].map(", ".join)
@@ -829,6 +1067,95 @@ def leave_one_document_out(
                 }
             )
     return pd.DataFrame(rows, columns=catalogue.table("iops_model_lodo").column_names)
+
+
+CALIBRATION_COLUMNS = catalogue.table("iops_calibration").column_names  # the catalogue's declaration
+
+
+def calibration(
+    results: pd.DataFrame,
+    storms: pd.DataFrame,
+    sources_df: pd.DataFrame | None = None,
+    obs: pd.DataFrame | None = None,
+    provisioning_pooling: str = "separate",
+    tau2_source: str = "borrowed_seed",
+) -> pd.DataFrame:
+    """Leave one lab out (``iops_calibration.csv``, columns ``CALIBRATION_COLUMNS``): in every era,
+    cell and provisioning group with two labs or more (IOPS per desktop cells of
+    ``document_figures`` under the choices, boot statistics with exact values), each lab held out
+    in turn, its figure (``observed``: the geometric mean of its documents') against the interval
+    ``pool`` gives from the other labs, with the within-lab floor and the seed τ² recomputed
+    WITHOUT the held-out lab (``era_heterogeneity``: the lab must not inform the τ² that predicts
+    it) and τ² borrowed as the choice ``tau2_source`` says (``borrowed_tau2``).
+
+    Columns: era, cell, provisioning, held_out (the lab), trained_on (the other labs, ``;``),
+    n_train_labs, observed, estimate, pi90_low, pi90_high (same unit as the row), interval_spans,
+    tau2, tau2_source, verdict (``verdict``; ``not checkable`` where no τ² is left without the
+    held-out lab), range_low, range_high, range_verdict: the interval the planning rows printed
+    before issue 24 (the other labs' runs' range; an OLS prediction interval would need three
+    other labs, which no cell has). A cell of one lab (every modern cell: the Nutanix documents)
+    has no lab to hold out and no row: it cannot be checked. Only exact figures are held out."""
+    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
+    allf = pd.concat([docs] + [_boot_docs(storms, e) for e in ERAS], ignore_index=True)
+    rows = []
+    for (era, cell, prov), g in allf.groupby(["era", "cell", "provisioning"], sort=True):
+        if g["lab"].nunique() < 2 or (g["status"] != "exact").any():
+            continue
+        for lab in sorted(set(g["lab"])):
+            h, rest = g[g["lab"] == lab], g[g["lab"] != lab]
+            floors, tau2s = era_heterogeneity(docs, storms, exclude_lab=lab)
+            args = (rest["value"], rest["low"], rest["high"], rest["lab"], rest["run_values"], floors[era])
+            p = pool(*args, borrowed_tau2(tau2s, cell, tau2_source))
+            r = pool(*args, None)
+            o = _gmean(h["value"])
+            ok = not (p["interval_spans"] in (SPANS[1], SPANS[2]) and tau2_source != "none")
+            rows.append(
+                {
+                    "era": era,
+                    "cell": cell,
+                    "provisioning": prov,
+                    "held_out": lab,
+                    "trained_on": "; ".join(sorted(set(rest["lab"]))),
+                    "n_train_labs": rest["lab"].nunique(),
+                    "observed": o,
+                    "estimate": p["estimate"],
+                    "pi90_low": p["pi90_low"] if ok else np.nan,
+                    "pi90_high": p["pi90_high"] if ok else np.nan,
+                    "interval_spans": p["interval_spans"] if ok else "no τ² without the held-out lab",
+                    "tau2": p["tau2"],
+                    "tau2_source": p["tau2_source"],
+                    "verdict": verdict(o, "exact", p["pi90_low"], p["pi90_high"]) if ok else "not checkable",
+                    "range_low": r["pi90_low"],
+                    "range_high": r["pi90_high"],
+                    "range_verdict": verdict(o, "exact", r["pi90_low"], r["pi90_high"]),
+                }
+            )
+    return pd.DataFrame(rows, columns=CALIBRATION_COLUMNS)
+
+
+def calibration_coverage(cal: pd.DataFrame) -> pd.DataFrame:
+    """Coverage of the leave-one-lab-out table (``calibration``): one row per interval, ``interval``
+    (``prediction interval for a new lab``: the planning rows' intervals; ``range of the other
+    labs' runs``: the intervals before issue 24), ``checked`` (held-out labs with an interval),
+    ``inside`` (their figure inside it), ``coverage`` (inside ÷ checked, NaN when none),
+    ``not_checkable``; the nominal coverage of a 90 % interval is 0.90."""
+    out = []
+    for name, v in (
+        ("prediction interval for a new lab", cal["verdict"]),
+        ("range of the other labs' runs", cal["range_verdict"]),
+    ):
+        checked = v[v != "not checkable"]
+        n_in = int((checked == "inside").sum())
+        out.append(
+            {
+                "interval": name,
+                "checked": len(checked),
+                "inside": n_in,
+                "coverage": n_in / len(checked) if len(checked) else np.nan,
+                "not_checkable": int((v == "not checkable").sum()),
+            }
+        )
+    return pd.DataFrame(out)
 
 
 # The columns of ``iops_model_external.csv``, in file order: the catalogue's declaration (one source).

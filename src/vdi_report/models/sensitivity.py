@@ -120,6 +120,7 @@ def planning_under(
         boot_pooling=ch["boot_pooling"],
         provisioning_pooling=ch["provisioning_pooling"],
         boot_peak_average=ch["boot_peak_to_average"],
+        tau2_source=ch["tau2_source"],
     )
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
@@ -186,6 +187,7 @@ MODEL_TABLES = (
     "boot_storms",
     "iops_per_desktop_model",
     "iops_model_lodo",
+    "iops_calibration",
     "iops_model_external",
     "boot_external",
 )  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
@@ -201,8 +203,9 @@ def model_tables(
     """Every table of the model stage (``MODEL_TABLES``, catalogue names) under ``choices``
     (``raw.choices.Choices``; default: the declared defaults), computed by the one path the model
     stage (notebook 04) writes: ``planning_under`` for the observations, the fit, the boot storms
-    and the planning table; leave-one-vendor-out, leave-one-document-out and the out-of-sample
-    checks on them. A table a choice leaves without rows (e.g. no model can be fitted when
+    and the planning table; leave-one-vendor-out, leave-one-document-out, leave-one-lab-out
+    (``era.calibration``) and the out-of-sample checks on them. A table a choice leaves without
+    rows (e.g. no model can be fitted when
     ``front_end_vantage = array_only`` leaves one document) is ``catalogue.empty``: its declared
     columns, never a partial header. ``memo``: as ``planning_under`` (shared across calls);
     ``run``: a ``planning_under`` result for these choices already computed."""
@@ -222,6 +225,14 @@ def model_tables(
         "boot_storms": storms,
         "iops_per_desktop_model": plan,
         "iops_model_lodo": era.leave_one_document_out(results, storms, sources_df),
+        "iops_calibration": era.calibration(
+            results,
+            storms,
+            sources_df,
+            obs=run.obs,
+            provisioning_pooling=run.choices["provisioning_pooling"],
+            tau2_source=run.choices["tau2_source"],
+        ),
         "iops_model_external": era.external_evidence(results, plan),
         "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
     }

@@ -260,6 +260,51 @@ def lodo_table(lodo: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def heterogeneity_table(pred: pd.DataFrame) -> pd.DataFrame:
+    """Per planning row with an interval (``iops_per_desktop_model.csv``; bounds have none): era,
+    cell, provisioning, labs, τ² with its source, I², the estimate and the interval, named by what
+    it spans."""
+    p = pred[pred["pi90_low"].notna()]
+    return pd.DataFrame(
+        {
+            "Era": p["era"],
+            "Cell": p["cell"],
+            "Provisioning": p["provisioning"],
+            "Labs": p["n_labs"].astype(int),
+            "τ² (source)": ["–" if pd.isna(t) else f"{t:.3f} ({s})" for t, s in zip(p["tau2"], p["tau2_source"])],
+            "I²": p["i2"].map(lambda x: "–" if pd.isna(x) else f"{x:.0%}"),
+            "Estimate (interval)": [_iv(e, lo, hi) for e, lo, hi in zip(p["estimate"], p["pi90_low"], p["pi90_high"])],
+            "Interval": p["interval_spans"],
+        }
+    )
+
+
+def calibration_table(cal: pd.DataFrame) -> pd.DataFrame:
+    """Leave one lab out (``era.calibration``): era, cell, held-out lab, its figure, the interval
+    for a new lab from the other labs (τ² recomputed without it) and its verdict, the range the
+    rows printed before and its verdict."""
+    return pd.DataFrame(
+        {
+            "Era": cal["era"],
+            "Cell": cal["cell"],
+            "Held out": cal["held_out"],
+            "Held-out figure": cal["observed"].map(fmt_number),
+            "Interval for a new lab from the others": [
+                "none (no τ² without the held-out lab)" if pd.isna(lo) else f"{_iv(e, lo, hi)}, τ² {t:.3f} ({s})"
+                for e, lo, hi, t, s in zip(
+                    cal["estimate"], cal["pi90_low"], cal["pi90_high"], cal["tau2"], cal["tau2_source"]
+                )
+            ],
+            "Verdict": cal["verdict"],
+            "Range of the others' runs (before)": [
+                f"{fmt_number(lo)}–{fmt_number(hi)}" if lo != hi else fmt_number(lo)
+                for lo, hi in zip(cal["range_low"], cal["range_high"])
+            ],
+            "Verdict (before)": cal["range_verdict"],
+        }
+    )
+
+
 def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
     """The scenario (``scenario.size``) per phase: front end with its interval, read share,
     back end, throughput, capacity per desktop (space the documents measured per desktop in their

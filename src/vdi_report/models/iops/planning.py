@@ -12,7 +12,8 @@ def interval_words(kind: str) -> str:
     """What a planning row's interval is, in a few words for a verdict, from its
     ``interval_kind`` (era.pool's wording; the lab is the unit of replication): ``range of one
     lab's runs`` (one lab, whatever its documents: no interval across labs), ``range of N labs``,
-    ``90 % PI`` (a prediction interval for a new lab, only where three labs or more give one);
+    ``90 % PI`` (a prediction interval for a new lab over three labs or more, their own τ²),
+    ``90 % PI (τ² borrowed from the seed labs)`` (fewer labs, choice ``tau2_source``);
     ``interval`` when the kind is not stated."""
     import re
 
@@ -22,7 +23,7 @@ def interval_words(kind: str) -> str:
     if m:
         return f"range of {m.group(1)} {m.group(2)}"
     if "prediction interval" in kind:
-        return "90 % PI"
+        return "90 % PI (τ² borrowed from the seed labs)" if "borrowed from the seed labs" in kind else "90 % PI"
     return "interval"
 
 

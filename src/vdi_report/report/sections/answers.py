@@ -124,7 +124,11 @@ def planning_table(ctx) -> pd.DataFrame:
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
                 + f"; {int(r['n_documents'])} doc."
                 + ("" if _names_labs(r["interval_spans"]) else ", " + _labs(r["n_labs"]))
-                + f": {r['interval_spans']}"
+                + (
+                    f": {r['interval_spans']}"
+                    if r["interval_spans"] not in SHORT_SPANS
+                    else SHORT_SPANS[r["interval_spans"]]
+                )
             )
 
         m = by["modern"]
@@ -151,6 +155,12 @@ def planning_table(ctx) -> pd.DataFrame:
 
 
 PROVISIONING_WORDS = {"mcs": "Citrix MCS", "pvs": "Citrix Provisioning"}
+
+
+SHORT_SPANS = {  # a planning row's interval_spans in Table 1's cells, where width is short: named in the note
+    "prediction interval for a new lab": "",  # the note under the table names them once
+    "prediction interval for a new lab, τ² borrowed from the seed labs": "*",
+}
 
 
 def _unique(values) -> list[str]:
@@ -216,17 +226,27 @@ def harness_sentences(ctx) -> str:
         )
     out.append(
         fill(
-            "How sure each row is: {spans}; no row has a prediction interval for a new lab (a modern row rests on "
-            "{n} lab). For your own deployment, the probes switched off, profiles on a separate file service or "
+            "How sure each row is{new_lab}: {spans}. For your own deployment, the probes switched off, profiles on "
+            "a separate file service or "
             "Citrix Provisioning change the demand by amounts these documents do not separate across labs: measure "
             "your own and size with `PROFILE_FILE` (with the login window your peak was measured over). Task "
             "workers have no row (each Login VSI class was tested by one vendor only): the knowledge rows are a "
             "conservative default for them; better, their own measurements in `PROFILE_FILE`.",
             spans="; ".join(
-                f"{ctx.label('phase', r.phase).lower()}, {boot_label(r.statistic).lower()}: {r.interval_spans}"
-                for r in m.itertuples()
+                fmt.words(
+                    f"{ctx.label('phase', r.phase).lower()} {boot_label(r.statistic).lower()}" for r in g.itertuples()
+                )
+                + f": {spans}"
+                for spans, g in m.groupby("interval_spans", sort=False)
             ),
-            n=fmt.num(int(m["n_labs"].max())),
+            new_lab=(
+                ""
+                if m["tau2_source"].isin(["seed cell", "seed median"]).any()
+                else fill(
+                    " (no row has a prediction interval for a new lab: a modern row rests on {n} lab)",
+                    n=fmt.num(int(m["n_labs"].max())),
+                )
+            ),
         )
     )
     return " ".join(out)
@@ -483,6 +503,8 @@ def choices_line(ctx) -> None:
 
 def render(ctx) -> None:
     """Title block and chapter 1."""
+    from ...models import era
+
     title(ctx)
     heading(1, "Answers", "answers")
     scope(ctx)
@@ -512,8 +534,16 @@ def render(ctx) -> None:
         },
     )
     say(
-        "Each row pools labs (one test bed counts once; a range, not an interval, below three labs; `≥`: a lower "
-        "bound, no interval); read share, I/O size and latency are the phase's and provisioning's. {after}",
+        "Each row pools labs (one test bed counts once; {below}; `≥`: a lower bound, no interval); read share, I/O "
+        "size and latency are the phase's and provisioning's. {after}",
+        below=(
+            fill(
+                "*: a {pi} prediction interval for a new lab with the seed labs' τ²",
+                pi=fmt.pct(1 - era.PI_ALPHA),
+            )
+            if ctx.choices["tau2_source"] != "none"
+            else fill("a range, not an interval, below {n} labs", n=fmt.num(era.MIN_FOR_PI))
+        ),
         after=after,
     )
     per_array(ctx, verdicts_rows)

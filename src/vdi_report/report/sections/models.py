@@ -157,6 +157,113 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
         table(mtables.lodo_table(lodo), "Leave one document out, per era and cell", "model-lodo")
 
 
+def _heterogeneity(ctx) -> None:
+    """τ², I² and the interval for a new lab of every planning row with an interval (the planning
+    table's columns tau2, i2, tau2_source, interval_spans), and what the τ² rests on."""
+    plan = ctx.plan_all
+    rows = plan[plan["pi90_low"].notna()]
+    if rows.empty:
+        return
+    seed = plan[(plan["era"] == "seed") & (plan["tau2_source"] == "seed cell")].drop_duplicates("cell")
+    borrowed = rows[rows["tau2_source"].isin(["seed cell", "seed median"])]
+    say(
+        "### Between labs: τ², I² and the interval for a new lab\n\n"
+        "A lab's runs share hardware, images, harness and staff, so the spread that matters for an architect's own "
+        "deployment is the spread between labs, τ² (on ln IOPS per desktop), not the spread of one lab's runs. "
+        "{seed_words} {borrowed_words} A lab of one run is given the median within-lab variance of its era's labs. "
+        "A bound keeps no interval and no τ².",
+        seed_words=(
+            "The seed labs give it where a cell has two: "
+            + "; ".join(
+                fill("{cell} τ² {t} (I² {share})", cell=r.cell, t=f"{r.tau2:.3f}", share=fmt.pct(r.i2))
+                for r in seed.itertuples()
+            )
+            + "."
+            if len(seed)
+            else (
+                "No seed cell has two labs: τ² cannot be estimated."
+                if ctx.choices["tau2_source"] != "none"
+                else "The rows use no τ² (analysis choice `tau2_source` = none)."
+            )
+        ),
+        borrowed_words=(
+            fill(
+                "{n} rows have fewer than {min_pi} labs and borrow the seed labs' τ² (the same cell's, else the "
+                "median over the seed cells, {med}): their interval is labelled as borrowed, and takes τ² as known "
+                "(normal quantile), which two seed labs per cell cannot make certain.",
+                n=fmt.num(len(borrowed)),
+                min_pi=fmt.num(_era().MIN_FOR_PI),
+                med=fmt.words(
+                    sorted({f"{t:.3f}" for t in borrowed.loc[borrowed["tau2_source"] == "seed median", "tau2"]})
+                )
+                or "not used",
+            )
+            if len(borrowed)
+            else "No row borrows τ² (analysis choice `tau2_source` = none): a row of fewer labs shows their runs' "
+            "range."
+        ),
+    )
+    table(
+        mtables.heterogeneity_table(rows),
+        "Between-lab heterogeneity per planning row: τ², I², the estimate and its interval for a new lab",
+        "model-heterogeneity",
+    )
+
+
+def _era():
+    from ...models import era
+
+    return era
+
+
+def _calibration(ctx) -> None:
+    """Leave one lab out (``iops_calibration.csv``): how often the held-out lab's figure fell
+    inside the interval for a new lab from the other labs, and inside the range printed before."""
+    cal = ctx.calibration
+    era = _era()
+    n_modern = ctx.plan_all.loc[ctx.plan_all["era"] == "modern", "n_labs"]
+    if cal.empty:
+        say("### Leave one lab out\n\nNo cell has two labs: the intervals for a new lab cannot be checked.")
+        return
+    cov = era.calibration_coverage(cal).set_index("interval")
+    new, old = cov.iloc[0], cov.iloc[1]
+    say(
+        "### Leave one lab out: are the intervals for a new lab calibrated?\n\n"
+        "In every cell with two labs or more, each lab is held out in turn and set against the interval for a new lab "
+        "that the other labs give, with τ² and the within-lab floor recomputed without it (the held-out lab must not "
+        "inform the τ² that predicts it). The held-out lab's figure fell inside {new_in} of {new_n} {what} "
+        "({new_cov}; a {pi} interval should hold about {pi} of them); {not_chk} held-out labs cannot be "
+        "checked, because no cell keeps two labs without them. The ranges of the other labs' runs, as the rows "
+        "printed them before, held {old_in} of {old_n}. {modern}",
+        what=(
+            "intervals for a new lab"
+            if ctx.choices["tau2_source"] != "none"
+            else "intervals the rows print (analysis choice `tau2_source` = none: the ranges)"
+        ),
+        new_in=fmt.num(int(new["inside"])),
+        new_n=fmt.num(int(new["checked"])),
+        new_cov="no coverage to give" if pd.isna(new["coverage"]) else fmt.pct(new["coverage"]),
+        pi=fmt.pct(1 - era.PI_ALPHA),
+        not_chk=fmt.num(int(new["not_checkable"])),
+        old_in=fmt.num(int(old["inside"])),
+        old_n=fmt.num(int(old["checked"])),
+        modern=(
+            fill(
+                "The modern rows rest on {n} lab: there is no lab to hold out, so their borrowed τ² cannot be "
+                "checked on modern evidence.",
+                n=fmt.num(int(n_modern.max())),
+            )
+            if len(n_modern) and int(n_modern.max()) < 2
+            else ""
+        ),
+    )
+    table(
+        mtables.calibration_table(cal),
+        "Leave one lab out: held-out labs against the others' intervals",
+        "model-calibration",
+    )
+
+
 BOUND_PREFIX = {"lt": "≤ ", "gt": "≥ ", "approx": "≈ "}
 
 
@@ -175,15 +282,19 @@ def _iops_model(ctx) -> None:
         "window (a phase, or a whole test), at what vantage and under what load (a standard Login VSI workload or a "
         "boosted one); the login peak, the steady-state average and the average over a whole test are separate cells. "
         "The planning rows pool **documents**, one figure per document and cell (its runs or worker classes combined "
-        "by their geometric mean): one test bed counts once. With {min_pi} documents or more a row's interval is a "
-        "{pi} prediction interval over documents; with fewer it is the range of the documents and their runs. Two "
-        "eras are never pooled: the seed documents and the modern (external) ones, each row with the number of "
+        "by their geometric mean): one test bed counts once, and one lab (its documents) counts once. The interval "
+        "is a {pi} prediction interval for a new lab from a random-effects meta-analysis of ln IOPS per desktop "
+        "over labs (statsmodels `combine_effects`, DerSimonian-Laird τ²): with {min_pi} labs or more with the labs' "
+        "own τ², with fewer with τ² borrowed from the seed labs (analysis choice `tau2_source`, here `{tau2_option}`; "
+        "`none` keeps the range of the labs' runs). Two eras are never pooled: the seed documents and the modern "
+        "(external) ones, each row with the number of "
         "documents behind it. The rows are knowledge-worker rows: Login VSI {classes} observations enter, task-worker "
         "samples do not (Login VSI defines the task worker as a lighter workload). Boot storms are sized by boot rate. "
         "The cross-vendor regression (statsmodels OLS on the logarithm; the criteria computed in notebook "
         "`04_iops_model` chose the **{spec}** specification) is kept as a check of the seed cells, on {n_obs} "
         "observations from {n_docs} documents; {n_excl} records are left out, each with its reason ({ref_excl}).",
         min_pi=fmt.num(era.MIN_FOR_PI),
+        tau2_option=ctx.choices["tau2_source"],
         classes=fmt.words(era.PLANNING_CLASSES),
         spec=ctx.cv["spec"].iloc[0] if len(ctx.cv) else "",
         pi=pi,
@@ -209,6 +320,7 @@ def _iops_model(ctx) -> None:
             "Read share; KB per I/O (derived); latency, ms (reported, median)": "13%",
         },
     )
+    _heterogeneity(ctx)
     table(
         mtables.context_table(
             iops.observation_context(
@@ -223,12 +335,15 @@ def _iops_model(ctx) -> None:
     figure(
         charts.prediction_chart(model_rows.assign(worker_class=iops.ANY_CLASS), obs),
         fill(
-            "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar: a "
-            "{pi} prediction interval with {min_pi} documents or more, else the range of the documents and their "
-            "runs) per cell, and every seed observation (crosses, colour = vendor; task-worker samples are shown but "
+            "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar, as "
+            "the planning table names it: a {pi} prediction interval for a new lab, or with fewer than {min_pi} labs "
+            "and no τ² borrowed, analysis choice {choice} = none, the range of the labs' runs) per cell, and every "
+            "seed observation (crosses, "
+            "colour = vendor; task-worker samples are shown but "
             "not pooled)",
             pi=pi,
             min_pi=fmt.num(era.MIN_FOR_PI),
+            choice="tau2_source",
         ),
         "model-prediction-chart",
     )
@@ -267,6 +382,7 @@ def _iops_model(ctx) -> None:
             "### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
             "yet, so there is no out-of-sample check."
         )
+    _calibration(ctx)
     storms = ctx.boot_storms
     say(
         "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
