@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 ENGINE = "vdi-report-ipc"  # papermill engine name registered by ``_register_engine``
+LEFT_AS_THEY_WERE = " and the stage's tables were left as they were."
 
 
 def _paths(argv: list[str]) -> tuple[int, int]:
@@ -206,6 +207,15 @@ def main(argv: list[str]) -> int:
     scratch_dir.mkdir(parents=True, exist_ok=True)
     for stale in scratch_dir.glob(f"{out.stem}.*.ipynb"):  # left by a killed run (the build lock is ours)
         stale.unlink(missing_ok=True)
+    from .config import PROCESSED_DIR
+    from .files import check_writable, fault_message
+
+    try:  # every folder the stage writes, before anything runs
+        for folder in ([PROCESSED_DIR] if _table_patterns(notebook) else []) + [out.parent, rollback.parent]:
+            check_writable(folder)
+    except PermissionError as exc:
+        print(f"\n{notebook} not run: {exc}", file=sys.stderr)
+        return 1
     if put_back(rollback):  # a run killed outright (SIGKILL) left its tables half written
         print(f"{notebook}: put back the tables a killed run had left half written", file=sys.stderr)
     keep_aside(notebook, rollback)
@@ -241,22 +251,32 @@ def main(argv: list[str]) -> int:
         put_back(rollback)
         if isinstance(exc, (KeyboardInterrupt, Abort)):  # click turns Ctrl-C into Abort
             sig = _STOPPED_BY[0] if _STOPPED_BY else signal.SIGINT
-            print(
-                f"\n{out.stem} stopped ({signal.Signals(sig).name}): {out} and the stage's tables were left as they were.",
-                file=sys.stderr,
-            )
+            name = signal.Signals(sig).name
+            print(f"\n{out.stem} stopped ({name}): {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
             return 128 + sig
+        if isinstance(exc, OSError):  # a full disk, a folder that became read-only
+            print(f"\n{fault_message(exc, notebook)}; {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+            return 1
         raise
     finally:
         shutil.rmtree(socket_dir, ignore_errors=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
     try:
-        os.replace(scratch, out)
-    except OSError:  # another file system: copy next to the target, then rename
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        shutil.copyfile(scratch, tmp)
-        os.replace(tmp, out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(scratch, out)
+        except OSError:  # another file system: copy next to the target, then rename
+            tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+            try:
+                shutil.copyfile(scratch, tmp)
+                os.replace(tmp, out)
+            finally:
+                tmp.unlink(missing_ok=True)
+            scratch.unlink(missing_ok=True)
+    except OSError as exc:
         scratch.unlink(missing_ok=True)
+        put_back(rollback)
+        print(f"\n{fault_message(exc, notebook)}; {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+        return 1
     shutil.rmtree(rollback, ignore_errors=True)
     print(f"    {notebook} done in {time.monotonic() - start:.0f} s")
     return 0

@@ -84,7 +84,9 @@ def test_file_parameters_become_absolute_and_keep_every_character(tmp_path, monk
 
 def _notebook(path: Path, code: str) -> None:
     nb = {
-        "cells": [{"id": "probe", "cell_type": "code", "metadata": {}, "source": code, "outputs": [], "execution_count": None}],
+        "cells": [
+            {"id": "probe", "cell_type": "code", "metadata": {}, "source": code, "outputs": [], "execution_count": None}
+        ],
         "metadata": {"kernelspec": {"name": "vdi-report", "display_name": "vdi-report", "language": "python"}},
         "nbformat": 4,
         "nbformat_minor": 5,
