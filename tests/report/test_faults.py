@@ -215,8 +215,8 @@ def test_file_parameters_in_a_folder_with_spaces_and_shell_characters(built, tmp
     """COST_FILE, PROFILE_FILE and CHOICES in a folder named with a space, quotes, `$( )`,
     backticks and `;`: the build runs, nothing they hold is executed, and the stamp and the
     report record the paths as given."""
-    canary = tmp_path / "ran"
-    odd = tmp_path / f"my files \"q\" 'x' $(touch {canary}) `touch {canary}`; touch {canary}"
+    # a command in the name would run in the copy (make's folder) or the test's: RAN would appear
+    odd = tmp_path / "my files \"q\" 'x' $(touch RAN) `touch RAN`; touch RAN"
     odd.mkdir()
     cost = odd / "costs $(x).csv"
     shutil.copy(built / "data/raw/cost_assumptions.csv", cost)
@@ -226,7 +226,7 @@ def test_file_parameters_in_a_folder_with_spaces_and_shell_characters(built, tmp
     with open(choices, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows([["choice_id", "option"], ["login_variant", "monday"]])
     make_in(built, "report", f"COST_FILE={cost}", f"PROFILE_FILE={profile}", f"CHOICES={choices}")
-    assert not canary.exists()
+    assert not (built / "RAN").exists() and not (tmp_path / "RAN").exists() and not (odd / "RAN").exists()
     stamp = (built / "reports/params.stamp").read_text(encoding="utf-8")
     assert f"profile_file={profile}" in stamp and f"cost_file={cost}" in stamp and f"choices_file={choices}" in stamp
     with open(built / "reports/sizing_scenario.csv", encoding="utf-8", newline="") as fh:
