@@ -61,7 +61,7 @@ def size(argv: list[str]) -> int:
     of the parameters (``stages.check_parameters``), 1 when data/processed lacks the model stage's
     inputs (with the make target to run)."""
     ap = argparse.ArgumentParser(prog="vdi-report size", description=size.__doc__)
-    ap.add_argument("assignments", nargs="*", metavar="VAR=VALUE", help="report parameters, e.g. DESKTOPS=3000 ERA=modern")
+    ap.add_argument("assignments", nargs="*", metavar="VAR=VALUE", help="e.g. DESKTOPS=3000 ERA=modern")
     ap.add_argument("--format", choices=("text", "csv", "json"), default="text")
     a = ap.parse_args(argv)
     from . import stages
