@@ -145,7 +145,7 @@ test-report: report ## Tests of the rendered report (builds it first)
 
 ##@ Pipeline stages
 .PHONY: data
-data: $(DATA_TABLES) ## Every processed table (data/processed): normalize, combine, audit, models
+data: $(DATA_TABLES) $(STAGE_DATAPACKAGE_OUT) ## Every processed table (data/processed) and its datapackage.json: normalize, combine, audit, models
 
 build/%.ipynb: notebooks/%.py | $(STAMP)
 	@mkdir -p build
