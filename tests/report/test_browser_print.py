@@ -59,3 +59,36 @@ def test_record_ids_link_to_the_explorer_filtered_to_them(page, results):
     assert shown == [rid]
     assert page.eval_on_selector_all("#evidence tbody tr[aria-expanded=true]", "els => els.length") == 1
     assert page.errors == []
+
+
+def _tooltips(spec):
+    if isinstance(spec, list):
+        for x in spec:
+            yield from _tooltips(x)
+    elif isinstance(spec, dict):
+        for k, v in spec.items():
+            if k == "tooltip" and isinstance(v, (list, dict)):
+                yield from v if isinstance(v, list) else [v]
+            else:
+                yield from _tooltips(v)
+
+
+def test_every_chart_tooltip_says_what_each_field_is(report_html):
+    """Tooltips show labels with units ("Boot rate (desktops per minute)"), not column names."""
+    import json
+
+    from vdi_report.report import charts
+
+    html = report_html.read_text(encoding="utf-8")
+    dec, tips = json.JSONDecoder(), []
+    for m in re.finditer(r'vegaEmbed\("#[^"]+", ', html):
+        spec, _ = dec.raw_decode(html, m.end())
+        tips += [t for t in _tooltips(spec) if isinstance(t, dict) and "field" in t]
+    assert tips
+    untitled = [t["field"] for t in tips if not t.get("title")]
+    assert untitled == []
+    raw_names = [t["title"] for t in tips if "_" in t["title"]]
+    assert raw_names == [], raw_names
+    assert {"Boot rate (desktops per minute)", "Phase"} <= {t["title"] for t in tips} | set(
+        charts.TOOLTIP_TITLES.values()
+    )
