@@ -31,7 +31,8 @@ def expected() -> dict[str, tuple[list[str], list[str]]]:
     from ..models.scenario import PROFILE_COLUMNS
     from . import choices, facts, registers, sources
 
-    records_optional = ["text_file", *sources.QUALIFIER_COLUMNS]
+    # the columns load_records fills when absent (older files lack them)
+    records_optional = ["text_file", *sources.QUALIFIER_COLUMNS, *getattr(sources, "IMAGE_COLUMNS", ())]
     return {
         "vocabulary.csv": (["field", "value", "label", "order", "definition", "source_id"], []),
         "metrics.csv": (["metric", "unit", "definition", "min", "max"], []),
