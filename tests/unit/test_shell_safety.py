@@ -95,7 +95,15 @@ def test_generated_recipes_read_parameters_only_from_the_environment():
         assert f"override {p.var} := $(value {p.var})" in rules, p.var
     assert re.search(r"^export " + " ".join(p.var for p in stages.PARAMETERS) + "$", rules, re.MULTILINE)
     makefile = (Path(stages.config.PROJ_ROOT) / "Makefile").read_text(encoding="utf-8")
-    for var in ("COST_FILE", "CHOICES", "BUILD_LOCK_WAIT", "MAKECMDGOALS", "VDI_SEEDS_DIR", "VDI_EXTERNAL_DIR", "BENCH_BASELINE"):
+    for var in (
+        "COST_FILE",
+        "CHOICES",
+        "BUILD_LOCK_WAIT",
+        "MAKECMDGOALS",
+        "VDI_SEEDS_DIR",
+        "VDI_EXTERNAL_DIR",
+        "BENCH_BASELINE",
+    ):
         for line in makefile.splitlines():
             if line.startswith("\t"):
                 assert f"$({var})" not in line, line
