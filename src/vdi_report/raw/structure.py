@@ -42,6 +42,7 @@ def expected() -> dict[str, tuple[list[str], list[str]]]:
         "claims.csv": (list(registers.CLAIM_COLUMNS), list(registers.OPTIONAL_CLAIM_COLUMNS)),
         "analysis_choices.csv": (list(choices.CHOICE_COLUMNS), []),
         "facts.csv": (list(facts.FACT_COLUMNS), []),
+        "fact_checklist.csv": (list(facts.CHECKLIST_COLUMNS), []),
         "cost_assumptions.csv": (list(ASSUMPTION_COLUMNS), []),
         "profile_example.csv": (list(PROFILE_COLUMNS), []),
     }
