@@ -28,11 +28,11 @@ def expected() -> dict[str, tuple[list[str], list[str]]]:
     """``{file pattern relative to data/raw: (required columns, optional columns)}``, from the
     loaders' own declarations (one list per file, nowhere repeated)."""
     from ..models.cost import ASSUMPTION_COLUMNS
-    from ..models.scenario import PROFILE_COLUMNS
-    from . import choices, facts, registers, sources
+    from ..models.scenario import PROFILE_COLUMNS, PROFILE_WINDOW_COLUMN
+    from . import choices, facts, registers, sources, test_setup
 
     # the columns load_records fills when absent (older files lack them)
-    records_optional = ["text_file", *sources.QUALIFIER_COLUMNS, *getattr(sources, "IMAGE_COLUMNS", ())]
+    records_optional = ["text_file", *sources.QUALIFIER_COLUMNS, *sources.IMAGE_COLUMNS]
     return {
         "vocabulary.csv": (["field", "value", "label", "order", "definition", "source_id"], []),
         "metrics.csv": (["metric", "unit", "definition", "min", "max"], []),
@@ -44,7 +44,8 @@ def expected() -> dict[str, tuple[list[str], list[str]]]:
         "facts.csv": (list(facts.FACT_COLUMNS), []),
         "fact_checklist.csv": (list(facts.CHECKLIST_COLUMNS), []),
         "cost_assumptions.csv": (list(ASSUMPTION_COLUMNS), []),
-        "profile_example.csv": (list(PROFILE_COLUMNS), []),
+        "profile_example.csv": (list(PROFILE_COLUMNS), [PROFILE_WINDOW_COLUMN]),
+        "test_setup.csv": (list(test_setup.SETUP_COLUMNS), []),
     }
 
 

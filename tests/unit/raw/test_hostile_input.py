@@ -193,6 +193,9 @@ def raw_copy(tmp_path) -> Path:
         ("records/netapp_tr4540.csv", "truncated"),
         ("claims.csv", "byte-order mark"),
         ("metrics.csv", "Latin-1 bytes"),
+        ("test_setup.csv", "extra cell"),
+        ("records/nutanix_ra2022_2023.csv", "misspelled header"),
+        ("fact_checklist.csv", "duplicate row"),
     ],
 )
 def test_validate_reports_the_structure_alone(raw_copy, rel, kind):
