@@ -273,11 +273,13 @@ STAGES = (
     ),
     # data/processed/datapackage.json: the tables as a Frictionless Data Package (datapackage.py),
     # from the catalogue and the files present; the report waits for it (its colophon lists it).
+    # It waits for the scenario stage too, whose two tables it describes (without it, under -j2
+    # the descriptor could be written before sizing_scenario.csv and array_verdicts.csv exist).
     Stage(
         "datapackage",
         "describe data/processed (datapackage.json)",
         module="vdi_report.datapackage",
-        reads_stages=("normalize", "combine", "audit", "iops_model", "density_cost", "sensitivity"),
+        reads_stages=("normalize", "combine", "audit", "iops_model", "density_cost", "sensitivity", "scenario"),
         raw=("src/vdi_report/catalogue_columns.csv",),
         outputs=("data/processed/datapackage.json",),
     ),
