@@ -22,6 +22,7 @@ def page(report_html):
         pg.on("pageerror", lambda e: pg.errors.append(str(e)))
         pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
         pg.goto(report_html.resolve().as_uri())
+        pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
         pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
         yield pg
         b.close()
