@@ -3,7 +3,22 @@
 # stage with its real inputs, outputs and code dependencies); this file holds the rest.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-.DELETE_ON_ERROR:
+
+# No value a user types is ever shell text. Every variable a user may set is taken literally
+# ($(value): make expands nothing in it, `$(shell ...)` stays text), checked, and reaches a
+# recipe only through the environment, read there as "$VAR" (the report parameters likewise:
+# build/stages.mk). $(call sha256_of,"$$VAR"): the SHA-256 of that file's content, empty when it
+# cannot be read.
+# Every variable from the command line or the environment whose value holds a `$` is made literal
+# first (make would otherwise expand `$(shell ...)` in it when exporting it to a recipe).
+lp := (
+rp := )
+$(foreach v,$(filter-out MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES,$(.VARIABLES)),$(if $(filter command line environment,$(origin $(v))),$(if $(findstring $$,$(value $(v))),$(if $(findstring $(lp),$(v))$(findstring $(rp),$(v)),,$(eval override $(v) := $$(value $(v)))))))
+override JOBS := $(value JOBS)
+override BUILD_LOCK_WAIT := $(value BUILD_LOCK_WAIT)
+override VERBOSE := $(value VERBOSE)
+export BUILD_LOCK_WAIT VERBOSE
+sha256_of = $$( { sha256sum < $(1); } 2>/dev/null | cut -c1-64)
 
 # One build at a time in a project directory. Every goal that writes build/, data/processed,
 # reports/ or .venv first takes an exclusive lock on .build.lock (flock) and re-runs make under
@@ -12,7 +27,7 @@ SHELL := /bin/bash
 # `make test`) see VDI_BUILD_LOCK and do not lock again; a copy of the project has its own lock.
 UNLOCKED_GOALS := help lab lint format bench sync-notebooks
 BUILD_LOCK     := .build.lock
-BUILD_LOCK_WAIT ?= 1
+override BUILD_LOCK_WAIT := $(or $(BUILD_LOCK_WAIT),1)
 GOALS          := $(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))
 ifneq ($(VDI_BUILD_LOCK),$(CURDIR))
 ifneq ($(filter-out $(UNLOCKED_GOALS),$(GOALS)),)
@@ -21,28 +36,37 @@ endif
 endif
 
 ifeq ($(TAKE_LOCK),yes)
+# The goals reach the inner make as words of "$VDI_GOALS" (split, never globbed nor run).
+export VDI_GOALS := $(MAKECMDGOALS)
+export VDI_BUILD_LOCK := $(CURDIR)
 .PHONY: $(GOALS) build-lock
 $(filter-out build-lock,$(GOALS)): build-lock ; @:
 build-lock:
 	@exec 9>>"$(BUILD_LOCK)"; \
 	if ! flock -n 9; then \
 	  holder="$$(cat "$(BUILD_LOCK)" 2>/dev/null)"; \
-	  if [ "$(BUILD_LOCK_WAIT)" = 0 ]; then \
-	    echo "make: another build is running in $(CURDIR): $${holder:-unknown process}; not starting (BUILD_LOCK_WAIT=0)." >&2; exit 1; fi; \
-	  echo "make: another build is running in $(CURDIR): $${holder:-unknown process}; waiting for it to finish (Ctrl-C stops waiting)." >&2; \
+	  if [ "$$BUILD_LOCK_WAIT" = 0 ]; then \
+	    echo "make: another build is running in $$VDI_BUILD_LOCK: $${holder:-unknown process}; not starting (BUILD_LOCK_WAIT=0)." >&2; exit 1; fi; \
+	  echo "make: another build is running in $$VDI_BUILD_LOCK: $${holder:-unknown process}; waiting for it to finish (Ctrl-C stops waiting)." >&2; \
 	  flock 9; \
 	fi; \
 	printf 'pid %s since %s: %s\n' "$$PPID" "$$(date +%T)" "$$(tr '\0' ' ' < /proc/$$PPID/cmdline 2>/dev/null || echo make)" > "$(BUILD_LOCK)"; \
-	VDI_BUILD_LOCK="$(CURDIR)" $(MAKE) --no-print-directory $(MAKECMDGOALS); status=$$?; \
-	: > "$(BUILD_LOCK)"; exit $$status
+	set -f; exec $(MAKE) --no-print-directory $$VDI_GOALS
+# (exec: the inner make is make's own child, so a SIGTERM to make reaches it and each stage, which
+# stop cleanly: a notebook stage shuts its kernel down and puts its tables back, execute.py. The
+# lock is released when the inner make ends; the holder line is rewritten by the next build.)
 else
 # Independent stages (audit, the two models) run side by side on the 2-core machine; output is
 # kept per stage. Override with JOBS=1 (or make -jN).
 # Not for `make lab` and `make bench`, whose output must appear as it comes.
-JOBS ?= 2
+override JOBS := $(or $(JOBS),2)
+ifneq ($(JOBS),$(filter $(JOBS),$(shell seq 1 64)))
+$(error JOBS=$(JOBS): give a whole number of parallel jobs from 1 to 64 (e.g. JOBS=1))
+endif
+# The tests' progress (pytest's dots) appears as it comes: no output sync under `make test*`.
 ifeq ($(filter lab bench,$(MAKECMDGOALS)),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
-MAKEFLAGS += --jobs=$(JOBS) --output-sync=target
+MAKEFLAGS += --jobs=$(JOBS) $(if $(filter test test-%,$(MAKECMDGOALS)),,--output-sync=target)
 endif
 endif
 
@@ -70,12 +94,14 @@ COST_STAMP     := build/cost.stamp
 SYSTEM_STAMP   := build/system.stamp
 STAGES_MK      := build/stages.mk
 # The vendor texts (provenance checks only), passed on to a scratch copy by `make bench`.
-SEEDS_DIR      := $(or $(VDI_SEEDS_DIR),../shared/seeds)
-EXTERNAL_DIR   := $(or $(VDI_EXTERNAL_DIR),../shared/external)
+# (bench reads VDI_SEEDS_DIR and VDI_EXTERNAL_DIR from the environment, default ../shared/*)
 
-# $(call write_atomic,VARIABLE,FILE): FILE holds the variable's value and a newline, replaced in
+# $(call write_atomic,"$$WORD",FILE): FILE holds the shell word's value and a newline, replaced in
 # one rename (a killed or concurrent write never leaves half a stamp).
-write_atomic = { printf '%s\n' "$($(1))" > "$(2).tmp.$$$$" && mv -f "$(2).tmp.$$$$" "$(2)"; }
+write_atomic = { printf '%s\n' $(1) > "$(2).tmp.$$$$" && mv -f "$(2).tmp.$$$$" "$(2)"; }
+
+# A stage's command is echoed only with VERBOSE=1; otherwise its heading and one line of time.
+Q := $(if $(filter-out 0,$(VERBOSE)),,@)
 
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
@@ -84,11 +110,9 @@ NO_STAGES_GOALS := clean help venv lock lab lint format bench sync-notebooks
 ifneq ($(filter-out $(NO_STAGES_GOALS),$(or $(MAKECMDGOALS),help)),)
 include $(STAGES_MK)
 endif
-COST_SHA := $(firstword $(shell sha256sum "$(COST_FILE)" 2>/dev/null))
 # A reviewer's analysis choices (CHOICES=file: choice_id, option): their content and the declared
 # list's enter the stamps; the model stage re-runs only when the options it applies change.
-CHOICES_SHA := $(if $(CHOICES),$(firstword $(shell sha256sum "$(CHOICES)" 2>/dev/null)),default)
-CHOICES_LINE := $(CHOICES) $(CHOICES_SHA) $(firstword $(shell sha256sum data/raw/analysis_choices.csv 2>/dev/null))
+CHOICES_LINE_SH = $$CHOICES $(call sha256_of,"$${CHOICES:-/dev/null}") $(call sha256_of,data/raw/analysis_choices.csv)
 
 $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
 	@mkdir -p build
@@ -121,7 +145,7 @@ test-report: report ## Tests of the rendered report (builds it first)
 
 ##@ Pipeline stages
 .PHONY: data
-data: $(DATA_TABLES) ## Every processed table (data/processed): normalize, combine, audit, models
+data: $(DATA_TABLES) $(STAGE_DATAPACKAGE_OUT) ## Every processed table (data/processed) and its datapackage.json: normalize, combine, audit, models
 
 build/%.ipynb: notebooks/%.py | $(STAMP)
 	@mkdir -p build
@@ -137,13 +161,13 @@ build/%.ipynb: notebooks/%.py | $(STAMP)
 .PHONY: FORCE
 $(PARAMS_STAMP): FORCE | $(STAMP)
 	@mkdir -p build
-	@if [ "$$(cat $@ 2>/dev/null)" != "$(PARAMS_LINE)" ]; then \
-	  $(check_params) && $(call write_atomic,PARAMS_LINE,$@); fi
+	@line="$(PARAMS_LINE_SH)"; if [ "$$(cat $@ 2>/dev/null)" != "$$line" ]; then \
+	  $(check_params) && $(call write_atomic,"$$line",$@); fi
 
 $(COST_STAMP): FORCE
 	@mkdir -p build
-	@test -f "$(COST_FILE)" || { echo "COST_FILE=$(COST_FILE): file not found" >&2; exit 2; }
-	@if [ "$$(cat $@ 2>/dev/null)" != "$(COST_SHA)" ]; then $(call write_atomic,COST_SHA,$@); fi
+	@test -f "$$COST_FILE" || { printf 'COST_FILE=%s: file not found\n' "$$COST_FILE" >&2; exit 2; }
+	@sha=$(call sha256_of,"$$COST_FILE"); if [ "$$(cat $@ 2>/dev/null)" != "$$sha" ]; then $(call write_atomic,"$$sha",$@); fi
 
 # Every report parameter checked (stages.check_parameters: scenario, dates, files and their content).
 check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
@@ -156,8 +180,8 @@ validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, valu
 # choices or the declared list change; each stage's stamp is rewritten only when its options change.
 build/choices.iops_model.stamp: FORCE | $(STAMP)
 	@mkdir -p build
-	@if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$(CHOICES_LINE)" ] || [ ! -f $@ ]; then \
-	  $(PY) -m vdi_report.raw.choices "$(CHOICES)" --stamps build && $(call write_atomic,CHOICES_LINE,build/choices.stamp); fi
+	@line="$(CHOICES_LINE_SH)"; if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$$line" ] || [ ! -f $@ ]; then \
+	  $(PY) -m vdi_report.raw.choices "$$CHOICES" --stamps build && $(call write_atomic,"$$line",build/choices.stamp); fi
 
 .PHONY: check-params
 check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without building
@@ -182,6 +206,7 @@ stages: $(STAGES_MK) ## List the stages and what each reads and writes
 # BENCH_BASELINE (a commit; empty: none) is built in a second copy (git archive) and timed in
 # turn with this tree, scenario by scenario (A/B in one run): f94f506 is main before issue 27.
 BENCH_BASELINE ?= f94f506
+export BENCH_BASELINE
 .PHONY: bench
 bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE: clean, no-op, one parameter, one choice, a touched record (medians)
 	@set -e; scratch="$${BENCH_DIR:-$$(mktemp -d "$${TMPDIR:-/tmp}/vdi-bench.XXXXXX")}"; \
@@ -192,13 +217,16 @@ bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE:
 	  --exclude=./$(BUILD_LOCK) --exclude='*.egg-info' --exclude=__pycache__ --exclude=.ipynb_checkpoints . \
 	  | tar -x -C "$$scratch/this"; \
 	ln -sfn "$(abspath $(VENV))" "$$scratch/this/$(VENV)"; \
-	baseline=; if [ -n "$(BENCH_BASELINE)" ]; then \
+	seeds="$$(realpath -m -- "$${VDI_SEEDS_DIR:-../shared/seeds}")"; \
+	external="$$(realpath -m -- "$${VDI_EXTERNAL_DIR:-../shared/external}")"; \
+	case "$$BENCH_BASELINE" in -*) printf 'BENCH_BASELINE=%s: not a commit\n' "$$BENCH_BASELINE" >&2; exit 2;; esac; \
+	baseline=; if [ -n "$$BENCH_BASELINE" ]; then \
 	  baseline="$$scratch/baseline"; mkdir -p "$$baseline"; \
-	  git archive "$(BENCH_BASELINE)" | tar -x -C "$$baseline"; \
+	  git archive "$$BENCH_BASELINE" | tar -x -C "$$baseline"; \
 	  ln -sfn "$(abspath $(VENV))" "$$baseline/$(VENV)"; fi; \
 	cd "$$scratch/this" && env -u VDI_BUILD_LOCK PYTHONPATH="$$scratch/this/src" \
-	  VDI_BENCH_SCRATCH=1 VDI_BENCH_BASELINE="$$baseline" BENCH_BASELINE="$(BENCH_BASELINE)" \
-	  VDI_SEEDS_DIR="$(abspath $(SEEDS_DIR))" VDI_EXTERNAL_DIR="$(abspath $(EXTERNAL_DIR))" \
+	  VDI_BENCH_SCRATCH=1 VDI_BENCH_BASELINE="$$baseline" BENCH_BASELINE="$$BENCH_BASELINE" \
+	  VDI_SEEDS_DIR="$$seeds" VDI_EXTERNAL_DIR="$$external" \
 	  "$$scratch/this/$(PY)" -m vdi_report.bench
 
 ##@ Environment
@@ -206,14 +234,16 @@ bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE:
 # SHA-256 is kept in .venv/.installed), not their times: a copy of the project sharing this
 # .venv through a link (tests, make bench) never reinstalls it, nor points it at the copy.
 VENV_SHA := $(firstword $(shell cat requirements-lock.txt pyproject.toml 2>/dev/null | sha256sum))
+# The banner is a `+` line: shown at once, not held back with the install's output (--output-sync).
 $(STAMP): FORCE
+	+@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ] && [ ! -L $(VENV) ]; then \
+	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages from the package index (first run: 2-5 minutes, needs network and python3-venv)"; fi
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ]; then \
 	  if [ -L $(VENV) ]; then echo "$(VENV) is a link to a shared environment: not reinstalling it here"; exit 0; fi; \
-	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages (first run: a few minutes)"; \
 	  set -ex; \
 	  test -x $(PY) || python3 -m venv $(VENV); \
 	  $(call install_lock,$(VENV),requirements-lock.txt); \
-	  $(call write_atomic,VENV_SHA,$@); \
+	  $(call write_atomic,"$(VENV_SHA)",$@); \
 	fi
 
 # $(call install_lock,VENV,LOCK): pip installs exactly LOCK into VENV (hashes checked), uninstalls
@@ -264,7 +294,7 @@ $(LAB_STAMP): FORCE
 	  set -ex; \
 	  test -x $(LAB_VENV)/bin/python || python3 -m venv $(LAB_VENV); \
 	  $(call install_lock,$(LAB_VENV),$(LAB_LOCK)); \
-	  $(call write_atomic,LAB_SHA,$@); \
+	  $(call write_atomic,"$(LAB_SHA)",$@); \
 	fi
 
 .PHONY: lab

@@ -204,8 +204,14 @@ MAKE_IN_COPY = ("make", "-o", ".venv/.installed")  # the copy shares the project
 
 def _make_env(root: Path) -> dict:
     """The environment of a build in the copy ``root``: its own code on PYTHONPATH, outside this
-    build's lock and job server (VDI_BUILD_LOCK, MAKEFLAGS, MAKELEVEL, MFLAGS dropped)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("VDI_BUILD_LOCK", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    build's lock and job server (VDI_BUILD_LOCK, VDI_GOALS, MAKEFLAGS, MAKELEVEL, MFLAGS dropped)
+    and without the report parameters `make test` exports (a copy builds with the defaults unless
+    the test says otherwise)."""
+    from vdi_report import stages
+
+    dropped = {"VDI_BUILD_LOCK", "VDI_GOALS", "MAKEFLAGS", "MAKELEVEL", "MFLAGS", "BUILD_LOCK_WAIT", "JOBS"}
+    dropped |= {p.var for p in stages.PARAMETERS}
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     return {**env, "PYTHONPATH": str(root / "src")}
 
 

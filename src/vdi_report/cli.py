@@ -6,7 +6,9 @@ Subcommands (each a thin front to a module that also runs as ``python -m``):
   directory (parameters as in the README, e.g. ``DESKTOPS=3000 WORKER=power``);
 * ``vdi-report validate``: check every raw input (``vdi_report.raw.validate``);
 * ``vdi-report check-params VAR=VALUE ...``: check report parameters (``stages.check_parameters``);
-* ``vdi-report size --desktops N --worker W ...``: check a sizing scenario (``models.scenario``);
+* ``vdi-report size [VAR=VALUE ...] [--format text|csv|json]``: print the sizing scenario, one row
+  per phase, computed by the report's own code (``report.context.Context.sizing``: the same rows as
+  ``reports/sizing_scenario.csv``); it reads data/processed (``make data`` builds it);
 * ``vdi-report stages``: print the build's Make rules (``vdi_report.stages``);
 * ``vdi-report --version``.
 
@@ -26,7 +28,7 @@ COMMANDS = {
     "report": "build the PDF and HTML report (make report) with report parameters VAR=VALUE",
     "validate": "check every raw input (data/raw) and say what to fix",
     "check-params": "check report parameters VAR=VALUE (DESKTOPS=3000 REPORT_DATE=2026-11-25 ...)",
-    "size": "check a sizing scenario (--desktops N --worker W ...)",
+    "size": "print the sizing scenario of VAR=VALUE parameters (--format text|csv|json), as the report sizes it",
     "stages": "print the build's stages as Make rules",
 }
 
@@ -50,6 +52,51 @@ def _param_names() -> list[str]:
     except Exception:  # outside a checkout (no data/raw to read the vocabulary from)
         return ["see the README"]
     return [p.var for p in PARAMETERS]
+
+
+def size(argv: list[str]) -> int:
+    """``vdi-report size [VAR=VALUE ...] [--format text|csv|json]``: the report's sizing scenario
+    for these report parameters (the others at their defaults), printed as a table (text), as the
+    bytes of ``reports/sizing_scenario.csv`` (csv) or as JSON records. Exit 2 with every problem
+    of the parameters (``stages.check_parameters``), 1 when data/processed lacks the model stage's
+    inputs (with the make target to run)."""
+    ap = argparse.ArgumentParser(prog="vdi-report size", description=size.__doc__)
+    ap.add_argument("assignments", nargs="*", metavar="VAR=VALUE", help="e.g. DESKTOPS=3000 ERA=modern")
+    ap.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    a = ap.parse_args(argv)
+    from . import stages
+
+    bad = [x for x in a.assignments if "=" not in x]
+    if bad:
+        ap.error(f"parameters are VAR=VALUE, not {' '.join(bad)}")
+    values = dict(x.split("=", 1) for x in a.assignments)
+    problems = stages.check_parameters(values)
+    if problems:
+        for msg in problems:
+            print(f"invalid report parameter {msg}", file=sys.stderr)
+        return 2
+    params = {}
+    for p in stages.PARAMETERS:
+        v = values.get(p.var, p.default)
+        params[p.name] = os.path.abspath(v) if p.path and v else v
+    from .report.context import Context
+
+    try:
+        table = Context(params).sizing
+    except FileNotFoundError as exc:
+        print(f"vdi-report size: {exc}", file=sys.stderr)
+        return 1
+    if a.format == "csv":
+        from .files import FLOAT_FORMAT
+
+        table.to_csv(sys.stdout, index=False, float_format=FLOAT_FORMAT, lineterminator="\n")
+    elif a.format == "json":
+        sys.stdout.write(table.to_json(orient="records", indent=2) + "\n")
+    else:
+        from .report import model_tables
+
+        sys.stdout.write(model_tables.sizing_table(table).to_string(index=False) + "\n")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return stages.main(["--check-params", *rest])
     if cmd == "size":
-        from .models import scenario
-
-        return scenario.main(rest)
+        return size(rest)
     from . import stages
 
     return stages.main(rest)

@@ -6,15 +6,33 @@ notebook in ``reports/notebooks`` newer than its inputs (Make would take it as b
 notebook executes into ``build/executing/`` and replaces ``OUTPUT`` in one rename only when it
 ran to the end. A failed notebook is kept as ``build/failed/<name>.ipynb`` with its error; the
 message gives the error's type and text and where the whole traceback is (``VERBOSE=1`` prints
-it). Exit status 0, or 1 when the notebook failed.
+it). Exit status 0, 1 when the notebook failed, 128 + N when stopped by signal N.
+
+The stage's tables are all or nothing too: before the notebook runs, every existing file of
+the tables its stage writes (``stages.STAGES``: ``writes``) is kept aside as a hard link in
+``build/rollback/<name>/``; when the notebook fails or is stopped (SIGINT, SIGTERM, SIGHUP:
+the kernel is shut down first), those files are put back byte for byte, with their times, and
+files the run created are removed, so ``data/processed`` is as it was. A run killed outright
+(SIGKILL) is rolled back by the next run of the same stage before it starts.
+
+The kernel talks to this process over Unix sockets (IPC transport, in a private folder under
+``$TMPDIR``), not TCP: no open port, no port race between stages run side by side, and no
+warning about unencrypted TCP. One line reports the stage's time; the papermill command is
+echoed by Make only with ``VERBOSE=1``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import signal
 import sys
+import time
 from pathlib import Path
+
+ENGINE = "vdi-report-ipc"  # papermill engine name registered by ``_register_engine``
+LEFT_AS_THEY_WERE = " and the stage's tables were left as they were."
 
 
 def _paths(argv: list[str]) -> tuple[int, int]:
@@ -25,26 +43,194 @@ def _paths(argv: list[str]) -> tuple[int, int]:
     return idx[0], idx[1]
 
 
+def _absolute_file_parameters(argv: list[str]) -> list[str]:
+    """``argv`` with the value of each ``-p NAME VALUE`` whose NAME is a file parameter
+    (``stages.PARAMETERS``, ``path=True``) made absolute against the current folder (the
+    notebook runs elsewhere); an empty value (an optional file left out) stays empty. The values
+    arrive as arguments, never through a shell, so any character is kept as it is."""
+    from .stages import PARAMETERS
+
+    files = {p.name for p in PARAMETERS if p.path}
+    out = list(argv)
+    for i in range(len(out) - 2):
+        if out[i] in ("-p", "--parameters") and out[i + 1] in files and out[i + 2] != "":
+            out[i + 2] = os.path.abspath(out[i + 2])
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# The kernel over IPC
+# --------------------------------------------------------------------------------------------
+
+
+def _register_engine(socket_dir: Path) -> None:
+    """Register papermill engine ``ENGINE``: nbclient as papermill runs it, with a kernel manager
+    configured for the IPC transport whose socket files are ``socket_dir/kernel-N`` (a folder of
+    this process: two stages side by side never pick the same name).
+
+    The manager shuts the kernel down without interrupting it first (jupyter_client sends SIGINT
+    before every shutdown, which an idle kernel reports as "KeyboardInterrupt caught in kernel"
+    after a successful run): after success it asks the kernel to exit; when the stage is being
+    stopped (a signal), it kills the kernel at once."""
+    from jupyter_client.manager import AsyncKernelManager
+    from papermill.engines import NBClientEngine, papermill_engines
+    from traitlets.config import Config
+
+    class QuietShutdownKernelManager(AsyncKernelManager):
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:  # about to ask it to exit (or kill it): no interrupt first
+                return
+            await super()._async_interrupt_kernel()
+
+        interrupt_kernel = _async_interrupt_kernel
+
+        async def _async_shutdown_kernel(self, now: bool = False, restart: bool = False) -> None:
+            await super()._async_shutdown_kernel(now=now or bool(_STOPPED_BY), restart=restart)
+
+        shutdown_kernel = _async_shutdown_kernel
+
+    class IPCEngine(NBClientEngine):
+        @classmethod
+        def execute_managed_notebook(cls, nb_man, kernel_name, **kwargs):
+            cfg = Config()
+            cfg.KernelManager.transport = "ipc"
+            cfg.KernelManager.ip = str(socket_dir / "kernel")
+            return super().execute_managed_notebook(
+                nb_man, kernel_name, config=cfg, kernel_manager_class=QuietShutdownKernelManager, **kwargs
+            )
+
+    papermill_engines.register(ENGINE, IPCEngine)
+
+
+# --------------------------------------------------------------------------------------------
+# The stage's tables: kept aside, put back on failure
+# --------------------------------------------------------------------------------------------
+
+
+def _table_patterns(notebook: str) -> list[str]:
+    """Glob patterns (relative to data/processed) of the tables the stage of ``notebook`` writes;
+    [] for a notebook that writes no table (the report)."""
+    from . import catalogue, stages
+
+    st = next((s for s in stages.STAGES if s.notebook == notebook), None)
+    if st is None:
+        return []
+    return [re.sub(r"\{[^}]+\}", "*", catalogue.table(t).path) for t in st.writes]
+
+
+def _current(patterns: list[str]) -> set[Path]:
+    from .config import PROCESSED_DIR
+
+    return {p for pat in patterns for p in PROCESSED_DIR.glob(pat) if p.is_file()}
+
+
+def keep_aside(notebook: str, rollback: Path) -> list[str]:
+    """Hard-link every existing table file of ``notebook``'s stage into ``rollback`` (relative
+    paths kept; a copy where links are impossible) and record the patterns; returns them."""
+    from .config import PROCESSED_DIR
+
+    patterns = _table_patterns(notebook)
+    shutil.rmtree(rollback, ignore_errors=True)
+    (rollback / "files").mkdir(parents=True)
+    for f in sorted(_current(patterns)):
+        dst = rollback / "files" / f.relative_to(PROCESSED_DIR)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(f, dst)
+        except OSError:
+            shutil.copy2(f, dst)
+    (rollback / "patterns").write_text("\n".join(patterns) + "\n", encoding="utf-8")
+    return patterns
+
+
+def put_back(rollback: Path) -> int:
+    """Undo a stage's writes: every file kept in ``rollback`` back in data/processed (one rename
+    each, times kept), every file of its patterns that was not there before removed; then
+    ``rollback`` is deleted. Returns how many files were put back or removed (0: nothing to do)."""
+    from .config import PROCESSED_DIR
+
+    if not (rollback / "patterns").is_file():
+        shutil.rmtree(rollback, ignore_errors=True)
+        return 0
+    patterns = [p for p in (rollback / "patterns").read_text(encoding="utf-8").splitlines() if p]
+    kept = {f.relative_to(rollback / "files") for f in (rollback / "files").rglob("*") if f.is_file()}
+    changed = 0
+    for rel in sorted(kept):
+        target = PROCESSED_DIR / rel
+        src = rollback / "files" / rel
+        if target.is_file() and os.path.samefile(src, target):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, target)
+        changed += 1
+    for f in _current(patterns):
+        if f.relative_to(PROCESSED_DIR) not in kept:
+            f.unlink()
+            changed += 1
+    shutil.rmtree(rollback, ignore_errors=True)
+    return changed
+
+
+# --------------------------------------------------------------------------------------------
+# Signals
+# --------------------------------------------------------------------------------------------
+
+_STOPPED_BY: list[int] = []
+
+
+def _stop(signum, frame):  # noqa: ARG001 - signal handler signature
+    """SIGINT, SIGTERM and SIGHUP end the run as Ctrl-C does (KeyboardInterrupt): the kernel is
+    killed and the stage's tables are put back before this process exits."""
+    _STOPPED_BY.append(signum)
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str]) -> int:
-    """Execute the notebook (papermill) into a scratch file; publish it only on success."""
-    from papermill.cli import papermill
-    from papermill.exceptions import PapermillExecutionError
+    """Execute the notebook (papermill) into a scratch file; publish it only on success; put the
+    stage's tables back when it fails or is stopped."""
+    import tempfile
 
     from .config import PROJ_ROOT
 
-    _, i_out = _paths(argv)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) is not signal.SIG_IGN:  # a signal ignored by who started us stays ignored
+            signal.signal(sig, _stop)
+    argv = _absolute_file_parameters(argv)
+    i_in, i_out = _paths(argv)
     out = Path(argv[i_out])
+    notebook = Path(argv[i_in]).stem
     scratch_dir = PROJ_ROOT / "build" / "executing"
     failed_dir = PROJ_ROOT / "build" / "failed"
+    rollback = PROJ_ROOT / "build" / "rollback" / notebook
+    verbose = os.environ.get("VERBOSE", "") not in ("", "0")
+    start = time.monotonic()
     scratch_dir.mkdir(parents=True, exist_ok=True)
     for stale in scratch_dir.glob(f"{out.stem}.*.ipynb"):  # left by a killed run (the build lock is ours)
         stale.unlink(missing_ok=True)
+    from .config import PROCESSED_DIR
+    from .files import check_writable, fault_message
+
+    try:  # every folder the stage writes, before anything runs
+        for folder in ([PROCESSED_DIR] if _table_patterns(notebook) else []) + [out.parent, rollback.parent]:
+            check_writable(folder)
+    except PermissionError as exc:
+        print(f"\n{notebook} not run: {exc}", file=sys.stderr)
+        return 1
+    if put_back(rollback):  # a run killed outright (SIGKILL) left its tables half written
+        print(f"{notebook}: put back the tables a killed run had left half written", file=sys.stderr)
+    keep_aside(notebook, rollback)
     scratch = scratch_dir / f"{out.stem}.{os.getpid()}.ipynb"
-    args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :]]
-    verbose = os.environ.get("VERBOSE", "") not in ("", "0")
+    from click.exceptions import Abort
+    from papermill.cli import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
+    _register_engine(socket_dir)
+    args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :], "--engine", ENGINE]
     try:
         papermill.main(args=args, prog_name="papermill", standalone_mode=False)
     except PapermillExecutionError as exc:
+        put_back(rollback)
         failed_dir.mkdir(parents=True, exist_ok=True)
         kept = failed_dir / out.name
         if scratch.exists():
@@ -54,23 +240,45 @@ def main(argv: list[str]) -> int:
         evalue = exc.evalue.strip()
         print(
             f"\n{out.stem} failed: {exc.ename}: {evalue}\n"
-            f"{out} was left as it was; the failed notebook with the full traceback is "
-            f"{kept.relative_to(PROJ_ROOT) if kept.is_relative_to(PROJ_ROOT) else kept}"
+            f"{out} and the stage's tables were left as they were; the failed notebook with the full "
+            f"traceback is {kept.relative_to(PROJ_ROOT) if kept.is_relative_to(PROJ_ROOT) else kept}"
             f"{'' if verbose else ' (VERBOSE=1 prints it)'}.",
             file=sys.stderr,
         )
         return 1
-    except BaseException:
+    except BaseException as exc:
         scratch.unlink(missing_ok=True)
+        put_back(rollback)
+        if isinstance(exc, (KeyboardInterrupt, Abort)):  # click turns Ctrl-C into Abort
+            sig = _STOPPED_BY[0] if _STOPPED_BY else signal.SIGINT
+            name = signal.Signals(sig).name
+            print(f"\n{out.stem} stopped ({name}): {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+            return 128 + sig
+        if isinstance(exc, OSError):  # a full disk, a folder that became read-only
+            print(f"\n{fault_message(exc, notebook)}; {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+            return 1
         raise
-    out.parent.mkdir(parents=True, exist_ok=True)
+    finally:
+        shutil.rmtree(socket_dir, ignore_errors=True)
     try:
-        os.replace(scratch, out)
-    except OSError:  # another file system: copy next to the target, then rename
-        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-        shutil.copyfile(scratch, tmp)
-        os.replace(tmp, out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(scratch, out)
+        except OSError:  # another file system: copy next to the target, then rename
+            tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+            try:
+                shutil.copyfile(scratch, tmp)
+                os.replace(tmp, out)
+            finally:
+                tmp.unlink(missing_ok=True)
+            scratch.unlink(missing_ok=True)
+    except OSError as exc:
         scratch.unlink(missing_ok=True)
+        put_back(rollback)
+        print(f"\n{fault_message(exc, notebook)}; {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+        return 1
+    shutil.rmtree(rollback, ignore_errors=True)
+    print(f"    {notebook} done in {time.monotonic() - start:.0f} s")
     return 0
 
 

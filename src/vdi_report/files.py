@@ -81,6 +81,79 @@ def write_csv(df: pd.DataFrame, path: Path) -> Path:
 
 
 # --------------------------------------------------------------------------------------------
+# Faults in plain words: a folder that cannot be written, a full disk
+# --------------------------------------------------------------------------------------------
+
+NO_SPACE = {28, 122, 27}  # ENOSPC, EDQUOT, EFBIG (a file size limit)
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the project when inside it (``reports/``), else as given."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(config.PROJ_ROOT.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def check_writable(folder: Path) -> None:
+    """Raise PermissionError with a plain message when ``folder`` (or, when it does not exist
+    yet, the nearest folder above it) cannot be written: which folder, why (a read-only file
+    system, or its mode and owner against the user's id) and what to do. Root passes a mode
+    check, so for root only a read-only file system fails."""
+    import pwd
+    import stat
+
+    folder = Path(folder)
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if os.access(probe, os.W_OK | os.X_OK):
+        return
+    st = os.stat(probe)
+    if os.statvfs(probe).f_flag & os.ST_RDONLY:
+        why = "it is on a read-only file system"
+    else:
+        try:
+            owner = pwd.getpwuid(st.st_uid).pw_name
+        except KeyError:
+            owner = str(st.st_uid)
+        why = (
+            f"permission denied: mode {stat.filemode(st.st_mode)}, owner {owner}, "
+            f"and this build runs as uid {os.geteuid()}"
+        )
+    raise PermissionError(
+        f"cannot write into {_shown(folder)}/: {why}. Make it writable (e.g. chmod u+w {_shown(probe)}) "
+        "and run make again; nothing was changed."
+    )
+
+
+def fault_message(exc: OSError, doing: str) -> str:
+    """A plain sentence for an OSError met while ``doing`` (e.g. "publishing reports/"): a full
+    disk (or a file size limit) named with the device's free space, a folder that cannot be
+    written, else the system's own words with the path."""
+    import errno
+
+    where = _shown(Path(exc.filename)) if exc.filename else ""
+    if exc.errno in NO_SPACE:
+        free = ""
+        if exc.filename:
+            probe = Path(exc.filename)
+            while not probe.exists() and probe != probe.parent:
+                probe = probe.parent
+            v = os.statvfs(probe)
+            free = f" ({v.f_bavail * v.f_frsize / 1e6:.1f} MB free there)"
+        return (
+            f"{doing}: no space left on the device holding {where or 'the output'}{free}; "
+            "free some space and run make again"
+        )
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        kind = "read-only file system" if exc.errno == errno.EROFS else "permission denied"
+        return f"{doing}: cannot write {where or 'the output'}: {kind}; make it writable and run make again"
+    return f"{doing}: {exc.strerror or exc}{': ' + where if where else ''}"
+
+
+# --------------------------------------------------------------------------------------------
 # Publishing the report: every file at once
 # --------------------------------------------------------------------------------------------
 
@@ -154,15 +227,27 @@ def publish(staged: Path, names: list[str], dest: Path, stamp: str) -> list[Path
     Returns the published paths.
     """
     import shutil
-    import time
 
     staged, dest = Path(staged), Path(dest)
     missing = [n for n in names if not (staged / n).is_file()]
     if missing:
         raise FileNotFoundError(f"not published, {staged} lacks: {', '.join(missing)} (run make report)")
+    check_writable(dest)
+    check_writable(dest.parent)
     recover_publication(dest)
     old, nxt = _old_and_next(dest)
     nxt.mkdir(parents=True)
+    try:
+        return _publish_into(staged, names, dest, stamp, old, nxt)
+    except BaseException:
+        shutil.rmtree(nxt, ignore_errors=True)  # a half-made next set (a full disk): the previous stays
+        raise
+
+
+def _publish_into(staged: Path, names: list[str], dest: Path, stamp: str, old: Path, nxt: Path) -> list[Path]:
+    import shutil
+    import time
+
     replaced = {Path(n) for n in names} | {Path(PUBLISHED_STAMP)}
     if dest.is_dir():  # the files the report does not replace (e.g. the data stages' notebooks)
         for f in dest.rglob("*"):
@@ -204,8 +289,13 @@ def main(argv: list[str]) -> int:
     a = ap.parse_args(argv)
     try:
         paths = publish(Path(a.publish[0]), a.names, Path(a.publish[1]), a.stamp.read_text(encoding="utf-8"))
-    except (FileNotFoundError, OSError) as exc:
-        print(f"publish: {exc}", file=sys.stderr)
+    except (FileNotFoundError, PermissionError) as exc:
+        msg = str(exc) if not exc.filename else fault_message(exc, f"publishing {a.publish[1]}/")
+        print(f"publish: {msg}\nThe previous report in {a.publish[1]}/ is unchanged.", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        msg = fault_message(exc, f"publishing {a.publish[1]}/")
+        print(f"{msg}\nThe previous report in {a.publish[1]}/ is unchanged.", file=sys.stderr)
         return 1
     print(f"published {len(paths)} files into {a.publish[1]}/ at once")
     return 0

@@ -309,6 +309,20 @@ def _negative_count(root: Path):
     raise AssertionError("no count record to edit")
 
 
+def _misspelled_sources_column(root: Path):
+    path = root / "data/raw/sources.csv"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[0] = lines[0].replace("platform", "platfrom")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return "sources.csv", "'platfrom': not a column of this file (did you mean 'platform'?)"
+
+
+def _latin1_records(root: Path):
+    path = root / "data/raw/records/netapp_tr4540.csv"
+    path.write_bytes(path.read_bytes().decode("utf-8").encode("latin-1", errors="replace"))
+    return "records/netapp_tr4540.csv", "is not UTF-8"
+
+
 BAD_INPUTS = {
     "utilization above 100 %": _utilization_250,
     "duplicated vocabulary entry": _duplicate_vocabulary,
@@ -318,6 +332,8 @@ BAD_INPUTS = {
     "non-numeric value in a NetApp record": _netapp_typo,
     "ragged row": _ragged_row,
     "negative count": _negative_count,
+    "misspelled sources.csv column": _misspelled_sources_column,
+    "records file saved as Latin-1": _latin1_records,
 }
 
 

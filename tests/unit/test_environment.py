@@ -111,6 +111,19 @@ def test_version_is_the_same_in_package_citation_and_changelog():
     assert (config.PROJ_ROOT / "LICENSE").is_file() and (config.PROJ_ROOT / "DATA-LICENSE.md").is_file()
 
 
+def test_zenodo_metadata_says_what_citation_cff_says():
+    """.zenodo.json (the archive's metadata) names the same title, version, date, licence and
+    keywords as CITATION.cff."""
+    import json
+
+    cff = yaml.safe_load((config.PROJ_ROOT / "CITATION.cff").read_text())
+    zen = json.loads((config.PROJ_ROOT / ".zenodo.json").read_text(encoding="utf-8"))
+    assert zen["title"] == cff["title"] and zen["version"] == cff["version"]
+    assert zen["publication_date"] == str(cff["date-released"]) and zen["license"] == cff["license"]
+    assert zen["keywords"] == cff["keywords"]
+    assert [c["name"] for c in zen["creators"]] == [a["name"] for a in cff["authors"]]
+
+
 def test_vdi_report_command_help_and_version():
     import subprocess
     import sys

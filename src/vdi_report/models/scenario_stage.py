@@ -73,11 +73,15 @@ def run(values: dict) -> dict:
     """Compute and write the stage's tables for report parameters ``values`` (papermill names):
     reads ``sizing_inputs`` and ``cost_assumptions`` through the catalogue, writes
     ``sizing_scenario`` and ``array_verdicts`` (and their copies in the staging folder).
-    Returns {table: path}."""
+    Returns {table: path}. Raises PermissionError (``files.check_writable``: the folder, why and
+    what to do) before anything is written when data/processed, the staging folder or reports/
+    (where the tables are published) cannot be written."""
     from .. import catalogue, config, files
     from ..raw import sources
     from . import cost, scenario
 
+    for folder in (config.PROCESSED_DIR, config.REPORT_STAGING_DIR, config.REPORTS_DIR):
+        files.check_writable(folder)
     params = scenario_params(values)
     profile = scenario.read_profile(params["profile_file"]) if params["profile_file"] else None
     assumptions = catalogue.read("cost_assumptions")
@@ -104,6 +108,9 @@ def main(argv: list[str]) -> int:
     try:
         for name, p in run(values).items():
             print(f"wrote {name}: {p}")
+    except PermissionError as exc:  # a folder it writes (or publishes into) is read-only: nothing written
+        print(f"\nscenario stage not run: {exc}", file=sys.stderr)
+        return 1
     except (ValueError, FileNotFoundError, TypeError) as exc:
         print(f"scenario stage: {exc}", file=sys.stderr)
         return 2

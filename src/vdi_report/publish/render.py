@@ -232,6 +232,47 @@ def _parsed(nb: nbformat.NotebookNode, for_pdf: bool) -> tuple[BeautifulSoup, li
     return soup, scripts, heads
 
 
+NO_LINK_INSIDE = {"a", "script", "style", "title", "head", "textarea", "option", "button", "svg"}
+
+
+def record_id_pattern() -> re.Pattern:
+    """A record id as the records files write it, ``<record_prefix>-NNNN`` with a prefix of
+    data/raw/sources.csv (so a document number such as RA-2022 is not one), not part of a longer id."""
+    import csv
+
+    with open(config.RAW_DIR / "sources.csv", encoding="utf-8", newline="") as fh:
+        prefixes = sorted({r["record_prefix"] for r in csv.DictReader(fh) if r.get("record_prefix")}, key=len)
+    alt = "|".join(re.escape(p) for p in reversed(prefixes)) or "(?!)"
+    return re.compile(rf"(?<![\w-])((?:{alt})-\d{{4}})(?![\w-])")
+
+
+def link_record_ids(soup: BeautifulSoup) -> int:
+    """Every record id in the HTML report's text (tables, prose, captions) becomes a link to the
+    evidence explorer filtered to that record (``#record=ID``: the explorer's script filters its
+    Record column and scrolls to it). Not inside links, scripts, form controls, charts or the
+    explorer itself. Returns how many ids were linked."""
+    n = 0
+    pattern = record_id_pattern()
+    for text in list(soup.find_all(string=pattern)):
+        if isinstance(text, Comment) or any(
+            p.name in NO_LINK_INSIDE or p.get("id") == "evidence-explorer" for p in text.parents if p.name
+        ):
+            continue
+        parts = pattern.split(str(text))
+        new = []
+        for i, part in enumerate(parts):
+            if i % 2:
+                a = soup.new_tag("a", href=f"#record={part}", attrs={"class": "vdi-record"})
+                a.string = part
+                a["title"] = f"Show {part} in the evidence explorer"
+                new.append(a)
+                n += 1
+            elif part:
+                new.append(part)
+        text.replace_with(*new)
+    return n
+
+
 def print_document(nb: nbformat.NotebookNode) -> BeautifulSoup:
     """The print version of an executed notebook as a parsed document (static SVG charts, the
     printed contents, ``print.css``): what ``to_html(nb, for_pdf=True)`` serializes and what
@@ -254,6 +295,7 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     if for_pdf:
         return str(print_document(nb))
     soup, scripts, heads = _parsed(nb, for_pdf=False)
+    link_record_ids(soup)
     html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
     head = _head(soup, for_pdf=False)
     from ..report import explorer

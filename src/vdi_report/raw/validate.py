@@ -4,6 +4,9 @@ runs it ahead of every stage whenever a file under ``data/raw`` changes).
 Checks, each problem named by file, CSV line (header = line 1), column and value, all problems
 of all files at once:
 
+* first, the structure of every raw CSV (``raw.structure``: encoding, byte-order mark, header
+  names, rows that do not fit the header, blank and repeated rows, by frictionless); a file
+  whose structure is wrong is reported by that alone, and the checks below wait for it;
 * ``data/raw/vocabulary.csv``: known fields, integer order, no value listed twice in a field;
 * ``data/raw/metrics.csv``: one row per metric, a known unit, ``min``/``max`` numbers;
 * ``data/raw/sources.csv``: the schema of ``sources.SOURCES_SCHEMA``; ``published`` a real
@@ -220,6 +223,11 @@ def problems(raw_dir: Path | None = None) -> list[str]:
     from .. import config
 
     raw_dir = Path(raw_dir or config.RAW_DIR)
+    from . import structure
+
+    out = structure.problems(raw_dir)  # bytes, header and row shape (frictionless) first
+    if out:  # the content checks would only repeat them as a dozen consequences
+        return out
     out = check_vocabulary(raw_dir) + check_metrics(raw_dir)
     if out:  # the other checks read the vocabularies and metrics
         return out

@@ -100,6 +100,68 @@ def chart_svg(spec: dict) -> str:
     return svg
 
 
+# What a chart's tooltip calls each field (with its unit): a reader sees "Boot rate (desktops per
+# minute)", not ``boot_rate_per_min``. A field not listed gets its name in words.
+TOOLTIP_TITLES = {
+    "vendor": "Vendor",
+    "phase": "Phase",
+    "phase_label": "Phase",
+    "statistic": "Statistic",
+    "vantage": "Measured at",
+    "condition": "Condition",
+    "bound": "Bound (eq: as stated; ge/le: at least/at most)",
+    "desktops": "Desktops",
+    "value_text": "As printed",
+    "locator": "Where in the document",
+    "verdict": "Verdict",
+    "claims": "Claims",
+    "worker_class": "Worker class",
+    "estimate": "Estimate (IOPS per desktop)",
+    "pi90_low": "90 % PI, low (IOPS per desktop)",
+    "pi90_high": "90 % PI, high (IOPS per desktop)",
+    "iops_per_desktop": "IOPS per desktop",
+    "record_ids": "Records",
+    "held_out": "Held out",
+    "observed": "Observed (IOPS per desktop)",
+    "predicted": "Predicted (IOPS per desktop)",
+    "boot_rate_per_min": "Boot rate (desktops per minute)",
+    "rate_bound": "Rate bound",
+    "iops": "IOPS",
+    "shown": "Shown as",
+    "peak_bound": "Peak bound",
+    "peak_record": "Peak record",
+    "duration_record": "Duration record",
+    "choice": "Analysis choice",
+    "row": "Planning row",
+    "low_option": "Lowest option",
+    "high_option": "Highest option",
+    "not_estimable": "Not estimable",
+}
+
+
+def titled_tooltips(spec):
+    """``spec`` (a Vega-Lite dict) with a title on every tooltip field that has none
+    (``TOOLTIP_TITLES``, else the field's name in words); the spec is copied, not changed."""
+    if isinstance(spec, list):
+        return [titled_tooltips(x) for x in spec]
+    if not isinstance(spec, dict):
+        return spec
+    out = {}
+    for k, v in spec.items():
+        if k == "tooltip" and isinstance(v, (list, dict)):
+            tips = v if isinstance(v, list) else [v]
+            tips = [
+                {**t, "title": TOOLTIP_TITLES.get(t["field"], t["field"].replace("_", " ").capitalize())}
+                if isinstance(t, dict) and "field" in t and "title" not in t
+                else t
+                for t in tips
+            ]
+            out[k] = tips if isinstance(v, list) else tips[0]
+        else:
+            out[k] = titled_tooltips(v)
+    return out
+
+
 def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     """Display ``chart`` (an Altair chart, or its Vega-Lite spec from ``to_dict``) as interactive
     HTML plus static SVG (one output, two MIME types).
@@ -115,7 +177,7 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     label = f' role="img" aria-label="{desc}"' if desc else ""
     html = (
         f'<div id="{div}" class="vdi-chart"{label}></div>\n<script type="module">'
-        f'vegaEmbed("#{div}", {json.dumps(spec)}, {{"actions": false, "renderer": "svg"}});</script>'
+        f'vegaEmbed("#{div}", {json.dumps(titled_tooltips(spec))}, {{"actions": false, "renderer": "svg"}});</script>'
     )
     svg = chart_svg(spec)
     if desc:

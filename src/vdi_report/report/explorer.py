@@ -237,6 +237,21 @@ DETAILS_JS = """<script type="module">
   };
   scroller?.addEventListener("keyup", filter);
   scroller?.addEventListener("change", filter);
+  // A record id anywhere in the report links here as #record=ID: the explorer shows that record
+  // alone (its Record column matched exactly, other searches cleared), opened, in view.
+  function showRecord() {
+    const m = /^#record=([A-Z][A-Z0-9]*-[0-9]{4})$/.exec(location.hash);
+    if (!m) return;
+    const dt = api();
+    dt.search("");
+    dt.columns().search("");
+    dt.column(0).search("^" + m[1] + "$", true, false).draw();
+    const tr = table.querySelector("tbody tr[tabindex]");
+    if (tr && dt.rows({search: "applied"}).count() === 1 && tr.getAttribute("aria-expanded") !== "true") toggle(tr);
+    document.getElementById("evidence-explorer").scrollIntoView();
+  }
+  window.addEventListener("hashchange", showRecord);
+  showRecord();
 })();
 </script>"""
 

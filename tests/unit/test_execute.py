@@ -1,0 +1,143 @@
+"""execute.py: a notebook stage is all or nothing (its tables put back when it fails or is
+stopped), its kernel talks over IPC (no TCP port, no transport warning), its file parameters
+arrive as arguments and are made absolute (issue 28)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from vdi_report import config, execute
+
+
+@pytest.fixture
+def fake_processed(tmp_path, monkeypatch) -> Path:
+    """A stand-in data/fake_processed holding two tables of the model stage and two normalized sources."""
+    d = tmp_path / "fake_processed"
+    (d / "normalized").mkdir(parents=True)
+    for rel, text in {
+        "iops_model_observations.csv": "a\n1\n",
+        "iops_model_exclusions.csv": "b\n2\n",
+        "normalized/one.csv": "c\n3\n",
+        "results.csv": "other stage\n",
+    }.items():
+        (d / rel).write_text(text)
+        os.utime(d / rel, ns=(10**18, 10**18))
+    monkeypatch.setattr(config, "PROCESSED_DIR", d)
+    return d
+
+
+def _state(d: Path) -> dict:
+    return {str(p.relative_to(d)): (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("notebook", ["04_iops_model", "01_normalize_source"])
+def test_a_failed_stage_puts_its_tables_back_byte_for_byte(fake_processed, tmp_path, notebook):
+    before = _state(fake_processed)
+    rollback = tmp_path / "rollback"
+    execute.keep_aside(notebook, rollback)
+    # the stage rewrites its tables (atomically: a new file renamed over the old) and adds one
+    for rel in ("iops_model_exclusions.csv", "normalized/one.csv"):
+        tmp = fake_processed / (rel + ".tmp")
+        tmp.write_text("half-made\n")
+        os.replace(tmp, fake_processed / rel)
+    (fake_processed / "normalized/two.csv").write_text("new source\n")
+    (fake_processed / "iops_model_cv.csv").write_text("new table\n")
+    assert execute.put_back(rollback) > 0
+    after = _state(fake_processed)
+    # its own tables back as they were, files it created gone; another stage's table untouched
+    mine = execute._table_patterns(notebook)
+    assert after == {
+        **{k: v for k, v in before.items()},
+        **{k: after[k] for k in after if not any(Path(k).match(p) for p in mine)},
+    }
+    for k in before:
+        if any(Path(k).match(p) for p in mine):
+            assert after[k] == before[k], k
+    assert not rollback.exists()
+
+
+def test_a_successful_stage_keeps_its_new_tables_and_no_rollback(fake_processed, tmp_path):
+    rollback = tmp_path / "rollback"
+    execute.keep_aside("04_iops_model", rollback)
+    (fake_processed / "iops_model_exclusions.csv").write_text("new\n")
+    import shutil
+
+    shutil.rmtree(rollback)  # what main does on success
+    assert execute.put_back(rollback) == 0
+    assert (fake_processed / "iops_model_exclusions.csv").read_text() == "new\n"
+
+
+def test_file_parameters_become_absolute_and_keep_every_character(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    odd = 'my "costs" $(x) `y`; z.csv'
+    argv = ["in.ipynb", "out.ipynb", "-p", "cost_file", odd, "-p", "choices_file", "", "-p", "desktops", "3000"]
+    out = execute._absolute_file_parameters(argv)
+    assert out[4] == str(tmp_path / odd)
+    assert out[7] == "" and out[10] == "3000"
+
+
+def _notebook(path: Path, code: str) -> None:
+    nb = {
+        "cells": [
+            {"id": "probe", "cell_type": "code", "metadata": {}, "source": code, "outputs": [], "execution_count": None}
+        ],
+        "metadata": {"kernelspec": {"name": "vdi-report", "display_name": "vdi-report", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb))
+
+
+def _run_execute(tmp_path: Path, code: str, **kw) -> subprocess.Popen:
+    """``python -m vdi_report.execute`` on a one-cell notebook, with a throw-away project root."""
+    _notebook(tmp_path / "probe.ipynb", code)
+    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING", "--no-progress-bar"]
+        + [str(tmp_path / "probe.ipynb"), str(tmp_path / "out" / "probe.ipynb")],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+def test_the_kernel_runs_over_ipc_without_a_transport_warning(tmp_path):
+    code = "import json, sys; from ipykernel.kernelapp import IPKernelApp; print(IPKernelApp.instance().transport)"
+    proc = _run_execute(tmp_path, code)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err[-2000:]
+    nb = json.loads((tmp_path / "out" / "probe.ipynb").read_text())
+    assert "".join(nb["cells"][0]["outputs"][0]["text"]).strip() == "ipc"
+    assert "TCP" not in err and "KeyboardInterrupt" not in err, err
+    assert "probe done in" in out
+
+
+def test_sigterm_stops_the_stage_and_its_kernel(tmp_path):
+    """SIGTERM while a cell runs: the run ends with 128 + 15 and a plain message, the output
+    notebook is not written, and the kernel process is gone."""
+    code = "import os, time; open('kernel.pid', 'w').write(str(os.getpid())); time.sleep(120)"
+    proc = _run_execute(tmp_path, code, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (tmp_path / "kernel.pid").exists():
+        time.sleep(0.2)
+    time.sleep(0.5)
+    kernel = int((tmp_path / "kernel.pid").read_text())
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, err[-2000:]
+    assert "stopped (SIGTERM)" in err and "Traceback" not in err, err
+    assert not (tmp_path / "out" / "probe.ipynb").exists()
+    for _ in range(50):
+        if not Path(f"/proc/{kernel}").exists():
+            break
+        time.sleep(0.1)
+    assert not Path(f"/proc/{kernel}").exists(), "the kernel outlived its stage"
