@@ -35,27 +35,6 @@ def _snapshot(root: Path) -> dict[str, str]:
     return out
 
 
-# The scenario stage's tables in data/processed depend on the report parameters: once that stage
-# has finished, a build killed later leaves them as a correct new set for the new parameters
-# (written atomically, each consistent with its inputs), while reports/ keeps the previous set.
-SCENARIO_TABLES = ("data/processed/sizing_scenario.csv", "data/processed/array_verdicts.csv")
-
-
-def _assert_previous_set_or_new_scenario(root: Path, before: dict[str, str], desktops: str) -> None:
-    """Every file under data/processed and reports/ as in ``before``, except the scenario
-    stage's tables, which are either as before or built whole for ``desktops``."""
-    import csv
-
-    after = _snapshot(root)
-    assert {k: v for k, v in after.items() if k not in SCENARIO_TABLES} == {
-        k: v for k, v in before.items() if k not in SCENARIO_TABLES
-    }
-    if after.get(SCENARIO_TABLES[0]) != before.get(SCENARIO_TABLES[0]):
-        with open(root / SCENARIO_TABLES[0], encoding="utf-8", newline="") as fh:
-            assert {float(r["desktops"]) for r in csv.DictReader(fh)} == {float(desktops)}
-        assert after.get(SCENARIO_TABLES[1]) != before.get(SCENARIO_TABLES[1])
-
-
 def _stamp(root: Path) -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in (root / "build/params.stamp").read_text().split())
 
@@ -135,7 +114,7 @@ def test_a_second_build_can_refuse_naming_the_first(built, make_in):
 
 
 @pytest.mark.slow
-def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env):
+def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env, previous_set_or_new_scenario):
     """A build killed (SIGKILL, no clean-up) while the report notebook runs leaves the previous
     executed notebook, HTML and PDF; the next build makes a correct new report."""
     before = _snapshot(built)
@@ -156,13 +135,15 @@ def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env):
     time.sleep(1.0)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    _assert_previous_set_or_new_scenario(built, before, "2700")
+    previous_set_or_new_scenario(built, before, "2700")
     make_in(built, "report", "DESKTOPS=2700")
     assert _stamp(built)["desktops"] == "2700" and _report_desktops(built) == {"2700"}
 
 
 @pytest.mark.slow
-def test_a_build_killed_between_the_html_and_the_pdf_leaves_the_previous_set(built, make_in, make_env):
+def test_a_build_killed_between_the_html_and_the_pdf_leaves_the_previous_set(
+    built, make_in, make_env, previous_set_or_new_scenario
+):
     """SIGKILL once the new HTML is made but not the PDF: reports/ keeps the whole previous set
     (stamp, notebook, CSVs, HTML, PDF byte-identical); the next build publishes the whole new one."""
     before = _snapshot(built)
@@ -187,7 +168,7 @@ def test_a_build_killed_between_the_html_and_the_pdf_leaves_the_previous_set(bui
     out = proc.communicate()[0]
     assert made_html and not made_pdf, f"not killed between the HTML and the PDF: {out[-2000:]}"
     assert "desktops=2900" in staged_html.read_text(encoding="utf-8")  # a new HTML was there to publish
-    _assert_previous_set_or_new_scenario(built, before, "2900")
+    previous_set_or_new_scenario(built, before, "2900")
     assert _published_desktops(built) == old != "2900"
     make_in(built, "report", "DESKTOPS=2900")
     assert _published_desktops(built) == "2900"
