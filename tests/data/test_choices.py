@@ -86,10 +86,13 @@ def test_boot_pooling_and_estimate_statistic(results):
         assert m.at["peak_per_rate", "estimate"] == pytest.approx(f(ok["peak_iops_per_rate"]))
     # one boot pooling: the path the published table takes (planning_under -> era.boot_rows) gives the same
     # seed boot rows as boot.rate_model, under every option of boot_pooling
+    from vdi_report.models import era
+
+    floors, tau2s = era.era_heterogeneity(era.document_figures(era.grouped_runs(results)), storms)
     for pooling in boot.POOLINGS:
         plan = sensitivity.planning_under(results, ch(boot_pooling=pooling)).plan
         pub = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].set_index("statistic")
-        m = boot.rate_model(storms, pooling).set_index("statistic")
+        m = boot.rate_model(storms, pooling, floors["seed"], tau2s).set_index("statistic")
         for stat in ("peak_per_rate", "io_per_boot"):
             got = m.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float)
             assert np.allclose(got, pub.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float))

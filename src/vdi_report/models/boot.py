@@ -153,14 +153,22 @@ def boot_storms(
 POOLINGS = ("geometric_mean", "highest", "lowest")  # choice boot_pooling (data/raw/analysis_choices.csv)
 
 
-def rate_model(storms: pd.DataFrame, pooling: str = "geometric_mean") -> pd.DataFrame:
+def rate_model(
+    storms: pd.DataFrame,
+    pooling: str = "geometric_mean",
+    floor: float | None = None,
+    tau2s: dict | None = None,
+    tau2_source: str = "borrowed_seed",
+) -> pd.DataFrame:
     """The seed era's boot-rate model: the seed boot rows of the planning table, pooled by the one
     boot pooling ``era.boot_rows`` (exact or approximate values; bounds are shown in
     ``boot_storms`` but not pooled; with only bounds, a lower bound without interval).
 
     ``pooling`` (choice ``boot_pooling``): the estimate is the labs' geometric mean, or the
     ``highest`` or ``lowest`` document's value; the interval is the same. Raises ValueError for
-    another pooling.
+    another pooling. ``floor``, ``tau2s``, ``tau2_source``: the seed era's within-lab variance
+    floor and τ² (``era.era_heterogeneity``) and the choice ``tau2_source``, as the planning table
+    uses them (``era.boot_rows``); without them, the range of the documents.
 
     Rows (phase ``boot``, worker_class ``any``): statistic ``peak_per_rate`` (peak front-end IOPS
     per desktop booted per minute) and ``io_per_boot`` (I/O per desktop boot). Columns: phase,
@@ -171,7 +179,7 @@ def rate_model(storms: pd.DataFrame, pooling: str = "geometric_mean") -> pd.Data
     """
     from .era import boot_rows
 
-    rows = boot_rows(storms, "seed", pooling)
+    rows = boot_rows(storms, "seed", pooling, floor=floor, tau2s=tau2s, tau2_source=tau2_source)
     cols = [
         "phase",
         "worker_class",

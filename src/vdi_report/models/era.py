@@ -386,12 +386,18 @@ def meta_analysis(effects: pd.DataFrame) -> dict:
         return {"mu": float(y.mean()), "se": float(np.sqrt(tau2 / len(y))), "tau2": tau2, "i2": 1.0, "k": len(y)}
     v = np.where(v > 0, v, v[v > 0].min())  # a lab of zero variance weighs as the most certain other lab
     r = combine_effects(y, v, method_re=TAU2_ESTIMATOR)
+    tau2 = float(r.tau2)
+    if tau2 >= 0:
+        return {"mu": float(r.mean_effect_re), "se": float(r.sd_eff_w_re), "tau2": tau2, "i2": float(r.i2), "k": len(y)}
+    # DerSimonian-Laird truncates τ² at zero (Q below its degrees of freedom; statsmodels returns the
+    # negative moment estimate): the fixed-effect weights then, I² = 0
+    w = 1.0 / v
     return {
-        "mu": float(r.mean_effect_re),
-        "se": float(r.sd_eff_w_re),
-        "tau2": float(r.tau2),
-        "i2": float(r.i2),
-        "k": len(effects),
+        "mu": float((w * y).sum() / w.sum()),
+        "se": float(np.sqrt(1.0 / w.sum())),
+        "tau2": 0.0,
+        "i2": 0.0,
+        "k": len(y),
     }
 
 

@@ -94,7 +94,7 @@ def planning_under(
     Returns a namespace: ``choices``, ``obs`` (``iops.observations``), ``specs``
     (``iops.compare_specs`` when model_spec is auto, else None), ``spec``, ``model``
     (``IopsModel`` or None when not estimable), ``pred`` (``iops.predict_grid``), ``storms``
-    (``boot.boot_storms``), ``boot_model`` (``boot.rate_model``), ``chars``, ``plan`` (the
+    (``boot.boot_storms``), ``boot_model`` (the planning table's seed boot rows), ``chars``, ``plan`` (the
     planning table, ``era.PLANNING_COLUMNS``)."""
     ch = iops.resolve_choices(choices)
     memo = {} if memo is None else memo
@@ -105,8 +105,8 @@ def planning_under(
         storms = boot.boot_storms(
             results, sources_df, use_register=ch["register_resolutions"] == "apply", approx=ch["approx_point"]
         )
-        memo[bkey] = (storms, boot.rate_model(storms, ch["boot_pooling"]))
-    storms, boot_model = memo[bkey]
+        memo[bkey] = storms
+    storms = memo[bkey]
     if chars is None:
         chars = scenario.io_characteristics(results, iops.io_profile(results))
     from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
@@ -122,6 +122,7 @@ def planning_under(
         boot_peak_average=ch["boot_peak_to_average"],
         tau2_source=ch["tau2_source"],
     )
+    boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,

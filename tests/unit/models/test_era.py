@@ -75,6 +75,19 @@ def test_the_meta_analysis_is_combine_effects_and_its_zero_variance_limit():
         era.meta_analysis(eff.iloc[:1])
 
 
+def test_the_meta_analysis_truncates_a_negative_tau2_at_zero():
+    """Labs closer together than their within-lab variances allow: DerSimonian-Laird's τ² is 0
+    (statsmodels returns the negative moment estimate, which once made a prediction interval NaN
+    under a reviewer's choices), I² 0, the fixed-effect mean and its standard error."""
+    eff = pd.DataFrame({"effect": np.log([10.0, 10.1]), "variance": [0.05, 0.05]})
+    assert combine_effects(eff["effect"].to_numpy(), eff["variance"].to_numpy(), method_re="dl").tau2 < 0
+    m = era.meta_analysis(eff)
+    assert m["tau2"] == 0.0 and m["i2"] == 0.0
+    assert m["mu"] == pytest.approx(eff["effect"].mean()) and m["se"] == pytest.approx(math.sqrt(0.05 / 2))
+    low, high = era.prediction_interval(m["mu"], m["se"], m["tau2"], 1.645)
+    assert low < 10.0 < high
+
+
 def test_within_lab_variance_is_var_over_n_of_the_logs_with_a_floor_for_one_run():
     e = era.lab_effects(pd.Series([10.0, 40.0, 7.0]), pd.Series(["A", "A", "B"]))
     assert e.loc["A", "effect"] == pytest.approx(math.log(20.0))

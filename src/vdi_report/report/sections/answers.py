@@ -622,6 +622,18 @@ def usd_words(x, kind: str) -> str:
     return ("at most " if kind != "exact" else "") + _usd(x)
 
 
+def _binding_row(g: pd.DataFrame):
+    """The phase row (of one configuration's rows indexed by phase) whose constraint binds (from
+    ``binding_constraint``, e.g. ``IOPS, login storm``); None for capacity or when undetermined."""
+    from ...models.verdicts import PHASE_WORDS
+
+    b = str(g["binding_constraint"].iloc[0])
+    for ph, words in PHASE_WORDS.items():
+        if b.endswith(words) and ph in g.index:
+            return g.loc[ph]
+    return None
+
+
 # Why a count is not exact, in a table cell (the capability column gives the load's status with
 # its busiest resource and record).
 SHORT_REASON = {
