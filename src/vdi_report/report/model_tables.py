@@ -7,6 +7,7 @@ document), *derived* (arithmetic on reported numbers), *model* (fitted or extrap
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from ..config import PHASE_LABELS, label
@@ -32,7 +33,8 @@ def _phase(p: pd.Series) -> pd.Series:
 
 def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
     """The planning table (``iops_per_desktop_model.csv``): per era, phase, statistic and worker
-    class, the estimate (``≥`` a lower bound) with its interval and its kind, the documents behind
+    class, the estimate (``≥`` a lower bound) with its interval, what the interval spans
+    (``interval_spans``) with its τ², the documents behind
     it, a modern row's ratio to the seed row, and read share, I/O size and latency beside every
     IOPS figure (one column: ``31 %; 16.7 KB; 0.451 ms``, ``–`` where not known)."""
     unit = pred["unit"].fillna("")
@@ -47,7 +49,15 @@ def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
                 f"{BOUND_WORDS.get(b, '')}{_iv(e, lo, hi)} {u}"
                 for e, lo, hi, u, b in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit, bound)
             ],
-            "Interval": pred["interval_kind"],
+            # what the interval spans, with the τ² behind it; the whole wording (interval_kind) is in
+            # the CSV and the heterogeneity table that follows
+            "Interval": [
+                str(sp) + ("" if pd.isna(t) else f" (τ² {t:.3f})")
+                for sp, t in zip(
+                    pred.get("interval_spans", pred["interval_kind"]).fillna(""),
+                    pred["tau2"] if "tau2" in pred.columns else pd.Series(np.nan, index=pred.index),
+                )
+            ],
             "Documents": [f"{int(n)}: {v}" for n, v in zip(pred["n_documents"], pred["documents"])],
             "Modern ÷ seed": [
                 "" if pd.isna(r) else f"{r:.2f}× ({lo:.2f}–{hi:.2f}×)"

@@ -453,7 +453,7 @@ def _iops_model(ctx) -> None:
             "({factor}× the highest rate the model was fitted on)"
             "{extra}. Dashed vertical line: the scenario's boot rate ({rate} desktops per minute).",
             est=fmt.num(peak_row["estimate"]),
-            kind=peak_row["interval_kind"],
+            kind=peak_row.get("interval_spans") or peak_row["interval_kind"],  # the whole wording: the table
             lo=fmt.num(peak_row["pi90_low"]),
             hi=fmt.num(peak_row["pi90_high"]),
             end=fmt.num(end),
