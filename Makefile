@@ -246,28 +246,22 @@ $(STAMP): FORCE
 	  $(call write_atomic,"$(VENV_SHA)",$@); \
 	fi
 
-# $(call install_lock,VENV,LOCK): pip installs exactly LOCK into VENV (hashes checked), uninstalls
-# any package the lock does not list (an environment made from an older lock: e.g. JupyterLab,
-# which moved to .venv-lab), installs the project (editable, no dependencies) and its kernel.
-install_lock = $(1)/bin/python -m pip install --quiet --upgrade pip; \
-  $(1)/bin/python -m pip install --quiet -r $(2); \
-  extra="$$($(1)/bin/python -c '$(EXTRANEOUS_PY)' $(2))"; \
-  if [ -n "$$extra" ]; then $(1)/bin/python -m pip uninstall --quiet -y $$extra; fi; \
-  $(1)/bin/python -m pip install --quiet --no-deps -e .; \
+# $(call install_lock,VENV,LOCK): uv installs exactly LOCK into VENV (`uv pip sync`: hashes checked,
+# any package the lock does not list removed, e.g. JupyterLab from an environment made before it
+# moved to .venv-lab), then the project (editable, no dependencies) and its kernel. uv runs from
+# build/tools (installed there with pip on first use), outside the lock.
+install_lock = $(need_uv); \
+  $(UV) pip sync --quiet --python $(1)/bin/python $(2); \
+  $(UV) pip install --quiet --python $(1)/bin/python --no-deps -e .; \
   $(1)/bin/python -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
-# Installed distributions a lock file (argv[1]) does not pin (pip, setuptools, wheel and the project kept).
-EXTRANEOUS_PY := import re, sys, importlib.metadata as m; \
-  n = lambda s: re.sub(r"[-_.]+", "-", s.lower()); \
-  pinned = {n(line.split("==")[0]) for line in open(sys.argv[1]) if re.match(r"[A-Za-z0-9]", line) and "==" in line}; \
-  present = {n(d.metadata["Name"]) for d in m.distributions()}; \
-  print(" ".join(sorted(present - pinned - {"pip", "setuptools", "wheel", "vdi-report"})))
+need_uv = test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
 
 # The locks: pyproject.toml's dependencies (and the dev extra) resolved by uv into every package
-# of the tree with its hashes, for Python 3.11. pip (.venv, CI) and conda (environment.yml: pip
-# section) install exactly requirements-lock.txt. The lab extra (JupyterLab, `make lab`) is
+# of the tree with its hashes, for Python 3.11. uv (.venv, CI: `uv pip sync`) and conda
+# (environment.yml: pip section) install exactly requirements-lock.txt. The lab extra (JupyterLab, `make lab`) is
 # resolved into requirements-lab-lock.txt under that lock as constraints, so every package the
 # two share has the same pin. uv itself runs from build/tools, outside the lock.
 UV_VERSION := 0.13.8
@@ -275,7 +269,7 @@ UV         := build/tools/bin/uv
 LAB_LOCK   := requirements-lab-lock.txt
 .PHONY: lock
 lock: ## Re-resolve requirements-lock.txt and requirements-lab-lock.txt (every package pinned with its hashes) from pyproject.toml (uv)
-	@test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
+	@$(need_uv)
 	$(UV) pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 \
 	  --custom-compile-command "make lock" --quiet -o requirements-lock.txt
 	$(UV) pip compile pyproject.toml --extra lab --constraint requirements-lock.txt --generate-hashes \
