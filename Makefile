@@ -72,10 +72,27 @@ endif
 
 VENV      := .venv
 PY        := $(VENV)/bin/python
+# VDI_PYTHON=/path/to/python: build with that interpreter (an environment where `pip install -e
+# '.[lab]'` was run, e.g. $$VIRTUAL_ENV/bin/python) instead of making .venv; nothing is installed
+# into it but the `vdi-report` Jupyter kernel, which runs that same interpreter.
+ifneq ($(VDI_PYTHON),)
+dollar := $$
+hash := \#
+comma := ,
+UNSAFE := ; & | < > " ' ` * ? [ ] { } ~ \ = $(lp) $(rp) $(dollar) $(hash) $(comma)
+ifneq ($(words $(VDI_PYTHON)),1)
+$(error VDI_PYTHON=$(VDI_PYTHON): give the path of a Python interpreter, without spaces)
+endif
+$(foreach c,$(UNSAFE),$(if $(findstring $(c),$(VDI_PYTHON)),$(error VDI_PYTHON=$(VDI_PYTHON): a path with '$(c)' is not accepted here; give a plain path to the interpreter)))
+ifeq ($(wildcard $(VDI_PYTHON)),)
+$(error VDI_PYTHON=$(VDI_PYTHON): no such file; give the path of a Python interpreter, e.g. $$VIRTUAL_ENV/bin/python)
+endif
+PY        := $(VDI_PYTHON)
+endif
 # papermill through the package: a failed or killed notebook never replaces its executed output
 NOTEBOOK  := $(PY) -m vdi_report.execute --log-level WARNING --no-progress-bar -k vdi-report
-JUPYTEXT  := $(VENV)/bin/jupytext
-STAMP     := $(VENV)/.installed
+JUPYTEXT  := $(PY) -m jupytext
+STAMP     := $(if $(VDI_PYTHON),build/python.stamp,$(VENV)/.installed)
 
 SOURCES   := $(sort $(basename $(notdir $(wildcard data/raw/records/*.csv))))
 RECORDS   := $(SOURCES:%=data/raw/records/%.csv)
@@ -235,7 +252,7 @@ bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE:
 # .venv through a link (tests, make bench) never reinstalls it, nor points it at the copy.
 VENV_SHA := $(firstword $(shell cat requirements-lock.txt pyproject.toml 2>/dev/null | sha256sum))
 # The banner is a `+` line: shown at once, not held back with the install's output (--output-sync).
-$(STAMP): FORCE
+$(VENV)/.installed: FORCE
 	+@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ] && [ ! -L $(VENV) ]; then \
 	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages from the package index (first run: 2-5 minutes, needs network and python3-venv)"; fi
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ]; then \
@@ -255,6 +272,16 @@ install_lock = $(need_uv); \
   $(UV) pip install --quiet --python $(1)/bin/python --no-deps -e .; \
   $(1)/bin/python -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
 need_uv = test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
+
+# The user's interpreter (VDI_PYTHON): it must import the project; its `vdi-report` kernel is
+# (re)installed when the interpreter changes (the stamp holds its path).
+build/python.stamp: FORCE
+	@if [ "$$(cat $@ 2>/dev/null)" != "$$VDI_PYTHON" ]; then \
+	  "$$VDI_PYTHON" -c "import vdi_report, papermill, ipykernel" || { \
+	    printf 'VDI_PYTHON=%s cannot import the project: run `%s -m pip install -e .[lab]` first\n' "$$VDI_PYTHON" "$$VDI_PYTHON" >&2; exit 2; }; \
+	  "$$VDI_PYTHON" -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null && \
+	  mkdir -p build && $(call write_atomic,"$$VDI_PYTHON",$@); fi
+export VDI_PYTHON
 
 .PHONY: venv
 venv: $(STAMP) ## Create the local environment (.venv) with the pinned packages
@@ -291,25 +318,27 @@ $(LAB_STAMP): FORCE
 	  $(call write_atomic,"$(LAB_SHA)",$@); \
 	fi
 
+# With VDI_PYTHON, JupyterLab runs from that interpreter (pip install -e '.[lab]').
+LAB_PY := $(if $(VDI_PYTHON),$(VDI_PYTHON) -m ,$(LAB_VENV)/bin/)
 .PHONY: lab
-lab: $(LAB_STAMP) ## Open JupyterLab on the exploration notebook (its own .venv-lab, outside the build)
-	$(LAB_VENV)/bin/jupytext --quiet --sync notebooks/explore/*.py
-	$(LAB_VENV)/bin/jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/explore/explore.ipynb
+lab: $(if $(VDI_PYTHON),$(STAMP),$(LAB_STAMP)) ## Open JupyterLab on the exploration notebook (its own .venv-lab, outside the build)
+	$(LAB_PY)jupytext --quiet --sync notebooks/explore/*.py
+	$(LAB_PY)jupyter lab --notebook-dir=. $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/explore/explore.ipynb
 
 .PHONY: sync-notebooks
 sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip outputs (nbstripout)
 	$(JUPYTEXT) --sync notebooks/*.py notebooks/explore/*.py
-	$(VENV)/bin/nbstripout notebooks/*.ipynb notebooks/explore/*.ipynb
+	$(PY) -m nbstripout notebooks/*.ipynb notebooks/explore/*.ipynb
 
 .PHONY: lint
 lint: $(STAMP) ## ruff: lint rules (pyproject.toml) and formatting, over src, tests and the notebooks
-	$(VENV)/bin/ruff check src tests notebooks
-	$(VENV)/bin/ruff format --check src tests notebooks
+	$(PY) -m ruff check src tests notebooks
+	$(PY) -m ruff format --check src tests notebooks
 
 .PHONY: format
 format: $(STAMP) ## ruff: sort imports, apply safe fixes and format (what `make lint` checks)
-	$(VENV)/bin/ruff check --fix --select I src tests notebooks
-	$(VENV)/bin/ruff format src tests notebooks
+	$(PY) -m ruff check --fix --select I src tests notebooks
+	$(PY) -m ruff format src tests notebooks
 
 .PHONY: clean
 clean: ## Remove generated files (data/processed, reports, build); keeps .venv and data/raw

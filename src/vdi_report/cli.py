@@ -2,8 +2,10 @@
 
 Subcommands (each a thin front to a module that also runs as ``python -m``):
 
-* ``vdi-report report [VAR=VALUE ...]``: build the report with ``make report`` in the project
-  directory (parameters as in the README, e.g. ``DESKTOPS=3000 WORKER=power``);
+* ``vdi-report report [VAR=VALUE ...] [--this-python]``: build the report with ``make report`` in
+  the project directory (parameters as in the README, e.g. ``DESKTOPS=3000``); ``--this-python``:
+  with the interpreter running ``vdi-report`` (``VDI_PYTHON``), not the project's own .venv;
+* ``vdi-report lab [--this-python]``: JupyterLab on the exploration notebook (``make lab``);
 * ``vdi-report validate``: check every raw input (``vdi_report.raw.validate``);
 * ``vdi-report check-params VAR=VALUE ...``: check report parameters (``stages.check_parameters``);
 * ``vdi-report size [VAR=VALUE ...] [--format text|csv|json]``: print the sizing scenario, one row
@@ -25,7 +27,9 @@ import sys
 from . import __version__
 
 COMMANDS = {
-    "report": "build the PDF and HTML report (make report) with report parameters VAR=VALUE",
+    "report": "build the PDF and HTML report (make report) with report parameters VAR=VALUE "
+    "(--this-python: with this interpreter, not the project's .venv)",
+    "lab": "open JupyterLab on the exploration notebook (make lab; --this-python: this interpreter)",
     "validate": "check every raw input (data/raw) and say what to fix",
     "check-params": "check report parameters VAR=VALUE (DESKTOPS=3000 REPORT_DATE=2026-11-25 ...)",
     "size": "print the sizing scenario of VAR=VALUE parameters (--format text|csv|json), as the report sizes it",
@@ -109,13 +113,18 @@ def main(argv: list[str] | None = None) -> int:
     cmd, rest = argv[0], argv[1:]
     if cmd not in COMMANDS:
         ap.error(f"unknown command {cmd!r}; choose one of {', '.join(COMMANDS)}")
-    if cmd == "report":
+    if cmd in ("report", "lab"):
         from .config import PROJ_ROOT
 
+        # --this-python: make uses the interpreter running this command (where `pip install -e
+        # '.[lab]'` put the project) instead of creating .venv (VDI_PYTHON, Makefile)
+        this = "--this-python" in rest
+        rest = [a for a in rest if a != "--this-python"]
         bad = [a for a in rest if "=" not in a and not a.startswith("-")]
         if bad:
-            ap.error(f"report takes VAR=VALUE parameters, not {' '.join(bad)}")
-        return subprocess.call([os.environ.get("MAKE", "make"), "-C", str(PROJ_ROOT), "report", *rest])
+            ap.error(f"{cmd} takes VAR=VALUE parameters, not {' '.join(bad)}")
+        extra = [f"VDI_PYTHON={sys.executable}"] if this else []
+        return subprocess.call([os.environ.get("MAKE", "make"), "-C", str(PROJ_ROOT), cmd, *rest, *extra])
     if cmd == "validate":
         from .raw import validate
 

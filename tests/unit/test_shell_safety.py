@@ -107,3 +107,30 @@ def test_generated_recipes_read_parameters_only_from_the_environment():
         for line in makefile.splitlines():
             if line.startswith("\t"):
                 assert f"$({var})" not in line, line
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("/bin/py;touch RAN", "without spaces"),
+        ("/usr/bin/python3$(id)", "is not accepted here"),
+        ("/usr/bin/python3`id`", "is not accepted here"),
+        ("/no/such/python", "no such file"),
+    ],
+)
+def test_a_bad_vdi_python_is_refused_before_anything_runs(project, run, value, words):
+    proc = run(project, "check-params", f"VDI_PYTHON={value}")
+    assert proc.returncode != 0 and words in proc.stderr, proc.stderr[-1000:]
+    assert not (project / "RAN").exists()
+
+
+def test_vdi_python_builds_with_the_users_interpreter(project, run):
+    """VDI_PYTHON (what `vdi-report report --this-python` passes): make uses that interpreter for
+    every step, installs only its kernel, and `make lab` runs JupyterLab from it."""
+    import sys
+
+    proc = run(project, "check-params", f"VDI_PYTHON={sys.executable}")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (project / "build/python.stamp").read_text().strip() == sys.executable
+    dry = run(project, "-n", "lab", f"VDI_PYTHON={sys.executable}").stdout
+    assert f"{sys.executable} -m jupyter lab" in dry and ".venv-lab" not in dry
