@@ -268,7 +268,7 @@ $(VENV)/.installed: FORCE
 # moved to .venv-lab), then the project (editable, no dependencies) and its kernel. uv runs from
 # build/tools (installed there with pip on first use), outside the lock.
 install_lock = $(need_uv); \
-  $(UV) pip sync --quiet --python $(1)/bin/python $(2); \
+  $(UV) pip sync --quiet --require-hashes --python $(1)/bin/python $(2); \
   $(UV) pip install --quiet --python $(1)/bin/python --no-deps -e .; \
   $(1)/bin/python -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
 need_uv = test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
