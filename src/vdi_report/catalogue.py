@@ -352,6 +352,7 @@ _TABLES = [
                 "read_share_vendors io_size_vendors latency_vendors",
             ),
             Col("identifiable"),
+            *_cols("load_tool probes profile_storage write_cache harness_lines"),
         ),
         key=("era", "provisioning", "phase", "worker_class", "statistic"),
     ),

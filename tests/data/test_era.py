@@ -8,7 +8,8 @@ import pytest
 from scipy.stats import gmean  # the hand calculations' geometric mean
 from statsmodels.stats.meta_analysis import combine_effects
 
-from vdi_report.models import boot, era, iops, scenario
+from vdi_report import config
+from vdi_report.models import boot, era, harness, iops, scenario
 
 
 @pytest.fixture(scope="module")
@@ -228,3 +229,20 @@ def test_sensitivity_shows_what_tau2_source_does_to_the_default_rows(processed):
     assert len(a) and a.index.equals(b.index)
     assert ((a["pi90_high"] / a["pi90_low"]) > (b["pi90_high"] / b["pi90_low"])).all()
     assert np.allclose(a["estimate"], b["estimate"])
+
+
+def test_every_planning_row_states_its_harness_for_each_document(plan):
+    """Issue 24 item 2: every published planning row says, for each of its documents, the load
+    tool and the probe or timer actions that ran (test_setup.csv declares both for every
+    document), and names the lines they come from; a modern Provisioning row gives its write cache."""
+    published = pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv", keep_default_na=False)
+    for rows in (plan, published):
+        for _, r in rows.iterrows():
+            docs = r["documents"].split(", ")
+            for factor in ("load_tool", "probes"):
+                at = [r[factor].find(f"{d}: ") for d in docs]  # each document, in the row's order
+                assert at[0] == 0 and all(a < b for a, b in zip(at, at[1:])), (r["era"], r["cell"], factor)
+                assert f": {harness.NOT_STATED}" not in r[factor] and r[factor] != harness.NOT_STATED
+            assert r["harness_lines"].strip()
+            if r["provisioning"] == "pvs":
+                assert harness.NOT_STATED not in r["write_cache"]

@@ -59,6 +59,24 @@ def test_page_one_has_scope_from_sources_and_printed_contents(pages, sources_df)
         assert re.search(chapter + r" ?\.+ ?\d+", first), f"contents line for {chapter}"
 
 
+def test_page_one_names_the_documents_behind_the_modern_rows(pages, sources_df):
+    """The scope names the later documents whose figures the modern rows a sizing reads pool
+    (iops_per_desktop_model.csv, era.sizing_rows), and a digitized document outside them as such."""
+    from vdi_report.models import era, iops
+
+    plan = era.sizing_rows(pd.read_csv(config.PROCESSED_DIR / "iops_per_desktop_model.csv", keep_default_na=False))
+    names = set(plan.loc[plan["era"] == "modern", "documents"].str.split(", ").explode())
+    labels = iops.document_labels(sources_df)
+    ext = sources_df[sources_df["role"] == "external"]
+    first = " ".join(pages[:2])
+    assert fmt.num(len(names)) + " later documents of one lab" in first
+    for r in ext.itertuples():
+        year = f"{r.vendor} {r.document_number} ({str(r.published)[:4]})"
+        assert year in first
+        if labels[r.source_id] not in names:
+            assert f"{year} is digitized and enters no default row" in first
+
+
 def test_contents_page_numbers_point_at_the_chapters(pages):
     first = pages[0]
     for chapter in ("Evidence", "Method", "Models", "Audit", "Appendix"):

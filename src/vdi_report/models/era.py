@@ -47,6 +47,7 @@ import pandas as pd
 from scipy import stats
 
 from .. import catalogue
+from . import harness
 
 ERAS = ("seed", "modern")
 ERA_OF_ROLE = {"seed": "seed", "external": "modern"}
@@ -966,7 +967,9 @@ def planning_rows(
             rows.append(row)
         rows += boot_rows(storms, era, boot_pooling, boot_peak_average, floors[era], tau2s, tau2_source)
     t = pd.DataFrame(rows)
-    t["documents"] = t.pop("_sources").map(lambda s: ", ".join(labels.get(x, x) for x in s))
+    row_sources = t.pop("_sources")
+    t["documents"] = row_sources.map(lambda s: ", ".join(labels.get(x, x) for x in s))
+    t = harness.harness_columns(t, row_sources, labels, _setup())  # load tool, probes, profile storage
     t["labs"] = t["labs"].map(", ".join)
     seed = t[t["era"] == "seed"].set_index("cell")
     for i, r in t[t["era"] == "modern"].iterrows():

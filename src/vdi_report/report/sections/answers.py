@@ -47,6 +47,8 @@ def scope(ctx) -> None:
     s = ctx.seeds
     years = s["published"].astype(str).str[:4]
     ext = ctx.sources[ctx.sources.get("role", pd.Series("seed", index=ctx.sources.index)) == "external"]
+    used = _sources_of(ctx, ctx.plan[ctx.plan["era"] == "modern"])  # the documents of the rows a sizing reads
+    other = ext[~ext["source_id"].isin(used["source_id"])]
     say(
         "**Scope.** {n_docs} vendor documents ({vendors}), arrays of {years}, each figure from a single test run "
         "(no document reports repeated runs or their spread); load tool: {tools}. {ext_line}",
@@ -57,10 +59,29 @@ def scope(ctx) -> None:
         ext_line=(
             ""
             if ext.empty
-            else f"{len(ext)} later documents of one lab ({fmt.words(_doc_years(ext))}) give the modern rows, kept "
-            "apart from the seed rows (eras are never pooled)."
+            else fill(
+                "{n} later documents of one lab ({docs}) give the modern rows, kept apart from the seed rows (eras are "
+                "never pooled){other}.",
+                n=fmt.num(len(used)),
+                docs=fmt.words(_doc_years(used)),
+                other=(
+                    fill("; {o} is digitized and enters no default row", o=fmt.words(_doc_years(other)))
+                    if len(other)
+                    else ""
+                ),
+            )
         ),
     )
+
+
+def _sources_of(ctx, rows: pd.DataFrame) -> pd.DataFrame:
+    """The sources.csv rows of the documents behind planning ``rows`` (their ``documents``
+    column: document labels joined by ``", "``), in sources.csv's order."""
+    from ...models import iops
+
+    labels = iops.document_labels(ctx.sources)
+    names = set(rows["documents"].str.split(", ").explode().dropna())
+    return ctx.sources[ctx.sources["source_id"].map(labels).isin(names)]
 
 
 def _doc_years(docs: pd.DataFrame) -> pd.Series:
@@ -180,6 +201,7 @@ def harness_sentences(ctx) -> str:
         return ""
     t = ctx.tests
     mod = t[t["source_id"].isin(ctx.sources.loc[ctx.sources["role"] == "external", "source_id"])]
+    mod = mod[mod["source_id"].isin(_sources_of(ctx, m)["source_id"])]  # the documents of the default rows
     mcs = mod[mod["provisioning"] == era.SIZING_PROVISIONING]
     labels = dict(zip(ctx.sources["source_id"], ctx.sources["vendor"] + " " + ctx.sources["document_number"]))
     tools = _unique(mcs["load_tool"])
@@ -291,7 +313,7 @@ def era_sentences(ctx) -> tuple[str, str]:
                 "{prov} desktops ({mwi}, {spans}: {mwn} documents of {mwl} lab{mwls}): {ratio}× as much "
                 "({rlo}–{rhi}×).",
                 sy=_years(ctx.seeds),
-                my=_years(ctx.sources[ctx.sources["role"] == "external"]),
+                my=_years(_sources_of(ctx, pd.DataFrame([mod_w]))),
                 sw=fmt.num(seed_w["estimate"]),
                 swi=iv(seed_w),
                 swn=fmt.num(seed_w["n_documents"]),
