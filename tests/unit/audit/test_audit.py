@@ -623,6 +623,9 @@ def test_per_session_target_flags_a_figure_derived_from_a_target():
         ]
     f = audit.run_rules(pd.DataFrame(rows), rules=["per_session_target"])
     assert len(f) == 1 and "80 %" in f.at[0, "message"]
+    # the stated and recomputed shares in the unit the finding names (percent: 80, not 0.8)
+    assert f.at[0, "unit"] == "%" and math.isclose(f.at[0, "recomputed"], 80)
+    assert math.isclose(f.at[0, "stated"], 100 * 905 * 70 / (36 * 2200), rel_tol=1e-9)
     measured = [dict(r) for r in rows]
     for r in measured:
         if r["metric"] == "cpu_mhz_per_session" and r["configuration"] == "g8":

@@ -54,8 +54,8 @@ def rule_per_session_target(df: pd.DataFrame) -> list[dict]:
                 f"MHz per session x sessions / (cores x clock) gives {said} (derived): every configuration sits at "
                 f"{fmt(100 * step)} % of its CPU, so the per-session figure follows from a utilization target and was "
                 "not measured.",
-                stated=float(rows[0][3]),
-                recomputed=float(step),
+                stated=float(100 * rows[0][3]),  # in percent, as the unit says (it printed 0.8 for 80 %)
+                recomputed=float(100 * step),
                 unit="%",
             )
         )
