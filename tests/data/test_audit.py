@@ -111,3 +111,11 @@ def test_the_rules_state_at_least_30_percent_of_the_register_by_themselves(findi
     115 entries (21.7 %)."""
     cov = audit.register_coverage(findings, audit.load_discrepancies())
     assert (cov == "stated").mean() >= 0.30, cov.value_counts().to_dict()
+
+
+def test_every_rule_finding_is_judged_in_the_register(findings):
+    """Issue 26 item 4: an automated finding no register entry judges is an inconsistency the
+    register leaves unflagged (the last three were RA-2022's profile location, D-RA2022-19, and the
+    2023 edition's two boot CPU charts, D-RA2022E-07): each finding names its entries."""
+    unjudged = findings[findings["register_ids"].fillna("").astype(str).str.strip() == ""]
+    assert unjudged.empty, unjudged[["finding_id", "rule", "source_id", "message"]].to_string()
