@@ -164,6 +164,12 @@ def test_calculator_shows_the_python_sizing(page):
         params = scenario.validate(**values)
         want = scenario.size(params, inputs).set_index("phase")
         _assert_cells_match(_calculator_cells(page), want, values)
+        for ph in want.index[want["bound"] == "gt"]:  # a lower bound shows its sign, no interval
+            for c in ("fe_iops", "be_iops"):
+                text = page.locator(f'#calc-result tr[data-phase="{ph}"] td[data-col="{c}"]').inner_text()
+                assert text.startswith("≥ "), (values["era"], ph, c, text)
+            high = page.locator(f'#calc-result tr[data-phase="{ph}"] td[data-col="fe_iops_pi90_high"]').inner_text()
+            assert high == "–"
         # the per-phase fields show the era's figures to 4 significant digits (the table above sizes them exactly)
         for ph in scenario.PHASES:
             shown = page.locator(f"#calc-{ph}-iops_per_desktop").input_value()

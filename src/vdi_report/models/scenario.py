@@ -58,6 +58,7 @@ SIZE_COLUMNS = [
     "era",
     "figures",
     "note",
+    "bound",
     "desktops",
     "concurrency",
     "headroom",
@@ -97,6 +98,7 @@ TEXT_COLUMNS = (
     "era",
     "figures",
     "note",
+    "bound",
     "raid",
     "failover",
     "condition",
@@ -588,7 +590,10 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     peak × k, unscaled). An interval end missing (a lower bound: no interval) stays NaN.
     Steady state: FE = active × average per desktop × k. BE = FE × (read share + (1 − read share)
     × write penalty); throughput (MB/s) = FE × io_size_kb × 1024 ÷ 10^6 (NaN when the I/O size is
-    unknown). warning: a rate outside the documents' tested rates. Every input is recorded in
+    unknown). bound: the era row's (``gt``: a lower bound, every IOPS figure of the phase is at
+    least its value and has no interval; ``bounds``: the geometric midpoint of bounds, assumed;
+    ``eq``: a value; a profile's figures are ``eq``). warning: a rate outside the documents'
+    tested rates. Every input is recorded in
     the row (era, figures, desktops, concurrency, headroom, windows, raid, failover, profile).
     Raises ValueError for invalid parameters or inputs missing an era.
     """
@@ -677,6 +682,7 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
                 "era": p["era"],
                 "figures": source,
                 "note": note,
+                "bound": "eq" if profile is not None else fig.get("bound") or "eq",
                 "desktops": p["desktops"],
                 "concurrency": p["concurrency"],
                 "headroom": p["headroom"],

@@ -57,6 +57,10 @@ def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
             out[head] = list(v)
         elif col == "read_share":
             out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
+        elif col in ("fe_iops", "be_iops") and "bound" in size.columns:  # a lower bound keeps its sign
+            out[head] = [
+                "–" if pd.isna(x) else ("≥ " if b == "gt" else "") + f"{x:,.0f}" for x, b in zip(v, size["bound"])
+            ]
         else:
             out[head] = [f"{x:,.0f}" if pd.notna(x) else "–" for x in v]
     return pd.DataFrame(out)
@@ -139,8 +143,10 @@ def calculator_html(ctx) -> str:
   var last = [];
   var form = document.getElementById("calc-form");
   function num(x) {{ return Math.round(x).toLocaleString("en-US"); }}
-  function cell(col, v) {{
+  var LOWER_BOUND = {{fe_iops: 1, be_iops: 1}};  // a lower bound (bound gt) prints with its sign, no interval
+  function cell(col, v, r) {{
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
+    if (LOWER_BOUND[col] && r && r.bound === "gt") return "\u2265 " + num(v);
     if (col === "phase") return PHASES[v] || v;
     if (typeof v === "string") return v.replace(/&/g, "&amp;").replace(/</g, "&lt;");
     if (col === "read_share") return (v * 100).toFixed(0) + " %";
@@ -207,7 +213,7 @@ def calculator_html(ctx) -> str:
       body.innerHTML = rows.map(function (r) {{
         return "<tr data-phase=\\"" + r.phase + "\\">" + COLUMNS.map(function (c) {{
           var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? "" : v;
-          return "<td data-col=\\"" + c + "\\" data-value=\\"" + raw + "\\">" + cell(c, v) + "</td>";
+          return "<td data-col=\\"" + c + "\\" data-value=\\"" + raw + "\\">" + cell(c, v, r) + "</td>";
         }}).join("") + "</tr>";
       }}).join("");
     }} catch (e) {{ err.textContent = e.message; body.innerHTML = ""; last = []; }}

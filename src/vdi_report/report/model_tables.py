@@ -27,6 +27,16 @@ def _iv(est, lo, hi, pct=False) -> str:
     return f"{f(est)} ({f(lo)}–{f(hi)})"
 
 
+def _at_least(est) -> str:
+    """A lower bound as printed everywhere: ``≥ 65,302``, no interval (``not estimable`` if NaN)."""
+    return "not estimable" if pd.isna(est) else f"≥ {fmt_number(est)}"
+
+
+def _bounds(t: pd.DataFrame) -> pd.Series:
+    """The ``bound`` column of a ``scenario.size`` table (``eq`` where a table has none)."""
+    return t["bound"] if "bound" in t.columns else pd.Series("eq", index=t.index)
+
+
 def _phase(p: pd.Series) -> pd.Series:
     return p.map(PHASE_LABELS).fillna(p.str.replace("_", " "))
 
@@ -331,12 +341,15 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
                 for d, r in zip(t["desktops_sized"], t["boot_rate_per_min"].fillna(t["login_rate_per_min"]))
             ],
             "Front-end IOPS (model, 90 % PI)": [
-                _iv(e, lo, hi) for e, lo, hi in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"])
+                _at_least(e) if b == "gt" else _iv(e, lo, hi)
+                for e, lo, hi, b in zip(t["fe_iops"], t["fe_iops_pi90_low"], t["fe_iops_pi90_high"], _bounds(t))
             ],
             "Read share": t["read_share"].map(lambda x: "–" if pd.isna(x) else f"{x:.0%}"),
             "Back-end IOPS (write penalty)": [
-                f"{_iv(e, lo, hi)} (×{w:g})"
-                for e, lo, hi, w in zip(t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"])
+                f"{_at_least(e) if b == 'gt' else _iv(e, lo, hi)} (×{w:g})"
+                for e, lo, hi, w, b in zip(
+                    t["be_iops"], t["be_iops_pi90_low"], t["be_iops_pi90_high"], t["write_penalty"], _bounds(t)
+                )
             ],
             "Throughput, MB/s": t["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt_number(x)),
             "Capacity per desktop (measured in the tests: a floor)": [

@@ -159,7 +159,7 @@
       var high = (cap.high === null || cap.high === undefined) ? null : cap.high;
       return {
         phase: phase, worker_class: phase === "boot" ? "any" : "knowledge", statistic: PHASE_STATISTIC[phase],
-        era: p.era, figures: source, note: note, desktops: p.desktops, concurrency: p.concurrency, headroom: p.headroom,
+        era: p.era, figures: source, note: note, bound: profile ? "eq" : (fig.bound || "eq"), desktops: p.desktops, concurrency: p.concurrency, headroom: p.headroom,
         boot_window_min: p.boot_window_min, login_window_min: p.login_window_min,
         reference_login_window_min: phase === "login" ? fl(wRef) : NaN, raid: p.raid, failover: p.failover,
         active_desktops: active, desktops_sized: sized, boot_rate_per_min: bootRate, login_rate_per_min: loginRate,
