@@ -70,6 +70,8 @@ from __future__ import annotations
 import math
 import re
 
+from .. import config
+
 PHASES = ("boot", "login", "steady_state")
 PHASE_WORDS = {"boot": "boot storm", "login": "login storm", "steady_state": "steady state"}
 USER_PHASES = ("login", "steady_state")
@@ -181,7 +183,7 @@ VERDICT_COLUMNS = [
 
 
 def _sign(bound: str) -> str:
-    return {"gt": "> ", "lt": "< ", "approx": "≈ "}.get(bound, "")
+    return config.bound_sign(bound)
 
 
 def _fmt(x: float) -> str:
