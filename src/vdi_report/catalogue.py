@@ -1010,23 +1010,24 @@ def _check_keys(t: Table, doc, where) -> None:
         )
 
 
-STAGE_ENV = "VDI_STAGE"  # set by the build for the stage it runs (stages.make_rules)
+# Set by the build for the stage it runs (stages.make_rules): its name and the tables it declares,
+# passed in the environment so that this module never imports stages (which imports it).
+STAGE_ENV, READS_ENV, WRITES_ENV = "VDI_STAGE", "VDI_STAGE_READS", "VDI_STAGE_WRITES"
 
 
 def check_declared(name: str, mode: str) -> None:
-    """Within a stage of the build (``VDI_STAGE`` names it), refuse a table the stage does not
-    declare in ``stages.py`` (OWID's rule: a step reads only what it declares): ``mode`` "read"
-    allows the tables it reads or writes, "write" those it writes. Raises TableError naming the
-    stage, the table and what it declares; outside the build (no ``VDI_STAGE``) nothing is checked."""
+    """Within a stage of the build (``VDI_STAGE`` names it; ``VDI_STAGE_READS`` and
+    ``VDI_STAGE_WRITES`` list its declared tables), refuse a table the stage does not declare in
+    ``stages.py`` (OWID's rule: a step reads only what it declares): ``mode`` "read" allows the
+    tables it reads or writes, "write" those it writes. Raises TableError naming the stage, the
+    table and what it declares; outside the build (no ``VDI_STAGE``) nothing is checked."""
     import os
 
     stage_name = os.environ.get(STAGE_ENV, "")
     if not stage_name:
         return
-    from . import stages  # stages imports this module: imported here, when a build runs
-
-    s = stages.stage(stage_name)
-    allowed = s.writes if mode == "write" else (*s.reads, *s.writes)
+    writes = os.environ.get(WRITES_ENV, "").split()
+    allowed = writes if mode == "write" else [*os.environ.get(READS_ENV, "").split(), *writes]
     if name not in allowed:
         what = "writes" if mode == "write" else "reads"
         raise TableError(

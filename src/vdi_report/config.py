@@ -99,3 +99,11 @@ NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")
 PHASE_ORDER = tuple(p for p in PHASES if p not in NON_TEST_PHASES)
 PHASE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["phase"] if r["value"] in PHASE_ORDER}
 VANTAGE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["vantage"]}
+# The sign printed before a bounded number (the vocabulary's label: ``gt`` "≥ ", ``lt`` "≤ ",
+# ``approx`` "≈ "; nothing for ``eq``): one sign per bound in every table, chart and sentence.
+BOUND_SIGNS = {r["value"]: "" if r["value"] == "eq" else f"{r['label']} " for r in VOCABULARY["bound"]}
+
+
+def bound_sign(bound: str) -> str:
+    """The sign before a number with this ``bound`` (``BOUND_SIGNS``); "" for eq or an unknown one."""
+    return BOUND_SIGNS.get(bound, "")

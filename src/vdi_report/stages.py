@@ -499,7 +499,10 @@ def make_rules() -> str:
             ps = " ".join(f'-p {p.name} "$${p.var}"' for p in PARAMETERS if p.var in s.params)
             lines.append(f"\t@mkdir -p {s.executed} data/processed")
             # catalogue.read/write refuse, within this stage, a table it does not declare
-            run = f"$(Q){catalogue.STAGE_ENV}={s.name} $(NOTEBOOK)"
+            run = (
+                f"$(Q){catalogue.STAGE_ENV}={s.name} {catalogue.READS_ENV}='{' '.join(s.reads)}' "
+                f"{catalogue.WRITES_ENV}='{' '.join(s.writes)}' $(NOTEBOOK)"
+            )
             lines.append(f"\t{run} build/{s.notebook}.ipynb {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(Q)$(PY) -m {s.module} {s.args}")

@@ -262,7 +262,7 @@ def test_headline_table_fixes(results):
     # AccelStor boot: host values (D-ACCS-15), never the back-end peak (ACCS-0131, 400) beside the host average:
     # the host's read + write peaks (ACCS-0139 + ACCS-0141) bound the total peak from above
     acc = t[(t["Vendor"] == "AccelStor") & (t["Test"] == "Boot storm")].iloc[0]
-    assert acc["Peak IOPS per desktop"] == "< 75.6 (read + write)" and acc["IOPS measured at"] == "ESXi host"
+    assert acc["Peak IOPS per desktop"] == "≤ 75.6 (read + write)" and acc["IOPS measured at"] == "ESXi host"
     # every row gives its source
     assert (t["Source"] != "").all()
     # without results.csv the table still builds from tests.csv alone

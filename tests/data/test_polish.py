@@ -66,7 +66,7 @@ def test_latency_chart_draws_normal_condition_only_with_open_marks_for_bounds(re
     assert marks == {True, False}
     assert any(t.get("field") == "vantage" for lay in spec["layer"] for t in lay["encoding"]["tooltip"])
     lt = d[d["bound"] == "lt"]
-    assert (lt["shown"].str.startswith("< ")).all()
+    assert (lt["shown"].str.startswith("≤ ")).all()
 
 
 def _line_x(spec, color):

@@ -303,6 +303,19 @@ console.log(JSON.stringify(out));
 """
 
 
+def _size_in_javascript(cases: list[dict], inputs: dict) -> list[list[dict]]:
+    """The JavaScript twin's ``size`` (node, ``JS_RUNNER``) of each case (``params``, optional
+    ``profile`` and ``profile_file``): per case, its rows as JSON objects (NaN read back as None)."""
+    out = subprocess.run(
+        ["node", "-e", JS_RUNNER, str(JS)],
+        input=json.dumps({"cases": cases, "inputs": inputs}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
 def test_javascript_twin_matches_python(inputs, done_when, seed_failover):
     mine = {
@@ -338,14 +351,7 @@ def test_javascript_twin_matches_python(inputs, done_when, seed_failover):
             "profile_file": "mine.csv",
         },
     ]
-    out = subprocess.run(
-        ["node", "-e", JS_RUNNER, str(JS)],
-        input=json.dumps({"cases": cases, "inputs": inputs}),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    js = json.loads(out.stdout)
+    js = _size_in_javascript(cases, inputs)
     for c, rows in zip(cases, js):
         py = scenario.size(c["params"], inputs, c.get("profile"), c.get("profile_file", ""))
         assert [r["phase"] for r in rows] == list(py["phase"])
@@ -398,14 +404,7 @@ def test_login_storm_never_below_steady_state_at_any_window_python_and_javascrip
             assert math.isnan(lo) == math.isnan(st) and (math.isnan(lo) or lo >= st - 1e-9), (c, col, lo, st)
     if shutil.which("node") is None:
         pytest.skip("node not installed: the JavaScript twin's sweep cannot be run here")
-    out = subprocess.run(
-        ["node", "-e", JS_RUNNER, str(JS)],
-        input=json.dumps({"cases": cases, "inputs": inputs}),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    for c, rows in zip(cases, json.loads(out.stdout)):
+    for c, rows in zip(cases, _size_in_javascript(cases, inputs)):
         by = {r["phase"]: r for r in rows}
         for col in ("fe_iops", "fe_iops_pi90_low", "fe_iops_pi90_high"):
             lo, st = by["login"][col], by["steady_state"][col]

@@ -373,7 +373,7 @@ def test_capability_status_from_records(cap):
     for conf in ("config2", "config3"):
         h = c.loc[("hitachi_g600", conf, "login", "normal")]
         assert h["capability_status"] == "at_limit" and h["binding_resource"] == "drives" and h["controller_headroom"]
-        assert "MPU < 47 %" in h["status_text"]
+        assert "MPU ≤ 47 %" in h["status_text"]
     for ph in ("boot", "login", "steady_state"):
         assert c.loc[("accelstor_p710", "", ph, "normal"), "capability_status"] == "not_stressed"
     assert "DELL-0072" in c.loc[("dell_sc9000", "", "login", "normal"), "status_records"]
@@ -568,7 +568,7 @@ def test_latency_target_one_and_five_ms_change_the_verdicts_as_the_records_imply
             if r["demonstrated_iops"] is not None:
                 assert looser[k]["demonstrated_iops"] is not None, k
                 lat = r["latency_ms"]
-                assert lat is None or lat <= r["latency_target_ms"] or r["latency_text"].startswith("< "), k
+                assert lat is None or lat <= r["latency_target_ms"] or r["latency_text"].startswith("≤ "), k
         determined = sum(r["arrays_needed_binding"] is not None for r in tighter.values())
         assert determined <= sum(r["arrays_needed_binding"] is not None for r in looser.values())
 

@@ -1,7 +1,9 @@
-"""Helpers of the build-safety and fault tests: what a build leaves in data/processed and reports/."""
+"""Helpers of the report tests: what a build leaves in data/processed and reports/ and a build
+started in the background (build-safety and fault tests); the report in a browser (browser tests)."""
 
 import csv
 import hashlib
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,32 @@ def snapshot(root: Path) -> dict[str, str]:
     return out
 
 
+@pytest.fixture(name="snapshot")
+def _snapshot_fixture():
+    """``snapshot(root)`` (a fixture: test modules do not import each other)."""
+    return snapshot
+
+
+@pytest.fixture
+def start_make(make_env):
+    """``start_make(root, *args)``: ``make report ARGS`` started in the built copy ``root`` and not
+    waited for, in a session of its own (a test may signal or kill its whole process group), its
+    output and errors together as text on ``stdout``. Returns the ``subprocess.Popen``."""
+
+    def start(root: Path, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            ["make", "-o", ".venv/.installed", "report", *args],
+            cwd=root,
+            env=make_env(root),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+
+    return start
+
+
 def assert_previous_set_or_new_scenario(root: Path, before: dict[str, str], desktops: str) -> None:
     """Every file under data/processed and reports/ as in ``before`` (a ``snapshot``), except the
     scenario stage's tables, which are either as before or built whole for ``desktops``."""
@@ -40,3 +68,39 @@ def assert_previous_set_or_new_scenario(root: Path, before: dict[str, str], desk
 def previous_set_or_new_scenario():
     """``assert_previous_set_or_new_scenario`` (a fixture: test modules do not import each other)."""
     return assert_previous_set_or_new_scenario
+
+
+# The browser tests: headless Chromium from the system's packages (render.chromium_path), driven by
+# Playwright, the network off. Each test module imports playwright with pytest.importorskip first.
+REPORT_WINDOW = {"width": 1400, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (Playwright on the system's browser), one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    from vdi_report.publish import render
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=render.chromium_path(), args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, report_html):
+    """The report loaded offline in a 1400 x 900 window, with console errors and page errors in
+    ``page.errors`` and requests to the network in ``page.requests``, once the evidence explorer
+    (set up when it comes into view) is there."""
+    ctx = browser.new_context(offline=True, viewport=REPORT_WINDOW)
+    pg = ctx.new_page()
+    pg.errors, pg.requests = [], []
+    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("request", lambda r: pg.requests.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
+    pg.goto(report_html.resolve().as_uri())
+    pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
+    pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
+    yield pg
+    ctx.close()

@@ -10,35 +10,10 @@ or asks for the network. The tests skip, with the reason, without Chromium or Pl
 import pytest
 
 from vdi_report import config
-from vdi_report.publish import render
 
 playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
 
-CHROMIUM = render.chromium_path()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def page(browser, report_html):
-    """The report loaded offline, with console errors, page errors and network requests recorded."""
-    ctx = browser.new_context(offline=True, viewport={"width": 1400, "height": 900})
-    pg = ctx.new_page()
-    pg.errors, pg.requests = [], []
-    pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    pg.on("request", lambda r: pg.requests.append(r.url) if not r.url.startswith(("file:", "data:", "blob:")) else None)
-    pg.goto(report_html.resolve().as_uri())
-    pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
-    pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
-    yield pg
-    ctx.close()
+# browser, page: tests/report/conftest.py
 
 
 def test_every_chart_renders_as_svg(page):

@@ -19,12 +19,7 @@ LAPTOP = {"width": 1366, "height": 768}
 SCROLL = ".dt-scroll:has(.dt-scroll-body #evidence)"  # the explorer's own scroller (the search panes have theirs)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
+# browser: tests/report/conftest.py
 
 
 def _open(browser, report_html, fragment=""):

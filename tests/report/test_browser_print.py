@@ -7,25 +7,11 @@ import re
 import pytest
 
 from vdi_report import config
-from vdi_report.publish import render
 
 playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
 
 
-@pytest.fixture(scope="module")
-def page(report_html):
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=render.chromium_path(), args=["--no-sandbox", "--disable-gpu"])
-        ctx = b.new_context(offline=True, viewport={"width": 1400, "height": 900})
-        pg = ctx.new_page()
-        pg.errors = []
-        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-        pg.on("console", lambda m: pg.errors.append(m.text) if m.type == "error" else None)
-        pg.goto(report_html.resolve().as_uri())
-        pg.locator("#evidence-explorer").scroll_into_view_if_needed()  # the explorer is set up when seen
-        pg.wait_for_selector("#evidence_wrapper, .dt-container", timeout=60_000)
-        yield pg
-        b.close()
+# page: the report in a 1400 x 900 window (tests/report/conftest.py)
 
 
 def test_print_has_no_sidebar_and_a_page_per_chapter(page):

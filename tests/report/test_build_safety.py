@@ -16,23 +16,11 @@ from pathlib import Path
 
 import pytest
 
-OUTPUTS = ("data/processed", "reports")
-
 
 @pytest.fixture
 def built(tmp_path, copy_project) -> Path:
     """A copy of the built project (outputs up to date) sharing the project's .venv."""
     return copy_project(tmp_path, "data", "reports", "build")
-
-
-def _snapshot(root: Path) -> dict[str, str]:
-    """SHA-256 of every file under data/processed and reports."""
-    out = {}
-    for rel in OUTPUTS:
-        for p in sorted((root / rel).rglob("*")):
-            if p.is_file():
-                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
-    return out
 
 
 def _stamp(root: Path) -> dict[str, str]:
@@ -97,7 +85,7 @@ def test_two_builds_at_once_give_the_report_their_stamp_records(built, make_in, 
     assert "report notebook" not in again.stdout
 
 
-def test_a_second_build_can_refuse_naming_the_first(built, make_in):
+def test_a_second_build_can_refuse_naming_the_first(built, make_in, snapshot):
     """BUILD_LOCK_WAIT=0: while another process holds the build lock, make refuses at once."""
     lock = built / ".build.lock"
     with open(lock, "a+") as fh:
@@ -106,27 +94,19 @@ def test_a_second_build_can_refuse_naming_the_first(built, make_in):
         fh.truncate()
         fh.write("pid 4242 since 12:00:00: make report DESKTOPS=9999\n")
         fh.flush()
-        before = _snapshot(built)
+        before = snapshot(built)
         proc = make_in(built, "report", "DESKTOPS=3000", "BUILD_LOCK_WAIT=0", check=False)
     assert proc.returncode != 0
     assert "another build is running" in proc.stderr and "pid 4242" in proc.stderr and "DESKTOPS=9999" in proc.stderr
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
 
 
 @pytest.mark.slow
-def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env, previous_set_or_new_scenario):
+def test_a_killed_build_leaves_the_previous_report(built, make_in, start_make, previous_set_or_new_scenario, snapshot):
     """A build killed (SIGKILL, no clean-up) while the report notebook runs leaves the previous
     executed notebook, HTML and PDF; the next build makes a correct new report."""
-    before = _snapshot(built)
-    proc = subprocess.Popen(
-        ["make", "-o", ".venv/.installed", "report", "DESKTOPS=2700"],
-        cwd=built,
-        env=make_env(built),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    before = snapshot(built)
+    proc = start_make(built, "DESKTOPS=2700")
     deadline = time.monotonic() + 120
     executing = built / "build" / "executing"
     while time.monotonic() < deadline and not any(executing.glob("10_report.*.ipynb")):
@@ -142,24 +122,16 @@ def test_a_killed_build_leaves_the_previous_report(built, make_in, make_env, pre
 
 @pytest.mark.slow
 def test_a_build_killed_between_the_html_and_the_pdf_leaves_the_previous_set(
-    built, make_in, make_env, previous_set_or_new_scenario
+    built, make_in, start_make, previous_set_or_new_scenario, snapshot
 ):
     """SIGKILL once the new HTML is made but not the PDF: reports/ keeps the whole previous set
     (stamp, notebook, CSVs, HTML, PDF byte-identical); the next build publishes the whole new one."""
-    before = _snapshot(built)
+    before = snapshot(built)
     old = _published_desktops(built)
     staged_html = built / "build/publish/vdi_storage_comparison.html"
     staged_pdf = built / "build/publish/vdi_storage_comparison.pdf"
     start = time.time()
-    proc = subprocess.Popen(
-        ["make", "-o", ".venv/.installed", "report", "DESKTOPS=2900"],
-        cwd=built,
-        env=make_env(built),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_make(built, "DESKTOPS=2900")
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and proc.poll() is None and staged_html.stat().st_mtime < start:
         time.sleep(0.05)
@@ -187,13 +159,13 @@ def test_cost_file_and_every_parameter_enter_the_stamp(built, tmp_path, make_in)
 
 
 @pytest.mark.parametrize("value", ["2026-13-45", "yesterday", "2026-02-30", "26-11-25"])
-def test_a_bad_report_date_stops_before_anything_runs(built, value, make_in):
-    before = _snapshot(built)
+def test_a_bad_report_date_stops_before_anything_runs(built, value, make_in, snapshot):
+    before = snapshot(built)
     proc = make_in(built, "report", f"REPORT_DATE={value}", check=False)
     assert proc.returncode != 0
     assert f"REPORT_DATE={value}" in proc.stderr and "YYYY-MM-DD" in proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
 
 
 def _edit_csv(path: Path, edit) -> None:
@@ -319,11 +291,11 @@ BAD_INPUTS = {
 
 
 @pytest.mark.parametrize("case", BAD_INPUTS)
-def test_bad_input_names_file_line_and_leaves_the_outputs(built, case, make_in):
+def test_bad_input_names_file_line_and_leaves_the_outputs(built, case, make_in, snapshot):
     """make report on a bad raw input: stops with file, line and what to do, no traceback, and
     data/processed and reports/ exactly as they were; once the input is fixed, the next build
     re-checks what read it, runs no model or report stage and changes no output."""
-    before = _snapshot(built)
+    before = snapshot(built)
     raw_before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (built / "data/raw").rglob("*") if p.is_file()}
     where, what = BAD_INPUTS[case](built)
     proc = make_in(built, "report", check=False)
@@ -333,7 +305,7 @@ def test_bad_input_names_file_line_and_leaves_the_outputs(built, case, make_in):
     assert "Traceback" not in out and "data/processed and reports/ are as they were" in out
     others = {f"records/{p.name}" for p in (built / "data/raw/records").glob("*.csv")} - {where}
     assert not [o for o in others if o in proc.stderr], "another file blamed"
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
     for p in {p for p in (built / "data/raw").rglob("*") if p.is_file()} - set(raw_before):
         p.unlink()
     for p, (data, mtime) in raw_before.items():
@@ -350,4 +322,4 @@ def test_bad_input_names_file_line_and_leaves_the_outputs(built, case, make_in):
 
     assert _published_desktops(built) == _stamp(built)["desktops"]
 
-    assert kept(_snapshot(built)) == kept(before)
+    assert kept(snapshot(built)) == kept(before)

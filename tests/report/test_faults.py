@@ -7,7 +7,6 @@ Each case runs in a copy of the built project (outputs up to date, .venv shared)
 made to re-run by touching its notebook in the copy."""
 
 import csv
-import hashlib
 import os
 import shutil
 import signal
@@ -17,21 +16,10 @@ from pathlib import Path
 
 import pytest
 
-OUTPUTS = ("data/processed", "reports")
-
 
 @pytest.fixture
 def built(tmp_path, copy_project) -> Path:
     return copy_project(tmp_path / "p", "data", "reports", "build")
-
-
-def _snapshot(root: Path) -> dict[str, str]:
-    out = {}
-    for rel in OUTPUTS:
-        for p in sorted((root / rel).rglob("*")):
-            if p.is_file():
-                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
-    return out
 
 
 def _processes_in(root: Path) -> list[str]:
@@ -50,19 +38,11 @@ def _processes_in(root: Path) -> list[str]:
     return found
 
 
-def _start_model_stage(built: Path, make_env) -> subprocess.Popen:
+def _start_model_stage(built: Path, start_make) -> subprocess.Popen:
     """``make report`` in the copy with the model stage's notebook touched; returns once the
     stage is executing (its tables kept aside, the kernel running)."""
     os.utime(built / "notebooks/04_iops_model.py")
-    proc = subprocess.Popen(
-        ["make", "-o", ".venv/.installed", "report"],
-        cwd=built,
-        env=make_env(built),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_make(built)
     deadline = time.monotonic() + 240
     executing = built / "build" / "executing"
     while time.monotonic() < deadline and proc.poll() is None and not any(executing.glob("04_iops_model.*.ipynb")):
@@ -78,18 +58,18 @@ def _inject_failure(built: Path) -> None:
     nb.write_text(nb.read_text(encoding="utf-8") + '\n# %%\nraise RuntimeError("injected failure")\n', encoding="utf-8")
 
 
-def test_a_failing_stage_leaves_every_table_as_it_was(built, make_in):
+def test_a_failing_stage_leaves_every_table_as_it_was(built, make_in, snapshot):
     """The model stage writes its tables, then fails: make stops with the error, the stage's
     tables (iops_model_exclusions.csv, iops_model_observations.csv, ...) are put back byte for
     byte, and nothing else changed; the next good build is correct."""
-    before = _snapshot(built)
+    before = snapshot(built)
     _inject_failure(built)
     proc = make_in(built, "report", check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "04_iops_model failed: RuntimeError: injected failure" in out, out[-3000:]
     assert "the stage's tables were left as they were" in out
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
     assert not (built / "build/rollback/04_iops_model").exists()
 
 
@@ -99,12 +79,12 @@ def test_a_failing_stage_leaves_every_table_as_it_was(built, make_in):
     [(signal.SIGTERM, False), (signal.SIGTERM, True), (signal.SIGINT, True), (signal.SIGHUP, True)],
     ids=["TERM-to-make", "TERM-to-group", "INT-to-group", "HUP-to-group"],
 )
-def test_a_signal_while_a_stage_runs_loses_nothing(built, make_env, sig, to_group):
+def test_a_signal_while_a_stage_runs_loses_nothing(built, start_make, snapshot, sig, to_group):
     """A signal to make alone (a CI cancel) or to its whole group (Ctrl-C, a closed terminal)
     while the model stage writes: make ends, no process of the build (stage, kernel) is left,
     and data/processed and reports/ are byte-identical."""
-    before = _snapshot(built)
-    proc = _start_model_stage(built, make_env)
+    before = snapshot(built)
+    proc = _start_model_stage(built, start_make)
     if to_group:
         os.killpg(proc.pid, sig)
     else:
@@ -113,7 +93,7 @@ def test_a_signal_while_a_stage_runs_loses_nothing(built, make_env, sig, to_grou
     assert proc.returncode != 0
     time.sleep(1.5)  # a kernel's parent poller would take a second: nothing may be left even so
     assert _processes_in(built) == [], out[-2000:]
-    assert _snapshot(built) == before, out[-2000:]
+    assert snapshot(built) == before, out[-2000:]
 
 
 def _can_mount() -> bool:
@@ -168,19 +148,19 @@ def _read_only(path: Path, mounted) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(path)], check=True)
 
 
-def test_a_read_only_reports_folder_is_named_with_the_permission(built, make_in, mounted):
-    before = _snapshot(built)
+def test_a_read_only_reports_folder_is_named_with_the_permission(built, make_in, mounted, snapshot):
+    before = snapshot(built)
     _read_only(built / "reports", mounted)
     proc = make_in(built, "report", "DESKTOPS=2600", check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "cannot write into reports/" in out and ("read-only" in out or "permission" in out), out[-3000:]
     assert "Traceback" not in out
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
 
 
-def test_a_read_only_processed_folder_is_named_before_the_stage_runs(built, make_in, mounted):
-    before = _snapshot(built)
+def test_a_read_only_processed_folder_is_named_before_the_stage_runs(built, make_in, mounted, snapshot):
+    before = snapshot(built)
     _read_only(built / "data/processed", mounted)
     os.utime(built / "notebooks/04_iops_model.py")
     proc = make_in(built, "report", check=False)
@@ -188,15 +168,17 @@ def test_a_read_only_processed_folder_is_named_before_the_stage_runs(built, make
     assert proc.returncode != 0
     assert "cannot write into data/processed/" in out and ("read-only" in out or "permission" in out), out[-3000:]
     assert "Traceback" not in out
-    assert _snapshot(built) == before
+    assert snapshot(built) == before
 
 
 @pytest.mark.skipif(not CAN_MOUNT, reason="needs root with permission to mount a small tmpfs (a full disk)")
-def test_a_full_disk_while_publishing_keeps_the_previous_report(built, make_in, mounted, previous_set_or_new_scenario):
+def test_a_full_disk_while_publishing_keeps_the_previous_report(
+    built, make_in, mounted, previous_set_or_new_scenario, snapshot
+):
     """build/ on a file system with no room for the new report: the render or the publication
     fails with a plain message, reports/ is byte-identical and data/processed too, but for the
     scenario stage's tables, which may be the new parameters' (conftest)."""
-    before = _snapshot(built)
+    before = snapshot(built)
     staged = built / "build/publish"
     keep = built / "build/publish.keep"
     shutil.copytree(staged, keep)

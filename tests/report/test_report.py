@@ -133,7 +133,7 @@ def test_pdf_has_vector_charts_with_readable_labels(pdf_text):
 
 
 def test_pdf_keeps_bounds_and_vantage(pdf_text):
-    assert "< 6 min" in pdf_text  # Dell: boot "less than 6 minutes"
+    assert "≤ 6 min" in pdf_text  # Dell: boot "less than 6 minutes"
     assert "array front end" in pdf_text and "ESXi host" in pdf_text
 
 

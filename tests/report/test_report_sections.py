@@ -37,7 +37,7 @@ def test_what_each_configuration_carried_from_records_with_untestable_figures_ma
     cap = pd.DataFrame(ctx.sizing_inputs["capability"])
     assert len(t) == len(cap[["source_id", "configuration"]].drop_duplicates())
     acc = t[t["Array"].str.startswith("AccelStor")].iloc[0]
-    assert acc["Boot storm (apart)"].startswith("> 22,000 IOPS") and "(ACCS-0139)" in acc["Boot storm (apart)"]
+    assert acc["Boot storm (apart)"].startswith("≥ 22,000 IOPS") and "(ACCS-0139)" in acc["Boot storm (apart)"]
     assert "ACCS-0125" in acc["Provisioning; back end (apart)"]
     for col in t.columns[2:]:
         for cell in t[col]:

@@ -162,7 +162,10 @@ def test_a_stage_reads_and_writes_only_the_tables_it_declares(monkeypatch):
     table the stage does not declare in stages.py, naming the stage, the table and its own."""
     from vdi_report import stages
 
+    audit = stages.stage("audit")
     monkeypatch.setenv(catalogue.STAGE_ENV, "audit")
+    monkeypatch.setenv(catalogue.READS_ENV, " ".join(audit.reads))
+    monkeypatch.setenv(catalogue.WRITES_ENV, " ".join(audit.writes))
     with pytest.raises(catalogue.TableError, match=r"stage audit reads table 'sensitivity'.*results"):
         catalogue.read("sensitivity")
     with pytest.raises(catalogue.TableError, match=r"stage audit writes table 'results'.*audit_findings"):
@@ -174,7 +177,10 @@ def test_a_stage_reads_and_writes_only_the_tables_it_declares(monkeypatch):
     rules = stages.make_rules()
     for s in stages.STAGES:
         if s.exists and s.notebook:
-            assert f"{catalogue.STAGE_ENV}={s.name} $(NOTEBOOK) build/{s.notebook}.ipynb" in rules
+            declared = f"{catalogue.READS_ENV}='{' '.join(s.reads)}' {catalogue.WRITES_ENV}='{' '.join(s.writes)}'"
+            assert f"{catalogue.STAGE_ENV}={s.name} {declared} $(NOTEBOOK) build/{s.notebook}.ipynb" in rules
+    # catalogue never imports stages (stages imports catalogue): no cycle
+    assert "import stages" not in (config.PROJ_ROOT / "src/vdi_report/catalogue.py").read_text(encoding="utf-8")
 
 
 def test_a_table_left_empty_is_written_with_its_declared_columns(processed_dir):

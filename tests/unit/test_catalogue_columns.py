@@ -144,3 +144,24 @@ def test_the_file_ships_with_the_package():
     pyproject = tomllib.loads((config.PROJ_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = pyproject["tool"]["setuptools"]["package-data"]["vdi_report"]
     assert any(fnmatch(COLUMN_DOCS_FILE.name, p) for p in patterns), patterns
+
+
+def test_each_bound_prints_one_sign_everywhere():
+    """Issue 27: the sign of a bound comes from the vocabulary's label, in one map (config.BOUND_SIGNS):
+    no module keeps its own, and the JavaScript twin prints the same signs."""
+    import re
+
+    from vdi_report import config
+
+    assert config.BOUND_SIGNS == {"eq": "", "approx": "≈ ", "lt": "≤ ", "gt": "≥ "}
+    src = config.PROJ_ROOT / "src" / "vdi_report"
+    own = [
+        f"{p.relative_to(src)}: {m.group(0)}"
+        for p in src.rglob("*.py")
+        for m in re.finditer(r'"(gt|lt)": "[<>≤≥] "', p.read_text(encoding="utf-8"))
+    ]
+    assert own == [], own
+    js = (src / "static" / "verdicts.js").read_text(encoding="utf-8")
+    for bound, sign in config.BOUND_SIGNS.items():
+        if sign:
+            assert f'{bound}: "\\u{ord(sign[0]):04x} "' in js, bound

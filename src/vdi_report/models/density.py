@@ -24,7 +24,7 @@ Latency rises non-linearly near saturation and is never extrapolated.
 import numpy as np
 import pandas as pd
 
-from .. import catalogue
+from .. import catalogue, config
 
 UTILIZATION_METRICS = {
     "storage_cpu_utilization": "array controller CPU",
@@ -456,7 +456,7 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
     """
     r = results[results["metric"] == "users_supported"].sort_values("record_id")
     r = r.drop_duplicates(["vendor", "value", "bound", "worker_class"])
-    sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
+    sign = config.BOUND_SIGNS
     cls = r["worker_class"].map(lambda c: f" {c.replace('_', ' ')}" if c else "")
     return pd.DataFrame(
         {

@@ -70,6 +70,8 @@ from __future__ import annotations
 import math
 import re
 
+from .. import config
+
 PHASES = ("boot", "login", "steady_state")
 PHASE_WORDS = {"boot": "boot storm", "login": "login storm", "steady_state": "steady state"}
 USER_PHASES = ("login", "steady_state")
@@ -181,7 +183,7 @@ VERDICT_COLUMNS = [
 
 
 def _sign(bound: str) -> str:
-    return {"gt": "> ", "lt": "< ", "approx": "≈ "}.get(bound, "")
+    return config.bound_sign(bound)
 
 
 def _fmt(x: float) -> str:
@@ -1001,26 +1003,22 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
                 if x
             ),
         )
-    elif over:
-        x = over[0]
-        row.update(
-            verdict=VERDICTS[5],
-            demonstrated_phase=x["phase"],
-            vantage=x["vantage"],
-            latency_ms=x["latency_ms"],
-            latency_text=x["latency_text"],
-            record_ids=x["record_ids"],
-            note=f"every demonstrated load's latency exceeds the {target:g} ms target: {over_txt}",
-        )
-    elif seen:
-        x = seen[0]
-        row.update(
-            verdict=VERDICTS[4],
-            demonstrated_phase=x["phase"],
-            vantage=x["vantage"],
-            record_ids=x["record_ids"],
-            note=f"only an upper bound is stated: {_sign(x['bound'])}{_fmt(x['iops'])} IOPS ({x['record_ids']})",
-        )
+    elif over or seen:
+        # no load to size with: the first load over the latency target, else the first upper bound, named
+        x = (over or seen)[0]
+        row.update(demonstrated_phase=x["phase"], vantage=x["vantage"], record_ids=x["record_ids"])
+        if over:
+            row.update(
+                verdict=VERDICTS[5],
+                latency_ms=x["latency_ms"],
+                latency_text=x["latency_text"],
+                note=f"every demonstrated load's latency exceeds the {target:g} ms target: {over_txt}",
+            )
+        else:
+            row.update(
+                verdict=VERDICTS[4],
+                note=f"only an upper bound is stated: {_sign(x['bound'])}{_fmt(x['iops'])} IOPS ({x['record_ids']})",
+            )
     else:
         row["verdict"] = VERDICTS[3]
         if cond == "failover":

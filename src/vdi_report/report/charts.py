@@ -270,7 +270,12 @@ def per_desktop_iops_chart(results: pd.DataFrame) -> alt.HConcatChart:
     return alt.hconcat(*panels).resolve_scale(x="shared", y="shared")
 
 
-BOUND_MARKS = {"eq": "reported value", "approx": "approximate value", "lt": "upper bound (<)", "gt": "lower bound (>)"}
+BOUND_MARKS = {
+    "eq": "reported value",
+    "approx": "approximate value",
+    "lt": f"upper bound ({config.bound_sign('lt').strip()})",
+    "gt": f"lower bound ({config.bound_sign('gt').strip()})",
+}
 
 # A value reported as a bound ("at least", "up to") is drawn as an open mark at the bound with a
 # caret beside it on the side where the true value lies; a value as reported (or approximate) is a
@@ -358,7 +363,7 @@ def latency_data(results: pd.DataFrame) -> pd.DataFrame:
     d["phase_label"] = _phase_label(d["phase"])
     d["vantage"] = d["vantage"].fillna("").replace("", "unstated").str.replace("_", " ")
     d["mark"] = d["bound"].map(BOUND_MARKS).fillna("reported value")
-    sign = d["bound"].map({"lt": "< ", "gt": "> ", "approx": "≈ "}).fillna("")
+    sign = d["bound"].map(config.BOUND_SIGNS).fillna("")
     d["shown"] = sign + d["value"].map(lambda v: f"{v:g}") + " ms"
     return d
 

@@ -10,12 +10,10 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..config import PHASE_LABELS, label
+from ..config import BOUND_SIGNS, PHASE_LABELS, bound_sign, label
 from ..models.boot import STATISTIC_LABELS
 from ..models.iops import bound_verdict
 from .tables import fmt_number
-
-BOUND_WORDS = {"eq": "", "approx": "≈ ", "gt": "≥ ", "lt": "≤ "}  # on a derived maximum: at least / at most
 
 
 def _iv(est, lo, hi, pct=False) -> str:
@@ -56,7 +54,7 @@ def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
             "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
             "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
             "Estimate": [
-                f"{BOUND_WORDS.get(b, '')}{_iv(e, lo, hi)} {u}"
+                f"{bound_sign(b)}{_iv(e, lo, hi)} {u}"
                 for e, lo, hi, u, b in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit, bound)
             ],
             # what the interval spans, with the τ² behind it; the whole wording (interval_kind) is in
@@ -99,7 +97,7 @@ def boot_table(storms: pd.DataFrame) -> pd.DataFrame:
     IOPS per desktop booted per minute (derived, with their bounds), records."""
 
     def b(v, bound):
-        return "" if pd.isna(v) else f"{BOUND_WORDS.get(bound, '')}{fmt_number(v)}"
+        return "" if pd.isna(v) else f"{bound_sign(bound)}{fmt_number(v)}"
 
     return pd.DataFrame(
         {
@@ -247,9 +245,7 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
             "Test": test,
             "Cell": ext["cell"],
             "Status": ext["status"],
-            "Observed (derived)": [
-                BOUND_WORDS.get(b, "") + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])
-            ],
+            "Observed (derived)": [bound_sign(b) + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])],
             "Seed row (interval)": [
                 _iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])
             ],
@@ -369,7 +365,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
     """Each quoted rule of thumb (reported) beside the model (steady-state average, login peak, each
     with its interval: a 90 % PI only where the planning row has one, else the range it is), and
     the verdict against the steady-state interval named as it is (``rules_of_thumb``)."""
-    sign = {"eq": "", "gt": "> ", "lt": "< ", "approx": "≈ "}
+    sign = BOUND_SIGNS
     rule = [
         f"{sign[b]}{fmt_number(v)}" + (f"–{fmt_number(h)}" if h != v and b == "eq" else "")
         for b, v, h in zip(rules["bound"], rules["rule_value"], rules["rule_high"])
@@ -404,7 +400,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
 
 
 def _max(v, b) -> str:
-    return "" if pd.isna(v) else f"{BOUND_WORDS.get(b, '')}{fmt_number(v)}"
+    return "" if pd.isna(v) else f"{bound_sign(b)}{fmt_number(v)}"
 
 
 def _short_max(v, b, basis: str) -> str:
@@ -436,7 +432,7 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
                 for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])
             ],
             "Busiest resource (reported)": [
-                f"{r}: {BOUND_WORDS.get(b, '')}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})"
+                f"{r}: {bound_sign(b)}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})"
                 if isinstance(r, str) and r
                 else "no utilization reported"
                 for r, u, b, p, rec in zip(

@@ -20,7 +20,6 @@ VANTAGE_LABELS = {
     "storage_port": "storage port",
     "": "vantage not stated",
 }
-BOUND_SIGNS = {"eq": "", "approx": "≈ ", "lt": "< ", "gt": "> "}
 CLONE_LABELS = {"full_clone": "full clones", "linked_clone": "linked clones", "mixed": "full + linked clones"}
 
 
@@ -43,7 +42,7 @@ def fmt_value(value: float, unit: str, bound: str = "eq", value_high: float | No
     unit_txt = {"count": "", "%": "%", "": ""}.get(unit, f" {unit}")
     rng = value_high is not None and not pd.isna(value_high) and value_high != value and bound == "eq"
     num = f"{fmt_number(value)}–{fmt_number(value_high)}" if rng else fmt_number(value)
-    return f"{BOUND_SIGNS.get(bound, '')}{num}{unit_txt}".strip()
+    return f"{config.bound_sign(bound)}{num}{unit_txt}".strip()
 
 
 def sources_table(sources_df: pd.DataFrame) -> pd.DataFrame:

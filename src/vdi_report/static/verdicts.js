@@ -55,7 +55,8 @@
     if (Math.abs(x) >= 100) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
     return String(Number(x.toPrecision(6)));
   }
-  function sign(b) { return { gt: "> ", lt: "< ", approx: "\u2248 " }[b] || ""; }
+  // config.BOUND_SIGNS (the vocabulary's labels of the bounds): one sign per bound
+  function sign(b) { return { gt: "\u2265 ", lt: "\u2264 ", approx: "\u2248 " }[b] || ""; }
   function verdict(floor, demand, top) {
     if (floor >= top) { return VERDICTS[0]; }
     if (floor >= demand) { return VERDICTS[1]; }

@@ -120,7 +120,7 @@ def planning_table(ctx) -> pd.DataFrame:
     order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
     cells = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
     cells = cells.drop_duplicates("cell")["cell"]
-    prefix = {"gt": "≥ "}
+    prefix = {"gt": config.bound_sign("gt")}
 
     def fig(r, col, f):
         if r is None:
@@ -618,7 +618,7 @@ def verdict_rows(ctx) -> pd.DataFrame:
 
 
 def _sign(bound: str) -> str:
-    return {"gt": "> ", "lt": "< ", "approx": "≈ "}.get(bound, "")
+    return config.bound_sign(bound)
 
 
 def _usd(x) -> str:
@@ -972,7 +972,7 @@ def _cap_cell(ctx, g: pd.DataFrame, phases, condition: str) -> str:
     x = g[g["phase"].isin(phases) & (g["condition"] == condition)]
     if x.empty:
         return "not tested"
-    sign = {"gt": "> ", "lt": "< ", "approx": "≈ "}
+    sign = config.BOUND_SIGNS
     w = x[x["floor"].notna()].sort_values("floor", ascending=False)
     r = (w if len(w) else x).iloc[0]
     txt = f"{sign.get(r['bound'], '')}{fmt.num(r['iops'])} IOPS"

@@ -4,6 +4,7 @@ and (HTML) the sizing calculator."""
 
 import pandas as pd
 
+from ... import config
 from .. import calculator, charts, verdict_calculator
 from .. import formatting as fmt
 from .. import model_tables as mtables
@@ -124,7 +125,7 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
             items.setdefault(labels.get(r.source_id, r.source_id), []).append(
                 fill(
                     "{obs} {what}: {verdict} against {seeds}",
-                    obs=BOUND_PREFIX.get(r.bound, "") + fmt.num(obs),
+                    obs=config.bound_sign(r.bound) + fmt.num(obs),
                     what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
                     verdict=r.inside,
                     seeds=seeds,
@@ -262,9 +263,6 @@ def _calibration(ctx) -> None:
         "Leave one lab out: held-out labs against the others' intervals",
         "model-calibration",
     )
-
-
-BOUND_PREFIX = {"lt": "≤ ", "gt": "≥ ", "approx": "≈ "}
 
 
 def _iops_model(ctx) -> None:
