@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import config
 from . import formatting as fmt
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
@@ -59,7 +60,8 @@ def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
             out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
         elif col in ("fe_iops", "be_iops") and "bound" in size.columns:  # a lower bound keeps its sign
             out[head] = [
-                "–" if pd.isna(x) else ("≥ " if b == "gt" else "") + f"{x:,.0f}" for x, b in zip(v, size["bound"])
+                "–" if pd.isna(x) else config.bound_sign(b if b == "gt" else "eq") + f"{x:,.0f}"
+                for x, b in zip(v, size["bound"])
             ]
         else:
             out[head] = [f"{x:,.0f}" if pd.notna(x) else "–" for x in v]
@@ -121,6 +123,7 @@ def calculator_html(ctx) -> str:
         '<button type="button" id="calc-reset">Reset to the era</button></p>' + per_phase + "</div>"
     )
     profile = json.dumps(ctx.profile, sort_keys=True) if ctx.profile else "null"
+    gt_sign = json.dumps(config.bound_sign("gt"))  # the vocabulary's sign of a lower bound
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in RESULT_COLUMNS.values())
     labels = {r["value"]: r["label"] for r in ctx.vocabulary["phase"]}
     inputs = json.dumps(ctx.sizing_inputs, sort_keys=True).replace("</", "<\\/")
@@ -146,7 +149,7 @@ def calculator_html(ctx) -> str:
   var LOWER_BOUND = {{fe_iops: 1, be_iops: 1}};  // a lower bound (bound gt) prints with its sign, no interval
   function cell(col, v, r) {{
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
-    if (LOWER_BOUND[col] && r && r.bound === "gt") return "\u2265 " + num(v);
+    if (LOWER_BOUND[col] && r && r.bound === "gt") return {gt_sign} + num(v);
     if (col === "phase") return PHASES[v] || v;
     if (typeof v === "string") return v.replace(/&/g, "&amp;").replace(/</g, "&lt;");
     if (col === "read_share") return (v * 100).toFixed(0) + " %";

@@ -27,7 +27,7 @@ def _iv(est, lo, hi, pct=False) -> str:
 
 def _at_least(est) -> str:
     """A lower bound as printed everywhere: ``≥ 65,302``, no interval (``not estimable`` if NaN)."""
-    return "not estimable" if pd.isna(est) else f"≥ {fmt_number(est)}"
+    return "not estimable" if pd.isna(est) else bound_sign("gt") + fmt_number(est)
 
 
 def _bounds(t: pd.DataFrame) -> pd.Series:

@@ -489,12 +489,12 @@ def sizing_table(ctx) -> pd.DataFrame:
                 for d, r, w in zip(s["desktops_sized"], rate, s["warning"])
             ],
             "Front-end IOPS (PI)": [
-                f"≥ {fmt.num(e)}" if b == "gt" and pd.notna(e) else fmt.interval(e, lo, hi)
+                config.bound_sign(b) + fmt.num(e) if b == "gt" and pd.notna(e) else fmt.interval(e, lo, hi)
                 for e, lo, hi, b in zip(s["fe_iops"], s["fe_iops_pi90_low"], s["fe_iops_pi90_high"], s["bound"])
             ],
             "Read share": s["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
             "Back-end IOPS": [
-                "not known" if pd.isna(x) else ("≥ " if b == "gt" else "") + fmt.num(x)
+                "not known" if pd.isna(x) else config.bound_sign(b if b == "gt" else "eq") + fmt.num(x)
                 for x, b in zip(s["be_iops"], s["bound"])
             ],
             "Throughput, MB/s": s["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt.num(x)),
