@@ -299,3 +299,22 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     bad.write_text("choice_id,option\nlogin_variant,friday\n", encoding="utf-8")
     p = make_in(root, "data", f"CHOICES={bad}", check=False)
     assert p.returncode != 0 and "bad.csv: line 2: column 'option' = 'friday'" in p.stderr
+
+
+def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
+    """Issue 26 item 2: the modern rows (page 1's default basis) were unmoved by every choice. The
+    login peak known only by bounds enters at their geometric midpoint (assumed), or at either
+    bound (choice peak_bounds_point), MCS and Provisioning rows alike; the register's set-aside
+    runs enter the modern runs under register_resolutions = ignore (RA2053-0093, D-RA2053-05).
+    (The modern boot rows are lower bounds: the choice boot_peak_to_average moves them.)"""
+
+    def modern(**opts):
+        p = sensitivity.planning_under(results, ch(**opts)).plan
+        return p[p["era"] == "modern"].set_index(["provisioning", "phase", "statistic"])["estimate"]
+
+    base = modern()
+    lo, hi = modern(peak_bounds_point="lower"), modern(peak_bounds_point="upper")
+    for prov in ("mcs", "pvs"):
+        assert lo[(prov, "login", "peak")] < base[(prov, "login", "peak")] < hi[(prov, "login", "peak")]
+    ids = {o: " ".join(era._modern_runs(results, None, register=o)["record_ids"]) for o in ("apply", "ignore")}
+    assert "RA2053-0093" not in ids["apply"] and "RA2053-0093" in ids["ignore"]  # set aside by the register

@@ -196,16 +196,31 @@ def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.D
     )
 
 
-def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variants: bool = False) -> pd.DataFrame:
+PEAK_BOUND_POINTS = ("geometric_mid", "lower", "upper")  # choice peak_bounds_point (data/raw/analysis_choices.csv)
+
+
+def _modern_runs(
+    results: pd.DataFrame,
+    sources_df: pd.DataFrame | None,
+    variants: bool = False,
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
+) -> pd.DataFrame:
     """Per external run: the whole-test average (read + write averages, exact) and the login peak
     (bounds from the read and write peaks). Front-end (controller) figures, normal condition,
-    records used in the analysis; ``variants``: keep ``EXCLUDED_VARIANTS`` too."""
+    records used in the analysis (``register``: choice ``register_resolutions``; ``ignore`` uses
+    the records the register sets aside too); ``variants``: keep ``EXCLUDED_VARIANTS`` too. A peak
+    known by bounds enters at ``peak_point`` (choice ``peak_bounds_point``): the geometric
+    midpoint of its bounds (assumed), or the lower or upper bound. Raises ValueError for another
+    option."""
+    if register not in ("apply", "ignore") or peak_point not in PEAK_BOUND_POINTS:
+        raise ValueError(f"register must be apply|ignore and peak_point one of {PEAK_BOUND_POINTS}")
     from . import semantics
 
     r = semantics.observation_semantics(results, sources_df)
     r = r[
         (r["role"] == "external")
-        & r["used_in_analysis"]
+        & (r["used_in_analysis"] | (register == "ignore"))
         & (r["condition"].isin(["normal", ""]))
         & r["metric"].isin(["read_iops", "write_iops"])
         & (r["vantage"] == "array_frontend")
@@ -240,18 +255,23 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
             rows.append(base | {"value": v, "low": v, "high": v, "status": "exact"})
         else:
             lo, hi = max(rd["value"], wr["value"]) / n, (rd["value"] + wr["value"]) / n
-            rows.append(base | {"value": float(np.sqrt(lo * hi)), "low": lo, "high": hi, "status": "bounds"})
+            point = {"geometric_mid": float(np.sqrt(lo * hi)), "lower": lo, "upper": hi}[peak_point]
+            rows.append(base | {"value": point, "low": lo, "high": hi, "status": "bounds"})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
 def run_figures(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, obs: pd.DataFrame | None = None
+    results: pd.DataFrame,
+    sources_df: pd.DataFrame | None = None,
+    obs: pd.DataFrame | None = None,
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
 ) -> pd.DataFrame:
     """One figure per test run (seed: per worker class, as the IOPS model observes it) and cell,
     both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
     (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
     sum of the read and write peaks; value: their geometric midpoint, assumed)."""
-    runs = [_seed_runs(results, sources_df, obs), _modern_runs(results, sources_df)]
+    runs = [_seed_runs(results, sources_df, obs), _modern_runs(results, sources_df, False, register, peak_point)]
     return pd.concat(runs, ignore_index=True)[RUN_COLUMNS]
 
 
@@ -260,11 +280,14 @@ def grouped_runs(
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
     provisioning_pooling: str = "separate",
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
 ) -> pd.DataFrame:
-    """``run_figures`` with ``provisioning`` replaced by the group each run is pooled under
-    (``provisioning_group``: seed runs under their era's clone types, modern runs by MCS and
-    Provisioning apart, or pooled)."""
-    runs = run_figures(results, sources_df, obs)
+    """``run_figures`` (``register``, ``peak_point``: the choices ``register_resolutions`` and
+    ``peak_bounds_point``, see ``_modern_runs``) with ``provisioning`` replaced by the group each
+    run is pooled under (``provisioning_group``: seed runs under their era's clone types, modern
+    runs by MCS and Provisioning apart, or pooled)."""
+    runs = run_figures(results, sources_df, obs, register, peak_point)
     if len(runs):
         runs["provisioning"] = pd.concat(
             [provisioning_group(e, g["provisioning"], provisioning_pooling) for e, g in runs.groupby("era", sort=False)]
@@ -901,12 +924,16 @@ def planning_rows(
     provisioning_pooling: str = "separate",
     boot_peak_average: str = "none",
     tau2_source: str = "borrowed_seed",
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
     ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
     declared defaults); ``boot_pooling``, ``boot_peak_average``: the choices ``boot_pooling`` and
     ``boot_peak_to_average`` (``boot_rows``); ``provisioning_pooling``: the choice of that name
     (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled);
+    ``register``, ``peak_point``: the choices ``register_resolutions`` and ``peak_bounds_point``
+    as they reach the modern runs (``_modern_runs``);
     ``tau2_source``: the choice of that name (``borrowed_tau2``: a cell of fewer than
     ``MIN_FOR_PI`` labs borrows the seed labs' τ² for an interval for a new lab, or keeps the range
     of its labs' runs). tau2, i2, tau2_source: the between-lab heterogeneity behind the interval
@@ -924,7 +951,7 @@ def planning_rows(
     I/O size). identifiable: what the row can and cannot tell.
     """
     labels = _labels(sources_df)
-    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
+    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling, register, peak_point))
     win = login_windows(results, sources_df).set_index("source_id")
     floors, tau2s = era_heterogeneity(docs, storms)
     rows = []
@@ -954,7 +981,11 @@ def planning_rows(
             if (d["status"] != "exact").any():
                 row["interval_kind"] += (
                     "; runs known by bounds (one direction's peak to the sum of read and write peaks) "
-                    "enter at their geometric midpoint (assumed)"
+                    + {
+                        "geometric_mid": "enter at their geometric midpoint (assumed)",
+                        "lower": "enter at their lower bound (choice peak_bounds_point)",
+                        "upper": "enter at their upper bound (choice peak_bounds_point)",
+                    }[peak_point]
                 )
             if cell == "login peak":
                 w = win.reindex(d["source_id"]).dropna(subset=["login_window_min"])

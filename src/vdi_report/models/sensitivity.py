@@ -121,6 +121,8 @@ def planning_under(
         provisioning_pooling=ch["provisioning_pooling"],
         boot_peak_average=ch["boot_peak_to_average"],
         tau2_source=ch["tau2_source"],
+        register=ch["register_resolutions"],
+        peak_point=ch["peak_bounds_point"],
     )
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
