@@ -123,6 +123,7 @@ def planning_under(
         tau2_source=ch["tau2_source"],
         register=ch["register_resolutions"],
         peak_point=ch["peak_bounds_point"],
+        probes=ch["probe_handling"],
     )
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
@@ -191,6 +192,7 @@ MODEL_TABLES = (
     "iops_per_desktop_model",
     "iops_model_lodo",
     "iops_calibration",
+    "within_lab_effects",
     "iops_model_external",
     "boot_external",
 )  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
@@ -236,6 +238,7 @@ def model_tables(
             provisioning_pooling=run.choices["provisioning_pooling"],
             tau2_source=run.choices["tau2_source"],
         ),
+        "within_lab_effects": era.within_lab_effects(results, sources_df),
         "iops_model_external": era.external_evidence(results, plan),
         "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
     }
