@@ -334,27 +334,60 @@ def _reference_rows(sens: pd.DataFrame) -> pd.DataFrame:
     return sens[sens["worker_class"].isin([iops.ANY_CLASS, iops.REFERENCE_CLASS])]
 
 
+RANKING_COLUMNS = [
+    "choice_id",
+    "max_abs_change",
+    "row",
+    "option",
+    "max_abs_interval_change",
+    "interval_row",
+    "interval_option",
+    "not_estimable",
+]
+
+
+def interval_change(sens: pd.DataFrame) -> pd.Series:
+    """Per row of ``sens``: how far its 90 % interval moved from the default specification's
+    interval of the same era, phase and statistic, the larger of |pi90_low / default pi90_low - 1|
+    and |pi90_high / default pi90_high - 1| (ratio); NaN where either interval is missing (a lower
+    bound has none)."""
+    one = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & (sens["specification"] == analysis.DEFAULT_KEY)])
+    keys = ["era", "phase", "statistic"]
+    d = one.drop_duplicates(keys).set_index(keys)[["pi90_low", "pi90_high"]]
+    idx = pd.MultiIndex.from_frame(sens[keys])
+    lo = sens["pi90_low"].to_numpy(dtype=float) / d["pi90_low"].reindex(idx).to_numpy(dtype=float) - 1
+    hi = sens["pi90_high"].to_numpy(dtype=float) / d["pi90_high"].reindex(idx).to_numpy(dtype=float) - 1
+    return pd.Series(np.fmax(np.abs(lo), np.abs(hi)), index=sens.index)
+
+
 def ranking(sens: pd.DataFrame) -> pd.DataFrame:
     """The choices ordered by how far one flip moves a planning estimate of the pooled (or the
-    reference, knowledge) class. Columns: choice_id,
+    reference, knowledge) class. Columns ``RANKING_COLUMNS``: choice_id,
     max_abs_change (largest |change| over the choice's other options and the planning rows; 0
     when none moves), row (``phase statistic`` it moves most), option (the option that does),
-    not_estimable (an option leaves a row without an estimate)."""
+    max_abs_interval_change, interval_row, interval_option: the same for the rows' 90 % interval
+    ends (``interval_change``: a choice such as ``tau2_source`` moves an interval, not an
+    estimate), not_estimable (an option leaves a row without an estimate)."""
     s = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & ~sens["is_default"]])
+    s = s.assign(_ic=interval_change(sens).reindex(s.index))
     rows = []
     for cid, g in s.groupby("choice_id", sort=False):
-        a = g["change"].abs()
+        a, b = g["change"].abs(), g["_ic"]
         i = a.idxmax() if a.notna().any() else None
+        j = b.idxmax() if b.notna().any() else None
         rows.append(
             {
                 "choice_id": cid,
                 "max_abs_change": float(a.max()) if i is not None else 0.0,
                 "row": f"{g.at[i, 'phase']} {g.at[i, 'statistic']}" if i is not None else "",
                 "option": g.at[i, "option"] if i is not None else "",
+                "max_abs_interval_change": float(b.max()) if j is not None else 0.0,
+                "interval_row": f"{g.at[j, 'phase']} {g.at[j, 'statistic']}" if j is not None else "",
+                "interval_option": g.at[j, "option"] if j is not None else "",
                 "not_estimable": bool(g["estimate"].isna().any()),
             }
         )
-    out = pd.DataFrame(rows, columns=["choice_id", "max_abs_change", "row", "option", "not_estimable"])
+    out = pd.DataFrame(rows, columns=RANKING_COLUMNS)
     return out.sort_values(["max_abs_change", "choice_id"], ascending=[False, True]).reset_index(drop=True)
 
 
