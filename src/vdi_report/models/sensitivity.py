@@ -367,14 +367,14 @@ def ranking(sens: pd.DataFrame) -> pd.DataFrame:
     when none moves), row (``phase statistic`` it moves most), option (the option that does),
     max_abs_interval_change, interval_row, interval_option: the same for the rows' 90 % interval
     ends (``interval_change``: a choice such as ``tau2_source`` moves an interval, not an
-    estimate), not_estimable (an option leaves a row without an estimate)."""
+    estimate; 0 and empty when no interval moves), not_estimable (an option leaves a row without an estimate)."""
     s = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & ~sens["is_default"]])
     s = s.assign(_ic=interval_change(sens).reindex(s.index))
     rows = []
     for cid, g in s.groupby("choice_id", sort=False):
         a, b = g["change"].abs(), g["_ic"]
         i = a.idxmax() if a.notna().any() else None
-        j = b.idxmax() if b.notna().any() else None
+        j = b.idxmax() if (b > 1e-12).any() else None  # no row named when no interval moves
         rows.append(
             {
                 "choice_id": cid,
