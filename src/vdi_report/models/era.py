@@ -1331,6 +1331,8 @@ def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = 
     rows = []
     for effect, a, b, scope in pairs:
         sa, sb = side(a), side(b)
+        basis = {x: test_setup.lookup(setup, x[0], x[1], "provisioning")[1] for x in (a, b)}
+        assumed = [f"{x[1]}'s provisioning: test_setup.csv {b_}" for x, b_ in basis.items() if b_.endswith("(assumed)")]
         differs = {
             "provisioning": "nothing else declared (same document, hardware, harness and window)",
             "profile_storage": (
@@ -1341,7 +1343,7 @@ def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = 
                 f"({sa['desktops']:.0f} against {sb['desktops']:.0f}) and window ({sa['phase']}: logons and steady "
                 f"state, no boot; {sb['phase']}: also boot and idle wait)"
             ),
-        }[effect]
+        }[effect] + "".join(f"; {x}" for x in assumed)
         rows.append(
             {
                 "effect": effect,

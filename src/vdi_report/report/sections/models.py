@@ -284,13 +284,19 @@ def _within_lab(ctx) -> None:
         "({n_prov} documents); FSLogix profiles on Nutanix Files colocated with the desktops at {files} the run with "
         "Files on a dedicated cluster; the 2023 edition of RA-2022 (EUX 2023 disk actions on) at {harness} the 2024 "
         "edition's MCS whole test, a ratio that also holds other hardware, versions and a window without the boot. "
-        "The 2023 edition enters no default row (analysis choice `probe_handling` = {probe}, register D-RA2022E-03).",
+        "{probe}",
         lab=w["lab"].iloc[0],
         prov=span("provisioning"),
-        n_prov=fmt.num(int((w["effect"] == "provisioning").sum())),
+        n_prov=fmt.num(int(w.loc[w["effect"] == "provisioning", "a_source_id"].nunique())),
         files=span("profile_storage"),
         harness=span("harness"),
-        probe=ctx.choices["probe_handling"],
+        probe=(
+            "The 2023 edition enters the whole-test rows as one more document of the same lab (analysis choice "
+            "`probe_handling` = pooled)."
+            if ctx.choices["probe_handling"] == "pooled"
+            else "The 2023 edition enters no planning row (analysis choice `probe_handling` = "
+            f"{ctx.choices['probe_handling']}, register D-RA2022E-03: runs of unlike harness stay apart)."
+        ),
     )
     shown = pd.DataFrame(
         {
