@@ -21,7 +21,8 @@
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`,
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
-# `iops_model_external.csv`, `iops_model_lodo.csv`, `iops_calibration.csv`, `boot_storms.csv`,
+# `iops_model_external.csv`, `iops_model_lodo.csv`, `iops_calibration.csv`, `within_lab_effects.csv`,
+# `boot_storms.csv`,
 # `boot_external.csv` and `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
 # `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
@@ -153,6 +154,21 @@ lodo
 cal = tables["iops_calibration"]
 catalogue.write("iops_calibration", cal)
 cal
+
+# %% [markdown]
+# ## Within-lab effects
+#
+# Runs of one lab that differ by one declared factor, on the whole-test average: MCS against
+# Citrix Provisioning in each document, FSLogix profiles on Nutanix Files colocated against a
+# dedicated cluster, and the 2023 edition of RA-2022 (EUX 2023 disk actions on) against the 2024
+# edition (EUX settings modified), whose ratio also holds hardware, versions and window
+# (`also_differs`). Reported read and write averages with their records; IOPS per desktop and
+# the ratio are derived (`era.within_lab_effects`).
+
+# %%
+within = tables["within_lab_effects"]
+catalogue.write("within_lab_effects", within)
+within
 
 # %% [markdown]
 # ## Out of sample: every external figure with its true status

@@ -504,6 +504,30 @@ _TABLES = [
         ),
     ),
     Table(
+        "within_lab_effects",
+        "within_lab_effects.csv",
+        "iops_model",
+        "within-lab effect on the whole-test average: two runs of one lab that differ by one declared factor "
+        "(provisioning, profile storage, the 2023 and 2024 editions' harness), reported values with their records",
+        (
+            Col("effect", isin=("provisioning", "profile_storage", "harness"), required=True),
+            *_cols("comparison scope lab", required=True),
+            *[
+                c
+                for side in ("a", "b")
+                for c in (
+                    *_cols(f"{side}_source_id {side}_document", required=True),
+                    Col(f"{side}_configuration", vocab="configuration", required=True),
+                    Col(f"{side}_phase", vocab="phase", required=True),
+                    *_cols(f"{side}_read_iops {side}_write_iops {side}_desktops {side}_iops_per_desktop", float),
+                    Col(f"{side}_record_ids", required=True),
+                )
+            ],
+            Col("ratio", float),
+            *_cols("value_basis also_differs", required=True),
+        ),
+    ),
+    Table(
         "boot_storms",
         "boot_storms.csv",
         "iops_model",

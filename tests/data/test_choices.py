@@ -299,3 +299,136 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     bad.write_text("choice_id,option\nlogin_variant,friday\n", encoding="utf-8")
     p = make_in(root, "data", f"CHOICES={bad}", check=False)
     assert p.returncode != 0 and "bad.csv: line 2: column 'option' = 'friday'" in p.stderr
+
+
+def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
+    """Issue 26 item 2: the modern rows (page 1's default basis) were unmoved by every choice. The
+    login peak known only by bounds enters at their geometric midpoint (assumed), or at either
+    bound (choice peak_bounds_point), MCS and Provisioning rows alike; the register's set-aside
+    runs enter the modern runs under register_resolutions = ignore (RA2053-0093, D-RA2053-05).
+    (The modern boot rows are lower bounds: the choice boot_peak_to_average moves them.)"""
+
+    def modern(**opts):
+        p = sensitivity.planning_under(results, ch(**opts)).plan
+        return p[p["era"] == "modern"].set_index(["provisioning", "phase", "statistic"])["estimate"]
+
+    base = modern()
+    lo, hi = modern(peak_bounds_point="lower"), modern(peak_bounds_point="upper")
+    for prov in ("mcs", "pvs"):
+        assert lo[(prov, "login", "peak")] < base[(prov, "login", "peak")] < hi[(prov, "login", "peak")]
+    ids = {o: " ".join(era._modern_runs(results, None, register=o)["record_ids"]) for o in ("apply", "ignore")}
+    assert "RA2053-0093" not in ids["apply"] and "RA2053-0093" in ids["ignore"]  # set aside by the register
+
+
+# --- choices behind the modern rows (issue 24, issue 26 item 2) ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def modern_plans(results):
+    """The planning table under every option of peak_bounds_point and probe_handling (one at a
+    time, the other choices at their defaults), keyed by (choice, option)."""
+    memo: dict = {}
+    return {
+        (cid, opt): sensitivity.planning_under(results, ch(**{cid: opt}), memo=memo).plan
+        for cid in ("peak_bounds_point", "probe_handling")
+        for opt in DECL.options[cid]
+    }
+
+
+def _modern(plan, provisioning="mcs"):
+    m = plan[(plan["era"] == "modern") & (plan["provisioning"] == provisioning)]
+    return m.set_index(["phase", "statistic"])
+
+
+@pytest.mark.parametrize(
+    "cid, opt",
+    [(c, o) for c in ("peak_bounds_point", "probe_handling") for o in DECL.options[c]],
+)
+def test_every_option_of_the_modern_choices_builds_the_planning_rows(modern_plans, cid, opt):
+    """Each option builds every modern cell (MCS and Provisioning login peak and whole test, the
+    MCS boot rows) with an estimate, and an interval inside which it lies (a bound row has none)."""
+    plan = modern_plans[(cid, opt)]
+    for prov in ("mcs", "pvs"):
+        m = _modern(plan, prov)
+        for key in (("login", "peak"), ("full_run", "average")):
+            r = m.loc[key]
+            assert np.isfinite(r["estimate"]) and r["pi90_low"] <= r["estimate"] <= r["pi90_high"], (prov, key)
+            assert r["n_labs"] == 1
+    assert {"peak_per_rate", "io_per_boot"} <= set(_modern(plan).loc["boot"].index)
+
+
+def test_peak_bounds_point_moves_the_login_peak_to_the_bound_it_names(modern_plans, results):
+    """The RA-2022 login peak is known by RA2022-0115 (read) and RA2022-0117 (write) only: lower
+    takes the larger of the two ÷ desktops, upper their sum ÷ desktops, geometric_mid the
+    geometric mean of the two (the row's estimate: one document, one run)."""
+    v = results.set_index("record_id")["value"]
+    n = float(results.set_index("record_id").at["RA2022-0115", "desktops"])  # the MCS Windows 11 run's desktops
+    lo = max(v["RA2022-0115"], v["RA2022-0117"]) / n
+    hi = (v["RA2022-0115"] + v["RA2022-0117"]) / n
+    got = {o: _modern(modern_plans[("peak_bounds_point", o)]).at[("login", "peak"), "estimate"] for o in PEAKS}
+    assert got["lower"] == pytest.approx(lo) and got["upper"] == pytest.approx(hi)
+    assert got["geometric_mid"] == pytest.approx(np.sqrt(lo * hi))
+    for o in PEAKS:  # the interval moves with the point; the whole test does not
+        a, b = _modern(modern_plans[("peak_bounds_point", o)]), _modern(modern_plans[("peak_bounds_point", "lower")])
+        assert a.at[("full_run", "average"), "estimate"] == pytest.approx(b.at[("full_run", "average"), "estimate"])
+    assert (
+        _modern(modern_plans[("peak_bounds_point", "upper")]).at[("login", "peak"), "pi90_high"]
+        > _modern(modern_plans[("peak_bounds_point", "geometric_mid")]).at[("login", "peak"), "pi90_high"]
+        > _modern(modern_plans[("peak_bounds_point", "lower")]).at[("login", "peak"), "pi90_high"]
+    )
+
+
+PEAKS = ("geometric_mid", "lower", "upper")
+
+
+def test_probe_handling_keeps_the_2023_edition_out_by_default_and_pools_it_as_one_more_document(modern_plans):
+    """Register D-RA2022E-03: the 2023 edition's EUX disk actions raised IOPS up to tenfold, so by
+    default no modern row holds it; pooled adds it to the whole-test rows as a fourth document of
+    the same lab (n_labs stays 1), raising both estimates and naming the register entry."""
+    sep, pooled = modern_plans[("probe_handling", "separate")], modern_plans[("probe_handling", "pooled")]
+    assert not sep.loc[sep["era"] == "modern", "documents"].str.contains("2023").any()
+    for prov in ("mcs", "pvs"):
+        a, b = _modern(sep, prov).loc[("full_run", "average")], _modern(pooled, prov).loc[("full_run", "average")]
+        assert b["n_documents"] == a["n_documents"] + 1 and b["n_labs"] == a["n_labs"] == 1
+        assert "RA-2022 (2023)" in b["documents"] and "D-RA2022E-03" in b["interval_kind"]
+        assert b["estimate"] > a["estimate"] and b["pi90_high"] > a["pi90_high"]
+        # the login peak has no 2023 figure (its chart peak spans logons and steady state)
+        assert "2023" not in _modern(pooled, prov).at[("login", "peak"), "documents"]
+
+
+def test_within_lab_effects_are_labelled_and_rest_on_their_records(processed, results):
+    """within_lab_effects.csv: MCS vs Provisioning in each Nutanix document, FSLogix colocated vs
+    dedicated Files, and the 2023 vs 2024 edition of RA-2022; the reported read and write
+    averages are the records' values, per desktop and ratio derived from them."""
+    w = processed("within_lab_effects")
+    v = results.set_index("record_id")["value"]
+    assert set(w["effect"]) == {"provisioning", "profile_storage", "harness"}
+    assert w["scope"].str.startswith("within-lab comparison").all() and (w["lab"] == w["lab"].iloc[0]).all()
+    for side in ("a", "b"):
+        rd, wr = zip(*w[f"{side}_record_ids"].str.split())
+        assert np.allclose(w[f"{side}_read_iops"], v.loc[list(rd)]) and np.allclose(
+            w[f"{side}_write_iops"], v.loc[list(wr)]
+        )
+        per = (w[f"{side}_read_iops"] + w[f"{side}_write_iops"]) / w[f"{side}_desktops"]
+        assert np.allclose(w[f"{side}_iops_per_desktop"], per)
+    assert np.allclose(w["ratio"], w["a_iops_per_desktop"] / w["b_iops_per_desktop"])
+    h = w[w["effect"] == "harness"]
+    assert (h["a_source_id"] == "nutanix_ra2022_2023").all() and (h["b_source_id"] == "nutanix_ra2022").all()
+    assert set(h["a_record_ids"]) == {"RA2022E-0060 RA2022E-0056"}  # 34,871 read + 23,040 write, 1,000 desktops
+    assert (h["ratio"] > 1).all() and h["also_differs"].str.contains("window").all()
+    p = w[w["effect"] == "provisioning"]
+    assert {"nutanix_ra2022", "nutanix_ra2022_2023", "nutanix_ra2053", "nutanix_ra2136"} == set(p["a_source_id"])
+    f = w[w["effect"] == "profile_storage"].iloc[0]
+    assert (f["a_configuration"], f["b_configuration"]) == ("g8_mcs_8n_files_colocated", "g8_mcs_8n_files_dedicated")
+
+
+def test_sensitivity_shows_the_modern_choices_moving_the_modern_rows(sens):
+    """sensitivity.csv carries peak_bounds_point and probe_handling with their effect on the modern
+    rows (login peak; whole test), and the ranking reports a choice that moves an interval only
+    (tau2_source: the estimate stays, the interval for a new lab becomes a range of runs)."""
+    one = sens[(sens["kind"] == "one_at_a_time") & (sens["era"] == "modern")]
+    moved = one[one["change"].abs() > 1e-9].groupby("choice_id")["phase"].agg(set)
+    assert "login" in moved["peak_bounds_point"] and "full_run" in moved["probe_handling"]
+    r = sensitivity.ranking(sens).set_index("choice_id")
+    assert r.at["tau2_source", "max_abs_interval_change"] > 0.01
+    assert r.at["peak_bounds_point", "max_abs_interval_change"] > 0.01

@@ -197,16 +197,60 @@ def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.D
     )
 
 
-def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variants: bool = False) -> pd.DataFrame:
+PEAK_BOUND_POINTS = ("geometric_mid", "lower", "upper")  # choice peak_bounds_point (data/raw/analysis_choices.csv)
+PROBE_HANDLINGS = ("separate", "pooled")  # choice probe_handling (data/raw/analysis_choices.csv)
+# Documents whose Login Enterprise probes differ from the default modern rows' (test_setup.csv factor
+# ``probes``), with the register entry that keeps them apart: the 2023 edition of RA-2022 ran the
+# 2023 EUX Score's disk actions, which raised IOPS "up to 10 times" (ra-2022-06 L48); the 2024
+# editions modified the EUX settings (their appendices, "EUX Setting Customization").
+UNLIKE_PROBES = {"nutanix_ra2022_2023": "D-RA2022E-03"}
+# Where profile I/O lands, of runs the modern rows leave out (test_setup.csv factor
+# ``profile_storage``): on a file service of another cluster the desktop cluster's controllers do
+# not count the profile I/O, so the run measures another data path (no 2024 run has it).
+PROFILE_STORAGE_APART = ("file_service_separate",)
+# The (phase, statistic) of a modern run that enter the cells: the whole Login Enterprise run's
+# average (2024 editions, window test: boot, idle wait, logons and steady state, register
+# D-RA2053-08), the login peak, and the 2023 edition's whole-test average (chart legends over
+# 01:00-02:07, logons and steady state, no boot: ra-2022-07 L195, L271), which enters the same
+# whole-test cell under probe_handling = pooled.
+MODERN_CELLS = (("full_run", "average"), ("login", "peak"), ("login_and_steady_state", "average"))
+
+
+def _modern_runs(
+    results: pd.DataFrame,
+    sources_df: pd.DataFrame | None,
+    variants: bool = False,
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
+    probes: str = "separate",
+    profiles_apart: bool = False,
+) -> pd.DataFrame:
     """Per external run: the whole-test average (read + write averages, exact) and the login peak
     (bounds from the read and write peaks). Front-end (controller) figures, normal condition,
-    records used in the analysis; ``variants``: keep ``EXCLUDED_VARIANTS`` too."""
+    records used in the analysis (``register``: choice ``register_resolutions``; ``ignore`` uses
+    the records the register sets aside too); ``variants``: keep ``EXCLUDED_VARIANTS`` too. A peak
+    known by bounds enters at ``peak_point`` (choice ``peak_bounds_point``): the geometric
+    midpoint of its bounds (assumed), or the lower or upper bound. ``probes`` (choice
+    ``probe_handling``): ``separate`` leaves out the documents of ``UNLIKE_PROBES`` (another
+    Login Enterprise probe setting), ``pooled`` keeps their runs (the 2023 edition's whole-test
+    average, phase ``login_and_steady_state``, enters the whole-test cell). Runs whose profile
+    I/O lands on a file service of another cluster (``PROFILE_STORAGE_APART``) are left out
+    unless ``profiles_apart`` (``within_lab_effects`` compares them). Columns ``RUN_COLUMNS``
+    (value, low, high: IOPS per desktop). Raises ValueError for another option."""
+    if register not in ("apply", "ignore") or peak_point not in PEAK_BOUND_POINTS or probes not in PROBE_HANDLINGS:
+        raise ValueError(
+            f"register must be apply|ignore, peak_point one of {PEAK_BOUND_POINTS}, "
+            f"probes one of {PROBE_HANDLINGS}; got {register!r}, {peak_point!r}, {probes!r}"
+        )
+    from ..raw import test_setup
     from . import semantics
 
     r = semantics.observation_semantics(results, sources_df)
+    if probes == "separate":
+        r = r[~r["source_id"].isin(list(UNLIKE_PROBES))]
     r = r[
         (r["role"] == "external")
-        & r["used_in_analysis"]
+        & (r["used_in_analysis"] | (register == "ignore"))
         & (r["condition"].isin(["normal", ""]))
         & r["metric"].isin(["read_iops", "write_iops"])
         & (r["vantage"] == "array_frontend")
@@ -220,7 +264,9 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
     rows = []
     for k, g in r.groupby(keys, sort=True):
         phase, stat = k[-2], k[-1]
-        if (phase, stat) not in (("full_run", "average"), ("login", "peak")):
+        if (phase, stat) not in MODERN_CELLS:
+            continue
+        if not profiles_apart and test_setup.lookup(setup, k[0], k[3], "profile_storage")[0] in PROFILE_STORAGE_APART:
             continue
         g = g.sort_values("record_id").drop_duplicates("metric")
         if set(g["metric"]) != {"read_iops", "write_iops"} or not g["bound"].isin(["eq", "approx"]).all():
@@ -241,18 +287,29 @@ def _modern_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, variant
             rows.append(base | {"value": v, "low": v, "high": v, "status": "exact"})
         else:
             lo, hi = max(rd["value"], wr["value"]) / n, (rd["value"] + wr["value"]) / n
-            rows.append(base | {"value": float(np.sqrt(lo * hi)), "low": lo, "high": hi, "status": "bounds"})
+            point = {"geometric_mid": float(np.sqrt(lo * hi)), "lower": lo, "upper": hi}[peak_point]
+            rows.append(base | {"value": point, "low": lo, "high": hi, "status": "bounds"})
     return pd.DataFrame(rows, columns=RUN_COLUMNS)
 
 
 def run_figures(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, obs: pd.DataFrame | None = None
+    results: pd.DataFrame,
+    sources_df: pd.DataFrame | None = None,
+    obs: pd.DataFrame | None = None,
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
+    probes: str = "separate",
 ) -> pd.DataFrame:
     """One figure per test run (seed: per worker class, as the IOPS model observes it) and cell,
     both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
     (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
-    sum of the read and write peaks; value: their geometric midpoint, assumed)."""
-    runs = [_seed_runs(results, sources_df, obs), _modern_runs(results, sources_df)]
+    sum of the read and write peaks; value: their geometric midpoint, assumed, or the bound the
+    choice ``peak_bounds_point`` names). ``register``, ``peak_point``, ``probes``: see
+    ``_modern_runs``."""
+    runs = [
+        _seed_runs(results, sources_df, obs),
+        _modern_runs(results, sources_df, False, register, peak_point, probes),
+    ]
     return pd.concat(runs, ignore_index=True)[RUN_COLUMNS]
 
 
@@ -261,11 +318,16 @@ def grouped_runs(
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
     provisioning_pooling: str = "separate",
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
+    probes: str = "separate",
 ) -> pd.DataFrame:
-    """``run_figures`` with ``provisioning`` replaced by the group each run is pooled under
-    (``provisioning_group``: seed runs under their era's clone types, modern runs by MCS and
-    Provisioning apart, or pooled)."""
-    runs = run_figures(results, sources_df, obs)
+    """``run_figures`` (``register``, ``peak_point``, ``probes``: the choices
+    ``register_resolutions``, ``peak_bounds_point`` and ``probe_handling``, see ``_modern_runs``)
+    with ``provisioning`` replaced by the group each run is pooled under (``provisioning_group``:
+    seed runs under their era's clone types, modern runs by MCS and Provisioning apart, or
+    pooled)."""
+    runs = run_figures(results, sources_df, obs, register, peak_point, probes)
     if len(runs):
         runs["provisioning"] = pd.concat(
             [provisioning_group(e, g["provisioning"], provisioning_pooling) for e, g in runs.groupby("era", sort=False)]
@@ -783,6 +845,7 @@ def boot_rows(
                 "vendors": ", ".join(sorted(set(ok["vendor"]))),
                 "n_vendors": ok["vendor"].nunique(),
                 "_sources": list(ok["source_id"]),
+                "_records": [x for c in ("peak_record", "average_record") if c in ok.columns for x in ok[c] if x],
                 "rate_low": float(ok["boot_rate_per_min"].astype(float).min()),
                 "rate_high": float(ok["boot_rate_per_min"].astype(float).max()),
                 "boot_rate_per_min": _gmean(ok["boot_rate_per_min"].astype(float)),
@@ -892,6 +955,31 @@ def era_heterogeneity(docs: pd.DataFrame, storms: pd.DataFrame, exclude_lab: str
     return floors, seed_tau2(allf["seed"], None, floors["seed"])
 
 
+def _choice_notes(d: pd.DataFrame, peak_point: str, labels: dict[str, str]) -> str:
+    """What the choices ``peak_bounds_point`` and ``probe_handling`` did to a row pooled from the
+    document figures ``d`` (``document_figures``), appended to its ``interval_kind``: how runs known
+    by bounds enter, and which documents of another probe setting (``UNLIKE_PROBES``) it holds;
+    ``""`` when neither applies."""
+    out = ""
+    if (d["status"] != "exact").any():
+        out += (
+            "; runs known by bounds (one direction's peak to the sum of read and write peaks) "
+            + {
+                "geometric_mid": "enter at their geometric midpoint (assumed)",
+                "lower": "enter at their lower bound (choice peak_bounds_point)",
+                "upper": "enter at their upper bound (choice peak_bounds_point)",
+            }[peak_point]
+        )
+    unlike = sorted(set(d["source_id"]) & set(UNLIKE_PROBES))
+    if unlike:
+        out += (
+            "; with "
+            + ", ".join(f"{labels.get(x, x)} ({UNLIKE_PROBES[x]})" for x in unlike)
+            + ", a document of the same lab run with other Login Enterprise probes (choice probe_handling)"
+        )
+    return out
+
+
 def planning_rows(
     results: pd.DataFrame,
     storms: pd.DataFrame,
@@ -902,12 +990,17 @@ def planning_rows(
     provisioning_pooling: str = "separate",
     boot_peak_average: str = "none",
     tau2_source: str = "borrowed_seed",
+    register: str = "apply",
+    peak_point: str = "geometric_mid",
+    probes: str = "separate",
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
     ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
     declared defaults); ``boot_pooling``, ``boot_peak_average``: the choices ``boot_pooling`` and
     ``boot_peak_to_average`` (``boot_rows``); ``provisioning_pooling``: the choice of that name
     (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled);
+    ``register``, ``peak_point``, ``probes``: the choices ``register_resolutions``,
+    ``peak_bounds_point`` and ``probe_handling`` as they reach the modern runs (``_modern_runs``);
     ``tau2_source``: the choice of that name (``borrowed_tau2``: a cell of fewer than
     ``MIN_FOR_PI`` labs borrows the seed labs' τ² for an interval for a new lab, or keeps the range
     of its labs' runs). tau2, i2, tau2_source: the between-lab heterogeneity behind the interval
@@ -925,7 +1018,7 @@ def planning_rows(
     I/O size). identifiable: what the row can and cannot tell.
     """
     labels = _labels(sources_df)
-    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
+    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling, register, peak_point, probes))
     win = login_windows(results, sources_df).set_index("source_id")
     floors, tau2s = era_heterogeneity(docs, storms)
     rows = []
@@ -950,13 +1043,10 @@ def planning_rows(
                 "n_vendors": d["vendor"].nunique(),
                 "vendors": ", ".join(sorted(set(d["vendor"]))),
                 "_sources": list(d["source_id"]),
+                "_records": " ".join(d["record_ids"]).split(),
                 "spec": "documents pooled (geometric mean)",
             }
-            if (d["status"] != "exact").any():
-                row["interval_kind"] += (
-                    "; runs known by bounds (one direction's peak to the sum of read and write peaks) "
-                    "enter at their geometric midpoint (assumed)"
-                )
+            row["interval_kind"] += _choice_notes(d, peak_point, labels)
             if cell == "login peak":
                 w = win.reindex(d["source_id"]).dropna(subset=["login_window_min"])
                 row.update(
@@ -968,8 +1058,12 @@ def planning_rows(
         rows += boot_rows(storms, era, boot_pooling, boot_peak_average, floors[era], tau2s, tau2_source)
     t = pd.DataFrame(rows)
     row_sources = t.pop("_sources")
+    conf = results.drop_duplicates("record_id").set_index("record_id")[["source_id", "configuration"]]
+    row_runs = t.pop("_records").map(  # (source, configuration) of the records behind each row
+        lambda ids: sorted({tuple(conf.loc[i]) for i in (ids if isinstance(ids, list) else []) if i in conf.index})
+    )
     t["documents"] = row_sources.map(lambda s: ", ".join(labels.get(x, x) for x in s))
-    t = harness.harness_columns(t, row_sources, labels, _setup())  # load tool, probes, profile storage
+    t = harness.harness_columns(t, row_sources, labels, _setup(), row_runs)  # load tool, probes, profile storage
     t["labs"] = t["labs"].map(", ".join)
     seed = t[t["era"] == "seed"].set_index("cell")
     for i, r in t[t["era"] == "modern"].iterrows():
@@ -1165,6 +1259,119 @@ def calibration_coverage(cal: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(out)
+
+
+WITHIN_LAB_COLUMNS = catalogue.table("within_lab_effects").column_names  # the catalogue's declaration
+EFFECTS = {
+    "provisioning": "Citrix MCS vs Citrix Provisioning",
+    "profile_storage": "FSLogix profiles on Nutanix Files colocated vs on a dedicated cluster",
+    "harness": "2023 edition (EUX 2023 disk actions on) vs 2024 edition (EUX settings modified)",
+}
+
+
+def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Within-lab effects on the whole-test average (``within_lab_effects.csv``, columns
+    ``WITHIN_LAB_COLUMNS``): pairs of runs of one lab (the Nutanix documents, sources.csv ``lab``)
+    that differ by one declared factor, each run's reported read and write IOPS averages and
+    desktops with their records, its IOPS per desktop (derived: (read + write) ÷ desktops) and the
+    ratio a ÷ b (derived). Effects (``EFFECTS``):
+
+    - ``provisioning``: in every modern document, the Provisioning run's configuration against the
+      MCS run of the same name with ``pvs`` read as ``mcs`` (e.g. g8_pvs_8n against g8_mcs_8n);
+      a = MCS, b = Provisioning; one document, one harness;
+    - ``profile_storage``: in one document, the run whose profile containers sit on the desktops'
+      own cluster (test_setup.csv ``containers_same_storage``) against the run with them on a file
+      service of another cluster (``file_service_separate``); one document, one harness;
+    - ``harness``: a document of ``UNLIKE_PROBES`` (2023 EUX disk actions on) against each MCS
+      run of the later edition of the same document number (sources.csv ``document_number``),
+      runs without profile containers only; a = 2023 edition. The two editions also differ in
+      hardware, software versions and window (``also_differs``), so the ratio is not the probes'
+      effect alone.
+
+    Every run is read as ``_modern_runs`` reads it (probe_handling ``pooled``, profiles apart kept).
+    Zero rows when no pair exists."""
+    from ..raw import test_setup
+
+    runs = _modern_runs(results, sources_df, probes="pooled", profiles_apart=True)
+    runs = runs[runs["cell"] == WHOLE_TEST].set_index(["source_id", "configuration"])
+    src = _sources(sources_df).set_index("source_id")
+    setup = _setup()
+    val = results.set_index("record_id")
+    labels = _labels(sources_df)
+
+    def side(key):
+        r = runs.loc[key]
+        rd, wr = r["record_ids"].split()
+        return {
+            "source_id": key[0],
+            "document": labels.get(key[0], key[0]),
+            "configuration": key[1],
+            "phase": r["phase"],
+            "read_iops": float(val.at[rd, "value"]),
+            "write_iops": float(val.at[wr, "value"]),
+            "desktops": float(r["desktops"]),
+            "iops_per_desktop": float(r["value"]),
+            "record_ids": f"{rd} {wr}",
+        }
+
+    def profile(key):
+        return test_setup.lookup(setup, key[0], key[1], "profile_storage")[0]
+
+    pairs = []
+    for key in runs.index:
+        if runs.at[key, "provisioning"] == "pvs" and (key[0], key[1].replace("pvs", "mcs", 1)) in runs.index:
+            pairs.append(("provisioning", (key[0], key[1].replace("pvs", "mcs", 1)), key, "one document, one harness"))
+    for sid in sorted(set(runs.index.get_level_values(0))):
+        keys = [k for k in runs.index if k[0] == sid]
+        co = [k for k in keys if profile(k) == "containers_same_storage"]
+        ded = [k for k in keys if profile(k) == "file_service_separate"]
+        if len(co) == 1 and len(ded) == 1:
+            pairs.append(("profile_storage", co[0], ded[0], "one document, one harness"))
+    for sid in sorted(set(UNLIKE_PROBES) & set(runs.index.get_level_values(0))):
+        later = src.index[(src["document_number"] == src.at[sid, "document_number"]) & (src.index != sid)]
+        plain = [
+            k
+            for k in runs.index
+            if runs.at[k, "provisioning"] == "mcs" and profile(k) in ("", "desktop_disk") and k[0] in set(later) | {sid}
+        ]
+        for a in [k for k in plain if k[0] == sid]:
+            for b in [k for k in plain if k[0] != sid]:
+                pairs.append(("harness", a, b, "one lab, two editions"))
+    rows = []
+    for effect, a, b, scope in pairs:
+        sa, sb = side(a), side(b)
+        basis = {x: test_setup.lookup(setup, x[0], x[1], "provisioning")[1] for x in (a, b)}
+        assumed = [f"{x[1]}'s provisioning: test_setup.csv {b_}" for x, b_ in basis.items() if b_.endswith("(assumed)")]
+        differs = {
+            "provisioning": "nothing else declared (same document, hardware, harness and window)",
+            "profile_storage": (
+                "where the Nutanix Files VMs run (their disks count on the desktop cluster when colocated)"
+            ),
+            "harness": (
+                f"hardware ({src.at[a[0], 'array']} against {src.at[b[0], 'array']}), software versions, desktops "
+                f"({sa['desktops']:.0f} against {sb['desktops']:.0f}) and window ({sa['phase']}: logons and steady "
+                f"state, no boot; {sb['phase']}: also boot and idle wait)"
+            ),
+        }[effect] + "".join(f"; {x}" for x in assumed)
+        rows.append(
+            {
+                "effect": effect,
+                "comparison": EFFECTS[effect],
+                "scope": f"within-lab comparison: {scope}",
+                "lab": str(src.at[a[0], "lab"]),
+                **{f"a_{c}": v for c, v in sa.items()},
+                **{f"b_{c}": v for c, v in sb.items()},
+                "ratio": sa["iops_per_desktop"] / sb["iops_per_desktop"],
+                "value_basis": "reported: read and write IOPS averages (chart legends or tables) and desktops; "
+                "derived: IOPS per desktop = (read + write) ÷ desktops, ratio = a ÷ b",
+                "also_differs": differs,
+            }
+        )
+    out = pd.DataFrame(rows, columns=WITHIN_LAB_COLUMNS)
+    order = {e: i for i, e in enumerate(EFFECTS)}
+    return out.sort_values(
+        ["effect", "a_source_id", "b_source_id"], key=lambda c: c.map(order) if c.name == "effect" else c
+    ).reset_index(drop=True)
 
 
 # The columns of ``iops_model_external.csv``, in file order: the catalogue's declaration (one source).

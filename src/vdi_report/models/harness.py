@@ -31,7 +31,11 @@ def _configurations(setup_wide: pd.DataFrame, source_id: str, provisioning: str)
 
 
 def harness_columns(
-    rows: pd.DataFrame, row_sources: pd.Series, labels: dict[str, str], setup_wide: pd.DataFrame
+    rows: pd.DataFrame,
+    row_sources: pd.Series,
+    labels: dict[str, str],
+    setup_wide: pd.DataFrame,
+    row_runs: pd.Series | None = None,
 ) -> pd.DataFrame:
     """``rows`` (planning rows, any columns, with ``provisioning``) with one column per factor of
     ``HARNESS_FACTORS`` and ``harness_lines``.
@@ -42,6 +46,9 @@ def harness_columns(
     stated for its configurations of the row's provisioning (``"<document>: <value>"``, documents
     joined by ``"; "``; a document's values by ``" | "``; ``"<document>: not stated"`` beside the
     documents that state it); ``"not stated"`` alone where no document of the row states it.
+    ``row_runs``: per row, the (source id, configuration) pairs of the records pooled in it; a
+    document's configurations are those when given (the runs the row holds: e.g. RA-2022's
+    first-run profile-container run is not in the MCS rows), else those of the row's provisioning.
     ``harness_lines``: the ``text_file:L<line>`` each stated value comes from
     (``(assumed)`` when test_setup.csv's basis is assumed). Raises KeyError if ``rows`` has no
     ``provisioning`` column."""
@@ -53,11 +60,12 @@ def harness_columns(
         lines: list[str] = []
         for factor in HARNESS_FACTORS:
             parts = []
+            runs = [] if row_runs is None else list(row_runs.loc[i] or [])
             for s in sources:
-                found = [
-                    test_setup.lookup(setup_wide, s, c, factor)
-                    for c in _configurations(setup_wide, s, str(r["provisioning"]))
-                ]
+                confs = sorted({c for src, c in runs if src == s}) or _configurations(
+                    setup_wide, s, str(r["provisioning"])
+                )
+                found = [test_setup.lookup(setup_wide, s, c, factor) for c in confs]
                 values = list(dict.fromkeys(v for v, _ in found if v))
                 lines += [src for v, src in found if v]
                 parts.append(f"{labels.get(s, s)}: {' | '.join(values) or NOT_STATED}")

@@ -121,6 +121,9 @@ def planning_under(
         provisioning_pooling=ch["provisioning_pooling"],
         boot_peak_average=ch["boot_peak_to_average"],
         tau2_source=ch["tau2_source"],
+        register=ch["register_resolutions"],
+        peak_point=ch["peak_bounds_point"],
+        probes=ch["probe_handling"],
     )
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
@@ -189,6 +192,7 @@ MODEL_TABLES = (
     "iops_per_desktop_model",
     "iops_model_lodo",
     "iops_calibration",
+    "within_lab_effects",
     "iops_model_external",
     "boot_external",
 )  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
@@ -234,6 +238,7 @@ def model_tables(
             provisioning_pooling=run.choices["provisioning_pooling"],
             tau2_source=run.choices["tau2_source"],
         ),
+        "within_lab_effects": era.within_lab_effects(results, sources_df),
         "iops_model_external": era.external_evidence(results, plan),
         "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
     }
@@ -329,27 +334,60 @@ def _reference_rows(sens: pd.DataFrame) -> pd.DataFrame:
     return sens[sens["worker_class"].isin([iops.ANY_CLASS, iops.REFERENCE_CLASS])]
 
 
+RANKING_COLUMNS = [
+    "choice_id",
+    "max_abs_change",
+    "row",
+    "option",
+    "max_abs_interval_change",
+    "interval_row",
+    "interval_option",
+    "not_estimable",
+]
+
+
+def interval_change(sens: pd.DataFrame) -> pd.Series:
+    """Per row of ``sens``: how far its 90 % interval moved from the default specification's
+    interval of the same era, phase and statistic, the larger of |pi90_low / default pi90_low - 1|
+    and |pi90_high / default pi90_high - 1| (ratio); NaN where either interval is missing (a lower
+    bound has none)."""
+    one = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & (sens["specification"] == analysis.DEFAULT_KEY)])
+    keys = ["era", "phase", "statistic"]
+    d = one.drop_duplicates(keys).set_index(keys)[["pi90_low", "pi90_high"]]
+    idx = pd.MultiIndex.from_frame(sens[keys])
+    lo = sens["pi90_low"].to_numpy(dtype=float) / d["pi90_low"].reindex(idx).to_numpy(dtype=float) - 1
+    hi = sens["pi90_high"].to_numpy(dtype=float) / d["pi90_high"].reindex(idx).to_numpy(dtype=float) - 1
+    return pd.Series(np.fmax(np.abs(lo), np.abs(hi)), index=sens.index)
+
+
 def ranking(sens: pd.DataFrame) -> pd.DataFrame:
     """The choices ordered by how far one flip moves a planning estimate of the pooled (or the
-    reference, knowledge) class. Columns: choice_id,
+    reference, knowledge) class. Columns ``RANKING_COLUMNS``: choice_id,
     max_abs_change (largest |change| over the choice's other options and the planning rows; 0
     when none moves), row (``phase statistic`` it moves most), option (the option that does),
-    not_estimable (an option leaves a row without an estimate)."""
+    max_abs_interval_change, interval_row, interval_option: the same for the rows' 90 % interval
+    ends (``interval_change``: a choice such as ``tau2_source`` moves an interval, not an
+    estimate; 0 and empty when no interval moves), not_estimable (an option leaves a row without an estimate)."""
     s = _reference_rows(sens[(sens["kind"] == "one_at_a_time") & ~sens["is_default"]])
+    s = s.assign(_ic=interval_change(sens).reindex(s.index))
     rows = []
     for cid, g in s.groupby("choice_id", sort=False):
-        a = g["change"].abs()
+        a, b = g["change"].abs(), g["_ic"]
         i = a.idxmax() if a.notna().any() else None
+        j = b.idxmax() if (b > 1e-12).any() else None  # no row named when no interval moves
         rows.append(
             {
                 "choice_id": cid,
                 "max_abs_change": float(a.max()) if i is not None else 0.0,
                 "row": f"{g.at[i, 'phase']} {g.at[i, 'statistic']}" if i is not None else "",
                 "option": g.at[i, "option"] if i is not None else "",
+                "max_abs_interval_change": float(b.max()) if j is not None else 0.0,
+                "interval_row": f"{g.at[j, 'phase']} {g.at[j, 'statistic']}" if j is not None else "",
+                "interval_option": g.at[j, "option"] if j is not None else "",
                 "not_estimable": bool(g["estimate"].isna().any()),
             }
         )
-    out = pd.DataFrame(rows, columns=["choice_id", "max_abs_change", "row", "option", "not_estimable"])
+    out = pd.DataFrame(rows, columns=RANKING_COLUMNS)
     return out.sort_values(["max_abs_change", "choice_id"], ascending=[False, True]).reset_index(drop=True)
 
 

@@ -45,6 +45,7 @@ TABLES = {
     "external": "iops_model_external",  # out-of-sample check on the external documents
     "lodo": "iops_model_lodo",  # leave-one-document-out per era
     "calibration": "iops_calibration",  # leave-one-lab-out: the intervals for a new lab checked
+    "within_lab": "within_lab_effects",  # within-lab effects (one lab: provisioning, profile storage, harness)
     "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
     "sizing_inputs": "sizing_inputs",  # the inputs of scenario.size (JSON: a dict)

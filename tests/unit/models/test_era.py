@@ -142,3 +142,24 @@ def test_documents_of_one_lab_are_one_replicate_never_a_prediction_interval():
     mixed = era.pool(pd.Series([10.0, 40.0, 90.0]), labs=pd.Series(["A", "A", "B"]))
     assert mixed["n_labs"] == 2 and mixed["estimate"] == pytest.approx(math.sqrt(20.0 * 90.0))
     assert mixed["interval_spans"] == "range of 2 labs"
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"register": "skip"}, {"peak_point": "midpoint"}, {"probes": "merged"}],
+)
+def test_modern_runs_refuse_an_undeclared_option(kwargs):
+    """The choices register_resolutions, peak_bounds_point and probe_handling reach _modern_runs
+    by their declared options only: another is a ValueError naming the options."""
+    with pytest.raises(ValueError, match="peak_point one of"):
+        era._modern_runs(pd.DataFrame(), None, **kwargs)
+
+
+def test_declared_options_of_the_modern_choices_match_the_code():
+    """analysis_choices.csv and models.era name the same options for the modern choices."""
+    from vdi_report.raw import choices as analysis
+
+    d = analysis.declared()
+    assert tuple(d.options["peak_bounds_point"]) == era.PEAK_BOUND_POINTS
+    assert tuple(d.options["probe_handling"]) == era.PROBE_HANDLINGS
+    assert d.default["probe_handling"] == "separate" and d.default["peak_bounds_point"] == "geometric_mid"

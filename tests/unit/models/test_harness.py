@@ -41,3 +41,13 @@ def test_the_lines_behind_a_row_point_into_its_documents(setup_wide):
     lines = r["harness_lines"].split()
     assert lines and len(lines) == len(set(lines))
     assert all(":L" in x and x.split(":L")[1].isdigit() for x in lines)
+
+
+def test_the_runs_behind_a_row_decide_its_configurations(setup_wide):
+    """With the row's runs given (planning_rows passes the records' configurations), a document
+    states only what those runs had: RA-2022's MCS rows hold mcs_w11_8n (desktop-disk profiles),
+    not its first-run profile-container run mcs_w11_8n_cpm."""
+    rows = pd.DataFrame({"provisioning": ["mcs"]})
+    runs = pd.Series([[("nutanix_ra2022", "mcs_w11_8n"), ("nutanix_ra2022", "mcs_w10_8n")]])
+    r = harness.harness_columns(rows, pd.Series([["nutanix_ra2022"]]), LABELS, setup_wide, runs).iloc[0]
+    assert r["profile_storage"] == "RA-2022: desktop_disk"

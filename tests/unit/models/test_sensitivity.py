@@ -1,6 +1,7 @@
 """The sensitivity grid computes the parts no analysis choice reaches once per grid (issue 27)."""
 
 import pandas as pd
+import pytest
 
 from vdi_report.models import era, sensitivity
 
@@ -27,3 +28,44 @@ def test_choice_independent_parts_run_once_per_argument_set_and_are_restored(mon
 def test_the_grid_memo_covers_functions_era_still_has():
     for name in sensitivity.CHOICE_INDEPENDENT:
         assert callable(getattr(era, name, None)), f"models.era has no {name}: update CHOICE_INDEPENDENT"
+
+
+def test_ranking_reports_a_choice_that_moves_an_interval_but_no_estimate():
+    """A choice like tau2_source leaves the estimate and moves the interval: ranking names it with
+    its interval move (max_abs_interval_change), not as a choice that moves nothing."""
+    from vdi_report.raw import choices as analysis
+
+    def row(cid, opt, default, spec, est, lo, hi):
+        return {
+            "kind": "one_at_a_time",
+            "choice_id": cid,
+            "option": opt,
+            "is_default": default,
+            "specification": spec,
+            "era": "modern",
+            "phase": "full_run",
+            "worker_class": "knowledge",
+            "statistic": "average",
+            "estimate": est,
+            "pi90_low": lo,
+            "pi90_high": hi,
+            "change": est / 10.0 - 1,
+        }
+
+    sens = pd.DataFrame(
+        [
+            row("tau2_source", "borrowed_seed", True, analysis.DEFAULT_KEY, 10.0, 5.0, 20.0),
+            row("tau2_source", "none", False, "tau2_source=none", 10.0, 9.0, 11.0),
+            row("probe_handling", "separate", True, analysis.DEFAULT_KEY, 10.0, 5.0, 20.0),
+            row("probe_handling", "pooled", False, "probe_handling=pooled", 12.0, 6.0, 24.0),
+        ]
+    )
+    r = sensitivity.ranking(sens).set_index("choice_id")
+    assert r.at["tau2_source", "max_abs_change"] == 0.0
+    assert r.at["tau2_source", "max_abs_interval_change"] == pytest.approx(0.8)  # 9 / 5 - 1
+    assert (
+        r.at["tau2_source", "interval_option"] == "none" and r.at["tau2_source", "interval_row"] == "full_run average"
+    )
+    assert r.at["probe_handling", "max_abs_change"] == pytest.approx(0.2)
+    assert r.at["probe_handling", "max_abs_interval_change"] == pytest.approx(0.2)
+    assert list(r.index) == ["probe_handling", "tau2_source"]

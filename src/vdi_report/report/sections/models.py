@@ -265,6 +265,54 @@ def _calibration(ctx) -> None:
     )
 
 
+def _within_lab(ctx) -> None:
+    """The within-lab effects (``within_lab_effects.csv``): one lab's runs that differ by one
+    declared factor, with a sentence whose numbers come from the table (ratios derived from the
+    reported read and write averages)."""
+    w = ctx.within_lab
+    if w.empty:
+        return
+    ratio = {e: g["ratio"] for e, g in w.groupby("effect")}
+
+    def span(e: str) -> str:
+        r = ratio.get(e, pd.Series(dtype=float))
+        return "" if r.empty else f"{r.min():.2f}×" if len(r) == 1 else f"{r.min():.2f}–{r.max():.2f}×"
+
+    say(
+        "### Within-lab effects\n\n"
+        "Runs of one lab ({lab}) that differ by one declared factor, on the whole-test average, are within-lab "
+        "comparisons, not effects for another lab. MCS ran at {prov} the IOPS per desktop of Citrix Provisioning "
+        "({n_prov} documents); FSLogix profiles on Nutanix Files colocated with the desktops at {files} the run with "
+        "Files on a dedicated cluster; the 2023 edition of RA-2022 (EUX 2023 disk actions on) at {harness} the 2024 "
+        "edition's MCS whole test, a ratio that also holds other hardware, versions and a window without the boot. "
+        "{probe}",
+        lab=w["lab"].iloc[0],
+        prov=span("provisioning"),
+        n_prov=fmt.num(int(w.loc[w["effect"] == "provisioning", "a_source_id"].nunique())),
+        files=span("profile_storage"),
+        harness=span("harness"),
+        probe=(
+            "The 2023 edition enters the whole-test rows as one more document of the same lab (analysis choice "
+            "`probe_handling` = pooled)."
+            if ctx.choices["probe_handling"] == "pooled"
+            else "The 2023 edition enters no planning row (analysis choice `probe_handling` = "
+            f"{ctx.choices['probe_handling']}, register D-RA2022E-03: runs of unlike harness stay apart)."
+        ),
+    )
+    shown = pd.DataFrame(
+        {
+            "Effect": w["comparison"],
+            "a": w["a_document"] + " " + w["a_configuration"],
+            "a IOPS/desktop": w["a_iops_per_desktop"].map(lambda x: f"{x:.1f}"),
+            "b": w["b_document"] + " " + w["b_configuration"],
+            "b IOPS/desktop": w["b_iops_per_desktop"].map(lambda x: f"{x:.1f}"),
+            "a ÷ b (derived)": w["ratio"].map(lambda x: f"{x:.2f}"),
+            "Records (a; b)": w["a_record_ids"] + "; " + w["b_record_ids"],
+        }
+    )
+    table(shown, "Within-lab effects on the whole-test average (one lab; per desktop and ratio derived)", "within-lab")
+
+
 def _iops_model(ctx) -> None:
     from ...models import boot as boot_mod
     from ...models import iops
@@ -381,6 +429,7 @@ def _iops_model(ctx) -> None:
             "yet, so there is no out-of-sample check."
         )
     _calibration(ctx)
+    _within_lab(ctx)
     storms = ctx.boot_storms
     say(
         "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "

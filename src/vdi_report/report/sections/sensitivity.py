@@ -153,16 +153,26 @@ def _answer_sentence(ctx) -> str:
 
 
 def _unmoved(rank: pd.DataFrame, decl) -> str:
-    """The sentence naming the choices whose every option leaves every planning figure as it is
-    (``ranking``'s max_abs_change 0), and why that can be; "" when every choice moves one."""
-    none = [decl.label[c] for c in rank.loc[rank["max_abs_change"].fillna(0).abs() < 1e-12, "choice_id"]]
-    if not none:
-        return ""
-    return (
-        f"{len(none)} choice{'s move' if len(none) > 1 else ' moves'} no planning figure ({fmt.words(none)}): "
-        "the planning rows pool the documents' figures, so a choice that acts only on the regression model of the "
-        "Models chapter, or on observations no planning row takes, leaves them as they are."
-    )
+    """The sentences naming the choices that move a planning interval but no estimate
+    (``ranking``'s max_abs_change 0, max_abs_interval_change above 0: e.g. ``tau2_source``), and
+    those whose every option leaves every planning figure and interval as it is, with why that
+    can be; "" when every choice moves an estimate."""
+    still = rank["max_abs_change"].fillna(0).abs() < 1e-12
+    moves_interval = rank["max_abs_interval_change"].fillna(0).abs() >= 1e-12
+    only = [
+        f"{decl.label[r.choice_id].lower()} ({r.interval_option}: interval ends up to "
+        f"{_signed(r.max_abs_interval_change).lstrip('+')}, {r.interval_row.replace('_', ' ')})"
+        for r in rank[still & moves_interval].itertuples()
+    ]
+    none = [decl.label[c] for c in rank.loc[still & ~moves_interval, "choice_id"]]
+    text = f"Moving an interval but no estimate: {'; '.join(only)}. " if only else ""
+    if none:
+        text += (
+            f"{len(none)} choice{'s move' if len(none) > 1 else ' moves'} no planning figure ({fmt.words(none)}): "
+            "the planning rows pool the documents' figures, so a choice that acts only on the regression model of "
+            "the Models chapter, or on observations no planning row takes, leaves them as they are."
+        )
+    return text
 
 
 def render(ctx) -> None:
