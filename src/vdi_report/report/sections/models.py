@@ -273,6 +273,7 @@ def _within_lab(ctx) -> None:
     if w.empty:
         return
     ratio = {e: g["ratio"] for e, g in w.groupby("effect")}
+    old_ed = fmt.words(w.loc[w["effect"] == "harness", "a_document"].drop_duplicates()) or "the older edition"
 
     def span(e: str) -> str:
         r = ratio.get(e, pd.Series(dtype=float))
@@ -283,20 +284,30 @@ def _within_lab(ctx) -> None:
         "Runs of one lab ({lab}) that differ by one declared factor, on the whole-test average, are within-lab "
         "comparisons, not effects for another lab. MCS ran at {prov} the IOPS per desktop of Citrix Provisioning "
         "({n_prov} documents); FSLogix profiles on Nutanix Files colocated with the desktops at {files} the run with "
-        "Files on a dedicated cluster; the 2023 edition of RA-2022 (EUX 2023 disk actions on) at {harness} the 2024 "
-        "edition's MCS whole test, a ratio that also holds other hardware, versions and a window without the boot. "
+        "Files on a dedicated cluster; {old_ed} (its harness's disk actions on) at {harness} {new_ed}'s MCS whole "
+        "test, a ratio that also holds other hardware, versions and a window without the boot. "
         "{probe}",
         lab=w["lab"].iloc[0],
         prov=span("provisioning"),
         n_prov=fmt.num(int(w.loc[w["effect"] == "provisioning", "a_source_id"].nunique())),
         files=span("profile_storage"),
         harness=span("harness"),
+        old_ed=old_ed,
+        new_ed=fmt.words(w.loc[w["effect"] == "harness", "b_document"].drop_duplicates()) or "the newer edition",
         probe=(
-            "The 2023 edition enters the whole-test rows as one more document of the same lab (analysis choice "
-            "`probe_handling` = pooled)."
+            fill(
+                "{ed} enters the whole-test rows as one more document of the same lab (analysis choice "
+                "`probe_handling` = pooled).",
+                ed=old_ed,
+            )
             if ctx.choices["probe_handling"] == "pooled"
-            else "The 2023 edition enters no planning row (analysis choice `probe_handling` = "
-            f"{ctx.choices['probe_handling']}, register D-RA2022E-03: runs of unlike harness stay apart)."
+            else fill(
+                "{ed} enters no planning row (analysis choice `probe_handling` = {opt}, register {reg}: runs "
+                "of unlike harness stay apart).",
+                ed=old_ed,
+                opt=ctx.choices["probe_handling"],
+                reg=", ".join(dict.fromkeys(_era().UNLIKE_PROBES.values())),
+            )
         ),
     )
     shown = pd.DataFrame(
