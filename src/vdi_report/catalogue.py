@@ -572,6 +572,62 @@ _TABLES = [
         ),
     ),
     Table(
+        "iops_calibration_coverage",
+        "iops_calibration_coverage.csv",
+        "iops_model",
+        "one kind of interval checked by leaving one lab out (iops_calibration): how many held-out labs fell "
+        "inside it (models.era.calibration_coverage)",
+        (
+            Col("interval", required=True),
+            *_cols("checked inside", int),
+            Col("coverage", float),
+            Col("not_checkable", int),
+        ),
+        key=("interval",),
+    ),
+    Table(
+        "observation_context",
+        "observation_context.csv",
+        "iops_model",
+        "one observation of the IOPS model or one seed boot storm, with what it was measured with "
+        "(models.iops.observation_context)",
+        (
+            *_cols("vendor what", required=True),
+            Col("worker_class"),
+            *_cols("value low high", float),
+            *_cols("bound records broker load_tool guest_os clone_type platform"),
+        ),
+    ),
+    Table(
+        "rules_of_thumb",
+        "rules_of_thumb.csv",
+        "iops_model",
+        "one per-desktop IOPS rule a document quotes, beside the seed rows' steady-state average and login peak "
+        "(models.iops.rules_of_thumb)",
+        (
+            Col("vendor", required=True),
+            Col("record_id", required=True),
+            *_cols("worker_class compared_class"),
+            *_cols("rule_low rule_high rule_value", float),
+            *_cols("bound audit"),
+            *_cols("steady_avg steady_pi90_low steady_pi90_high login_peak login_pi90_low login_pi90_high", float),
+            *_cols("steady_interval verdict"),
+        ),
+    ),
+    Table(
+        "io_profile",
+        "io_profile.csv",
+        "iops_model",
+        "one test, phase, statistic and vantage that reports read and write IOPS or throughput and IOPS: read "
+        "share and implied I/O size (models.iops.io_profile)",
+        (
+            *_cols("source_id role vendor", required=True),
+            *_cols("test_id phase statistic vantage"),
+            *_cols("read_share kb_per_io", float),
+            Col("records"),
+        ),
+    ),
+    Table(
         "sizing_inputs",
         "sizing_inputs.json",
         "iops_model",
@@ -723,6 +779,53 @@ _TABLES = [
             *_cols("estimate pi90_low pi90_high change n_obs", float),
             Col("spec"),
         ),
+    ),
+    Table(
+        "sensitivity_ranking",
+        "sensitivity_ranking.csv",
+        "sensitivity",
+        "one analysis choice: how far one flip moves a planning estimate and interval of the pooled or "
+        "reference class (models.sensitivity.ranking), largest move first",
+        (
+            Col("choice_id", required=True),
+            Col("max_abs_change", float),
+            *_cols("row option"),
+            Col("max_abs_interval_change", float),
+            *_cols("interval_row interval_option"),
+            Col("not_estimable", bool),
+        ),
+        key=("choice_id",),
+    ),
+    Table(
+        "sensitivity_movers",
+        "sensitivity_movers.csv",
+        "sensitivity",
+        "one planning row (era, phase, statistic; pooled or reference class) and one choice that moves it when "
+        "flipped alone, with the option that moves it most (models.sensitivity.row_movers); a row no choice "
+        "moves has one line with an empty choice",
+        (
+            *_cols("era phase statistic", required=True),
+            Col("default_estimate", float),
+            *_cols("choice_id option"),
+            *_cols("estimate change", float),
+        ),
+        key=("era", "phase", "statistic", "choice_id"),
+    ),
+    Table(
+        "sensitivity_tornado",
+        "sensitivity_tornado.csv",
+        "sensitivity",
+        "one analysis choice and planning row (era, phase, statistic; pooled or reference class): the lowest and "
+        "highest change of the estimate over the choice's options, one at a time (models.sensitivity.tornado)",
+        (
+            *_cols("choice_id era phase statistic", required=True),
+            Col("low_change", float),
+            Col("low_option"),
+            Col("high_change", float),
+            Col("high_option"),
+            Col("not_estimable"),
+        ),
+        key=("choice_id", "era", "phase", "statistic"),
     ),
     Table(
         "cost_assumptions",

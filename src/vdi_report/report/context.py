@@ -45,6 +45,10 @@ TABLES = {
     "external": "iops_model_external",  # out-of-sample check on the external documents
     "lodo": "iops_model_lodo",  # leave-one-document-out per era
     "calibration": "iops_calibration",  # leave-one-lab-out: the intervals for a new lab checked
+    "calibration_coverage": "iops_calibration_coverage",  # how many held-out labs each interval held
+    "observation_context": "observation_context",  # what each observation was measured with
+    "rules_of_thumb": "rules_of_thumb",  # the documents' rules against the seed rows
+    "io_profile": "io_profile",  # read share and I/O size per test (derived)
     "within_lab": "within_lab_effects",  # within-lab effects (one lab: provisioning, profile storage, harness)
     "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
@@ -56,6 +60,9 @@ TABLES = {
     "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
     "cost": "cost",  # cost per desktop from assumed prices
     "sensitivity": "sensitivity",  # planning figures under each analysis choice (sensitivity.csv)
+    "sensitivity_ranking": "sensitivity_ranking",  # the choices by their largest one-flip move
+    "sensitivity_movers": "sensitivity_movers",  # per planning row, the choices that move it
+    "sensitivity_tornado": "sensitivity_tornado",  # per choice and row, the lowest and highest change
     "cost_assumptions": "cost_assumptions",  # the cost file as the cost stage read it
     "drive_mix": "drive_mix",  # FMD and HDD counts per tested configuration
     "tiering_saving": "tiering_saving",  # drive-cost saving of the tiered configuration

@@ -226,7 +226,7 @@ def _calibration(ctx) -> None:
     if cal.empty:
         say("### Leave one lab out\n\nNo cell has two labs: the intervals for a new lab cannot be checked.")
         return
-    cov = era.calibration_coverage(cal).set_index("interval")
+    cov = ctx.calibration_coverage.set_index("interval")
     new, old = cov.iloc[0], cov.iloc[1]
     say(
         "### Leave one lab out: are the intervals for a new lab calibrated?\n\n"
@@ -368,13 +368,7 @@ def _iops_model(ctx) -> None:
     )
     _heterogeneity(ctx)
     table(
-        mtables.context_table(
-            iops.observation_context(
-                obs,
-                ctx.boot_storms.assign(peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])),
-                ctx.sources,
-            )
-        ),
+        mtables.context_table(ctx.observation_context),
         "What each observation was measured with: Login VSI version, guest OS, clone type, broker",
         "model-context",
     )
@@ -527,7 +521,7 @@ def _iops_model(ctx) -> None:
         docs=_steady_docs(pred),
     )
     table(
-        mtables.rules_table(iops.rules_of_thumb(ctx.results, pred.assign(worker_class=iops.ANY_CLASS))),
+        mtables.rules_table(ctx.rules_of_thumb),
         "Quoted IOPS-per-desktop rules against the model",
         "model-rules",
     )
@@ -537,7 +531,7 @@ def _iops_model(ctx) -> None:
         "include the array's own I/O and are not the desktops' demand. Seed documents only: the external "
         "documents' mix is not pooled with them."
     )
-    profile = iops.io_profile(ctx.results)
+    profile = ctx.io_profile
     table(
         mtables.io_profile_table(profile[profile["role"] == "seed"]),
         "Read share and implied I/O size per test (derived)",
