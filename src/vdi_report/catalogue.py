@@ -863,6 +863,30 @@ _TABLES = [
         ),
         key=("source_id", "reference", "tiered"),
     ),
+    Table(
+        "tiering_saving_curve",
+        "tiering_saving_curve.csv",
+        "density_cost",
+        "one pair of configurations at one HDD/FMD price ratio (0 to 1 by 0.01): the tiered configuration's "
+        "drive-cost saving (the report's saving curve)",
+        (
+            *_cols("source_id reference tiered", required=True),
+            *_cols("hdd_to_fmd_price_ratio with_hdds", float),
+        ),
+        key=("source_id", "reference", "tiered", "hdd_to_fmd_price_ratio"),
+    ),
+    Table(
+        "boot_demand",
+        "boot_demand.csv",
+        "scenario",
+        "one point of the boot-demand line of the report's scenario: peak front-end boot IOPS at a boot rate, "
+        "from the seed boot row (rate × peak IOPS per desktop booted per minute), fitted up to "
+        "models.boot.EXTRAPOLATION_FACTOR × the highest fitted rate, extrapolated beyond to the scenario's rate",
+        (
+            Col("part", isin=("model (fitted)", "extrapolated beyond the tested boot rates"), required=True),
+            *_cols("boot_rate_per_min fe_iops fe_iops_low fe_iops_high scenario_boot_rate_per_min", float),
+        ),
+    ),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}
 

@@ -66,6 +66,8 @@ TABLES = {
     "cost_assumptions": "cost_assumptions",  # the cost file as the cost stage read it
     "drive_mix": "drive_mix",  # FMD and HDD counts per tested configuration
     "tiering_saving": "tiering_saving",  # drive-cost saving of the tiered configuration
+    "tiering_saving_curve": "tiering_saving_curve",  # that saving over HDD/FMD price ratios 0 to 1
+    "boot_demand": "boot_demand",  # the boot-demand line up to the scenario's rate (stage scenario)
 }
 
 
@@ -148,6 +150,19 @@ class Context:
                         "rebuild it with `make report` and these parameters"
                     )
         return s
+
+    def boot_demand_line(self, rate: float) -> pd.DataFrame:
+        """The boot-demand line the ``scenario`` stage drew (``boot_demand``): read, never
+        recomputed. Raises ValueError when it was drawn for another boot rate than ``rate``
+        (desktops per minute; rebuild with ``make report`` and these parameters)."""
+        line = self.boot_demand
+        have = float(line["scenario_boot_rate_per_min"].iloc[0]) if len(line) else float("nan")
+        if not abs(have - float(rate)) <= 1e-6 * max(1.0, abs(float(rate))):
+            raise ValueError(
+                f"data/processed/boot_demand.csv was drawn for a boot rate of {have} desktops per minute, not {rate}: "
+                "rebuild it with `make report` and these parameters"
+            )
+        return line
 
     @functools.cached_property
     def quotes(self) -> dict:

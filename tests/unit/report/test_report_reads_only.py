@@ -40,17 +40,9 @@ PURE = {
 NOT_YET_MOVED = {
     # Models chapter (stage iops_model): the boot storms the boot-rate model was fitted on
     "vdi_report.models.boot.fitted_storms",
-    # boot demand chart and caption (stage scenario: the line runs up to the scenario's rate)
-    "vdi_report.models.boot.demand_line_extent",
-    "vdi_report.models.boot.demand_curve",
-    # tiering chart (stage density_cost; tiering_saving.csv holds the saving already)
-    "vdi_report.models.cost.tiered_configuration",
-    "vdi_report.models.cost.tiering_saving",
     # candidate records of a planning row and the choices resolved (stage iops_model)
     "vdi_report.models.iops.candidate_records",
     "vdi_report.models.iops.resolve_choices",
-    # bound verdict of an external figure (stage iops_model: iops_model_external has the verdict)
-    "vdi_report.models.iops.bound_verdict",
     # the planning rows a sizing reads (a row selection; stage iops_model could write them)
     "vdi_report.models.era.sizing_rows",
 }

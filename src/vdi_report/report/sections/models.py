@@ -479,10 +479,12 @@ def _iops_model(ctx) -> None:
             ),
             items="; ".join(at_limit),
         )
-    end, ext_end = boot_mod.demand_line_extent(boot_model, num_storms, rate)
+    line = ctx.boot_demand_line(rate)  # the scenario stage's line, for this scenario's rate
+    end = float(line.loc[line["part"] == boot_mod.FITTED, "boot_rate_per_min"].max())
+    ext_end = float(line["boot_rate_per_min"].max())
     peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
     figure(
-        charts.demand_chart(boot_model, num_storms, scenario_rate=rate),
+        charts.demand_chart(line, num_storms, scenario_rate=rate),
         fill(
             "Boot-storm demand against the boot rate. Points: each document's peak boot IOPS at its tested rate; "
             "filled: as reported; open, with a caret towards the true value: a bound (a boot rate from a duration "
@@ -643,7 +645,7 @@ def _cost(ctx) -> None:
             limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]),
         )
         figure(
-            charts.saving_curve(drives, a),
+            charts.saving_curve(ctx.tiering_saving_curve, savings, a),
             "Drive-cost saving against the HDD/FMD price ratio (assumed)",
             "saving-curve",
         )
