@@ -24,7 +24,8 @@
 # `iops_model_external.csv`, `iops_model_lodo.csv`, `iops_calibration.csv`, `within_lab_effects.csv`,
 # `boot_storms.csv`,
 # `boot_external.csv`, the Models chapter's `iops_calibration_coverage.csv`,
-# `observation_context.csv`, `rules_of_thumb.csv` and `io_profile.csv`, and `sizing_inputs.json`
+# `observation_context.csv`, `rules_of_thumb.csv`, `io_profile.csv` and `headline_iops.csv`, and
+# `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
 # `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
 #
@@ -220,4 +221,5 @@ tables["rules_of_thumb"]
 # %%
 catalogue.write("observation_context", tables["observation_context"])
 catalogue.write("io_profile", tables["io_profile"])
+catalogue.write("headline_iops", tables["headline_iops"])  # the headline table's IOPS cells
 tables["io_profile"]

@@ -553,6 +553,7 @@ _TABLES = [
             Col("vantage", vocab="vantage"),
             Col("provisioning"),
             Col("lab"),
+            Col("in_rate_model", bool),
         ),
         key=("source_id",),
     ),
@@ -626,6 +627,21 @@ _TABLES = [
             *_cols("read_share kb_per_io", float),
             Col("records"),
         ),
+    ),
+    Table(
+        "headline_iops",
+        "headline_iops.csv",
+        "iops_model",
+        "one test run and statistic (peak, average): the IOPS per desktop the model's record selection takes, "
+        "as the report's headline table shows it (models.iops.headline_iops)",
+        (
+            *_cols("source_id test_id statistic", required=True),
+            Col("iops_per_desktop", float),
+            *_cols("bound vantage"),
+            Col("derived", bool),
+            Col("set_aside"),
+        ),
+        key=("source_id", "test_id", "statistic"),
     ),
     Table(
         "sizing_inputs",

@@ -199,6 +199,7 @@ MODEL_TABLES = (
     "observation_context",
     "rules_of_thumb",
     "io_profile",
+    "headline_iops",
 )  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
 
 
@@ -236,6 +237,12 @@ def model_tables(
     seed_rows = era.sizing_rows(plan)
     seed_rows = seed_rows[seed_rows["era"] == "seed"].reset_index(drop=True)  # what the Models chapter reads
     num_storms = storms.assign(peak_iops_per_rate=pd.to_numeric(storms["peak_iops_per_rate"]))
+    boot_rows = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]
+    pooled = (
+        boot.fitted_storms(boot_rows, storms).index
+        if (boot_rows["statistic"] == "peak_per_rate").any()
+        else pd.Index([])
+    )  # the storms the boot-rate model's peak_per_rate row pools
     return {
         "iops_model_exclusions": iops.exclusions(results, sources_df, choices=run.choices),
         "iops_model_observations": run.obs,
@@ -244,7 +251,7 @@ def model_tables(
         ),
         "iops_model_cv": cv,
         "iops_model_cv_by_vendor": iops.cv_by_vendor(cv),
-        "boot_storms": storms,
+        "boot_storms": storms.assign(in_rate_model=storms.index.isin(pooled)),
         "iops_per_desktop_model": plan,
         "iops_model_lodo": era.leave_one_document_out(results, storms, sources_df),
         "iops_calibration": cal,
@@ -255,6 +262,7 @@ def model_tables(
         "observation_context": iops.observation_context(run.obs, num_storms, sources_df),
         "rules_of_thumb": iops.rules_of_thumb(results, seed_rows.assign(worker_class=iops.ANY_CLASS)),
         "io_profile": iops.io_profile(results),
+        "headline_iops": iops.headline_iops(results, run.choices),
     }
 
 

@@ -38,6 +38,7 @@ TABLES = {
     "findings": "audit_findings",  # the automated audit's findings
     "plan_all": "iops_per_desktop_model",  # the planning table, every era and provisioning (ctx.plan: sizing rows)
     "obs": "iops_model_observations",  # the model's observations
+    "headline_iops": "headline_iops",  # the IOPS per desktop the headline table shows (the model's value)
     "exclusions": "iops_model_exclusions",  # records the model leaves out, and why
     "coefs": "iops_model_coefficients",
     "cv": "iops_model_cv",  # held-out predictions of each specification

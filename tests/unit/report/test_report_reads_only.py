@@ -29,6 +29,8 @@ PURE = {
     "vdi_report.models.iops.validation.document_labels": "a document's name from sources.csv",
     # the words naming a planning row's interval kind ("90 % PI", "range of 2 labs")
     "vdi_report.models.iops.planning.interval_words": "words for an interval kind",
+    # the register entry's id in a record's resolution text ("D-ACCS-12: Use ..." -> "D-ACCS-12")
+    "vdi_report.models.iops.observations.register_id": "a register id out of a text",
     # the report parameters typed and checked (raises on a bad value): no figure
     "vdi_report.models.scenario.validate": "parameter checking",
     # the architect's profile file read and checked (its figures are the architect's, as given)
@@ -38,12 +40,10 @@ PURE = {
 # Computing functions the report still calls at render time, to move to the stage that owns the
 # figure (a processed table the report reads). Each names the figure and its owner.
 NOT_YET_MOVED = {
-    # Models chapter (stage iops_model): the boot storms the boot-rate model was fitted on
-    "vdi_report.models.boot.fitted_storms",
-    # candidate records of a planning row and the choices resolved (stage iops_model)
-    "vdi_report.models.iops.candidate_records",
-    "vdi_report.models.iops.resolve_choices",
-    # the planning rows a sizing reads (a row selection; stage iops_model could write them)
+    # ctx.plan: the planning rows a sizing reads. A row selection (seed rows, and the modern rows of
+    # the declared SIZING_PROVISIONING or of MCS and Provisioning pooled): it computes no figure,
+    # but it applies a decision at render time. To move: a flag column of iops_per_desktop_model
+    # written by stage iops_model (or, if the lead agrees it is a look-up, into PURE).
     "vdi_report.models.era.sizing_rows",
 }
 

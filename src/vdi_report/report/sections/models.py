@@ -442,7 +442,7 @@ def _iops_model(ctx) -> None:
         **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
     )
     rate = p["desktops"] / p["boot_window_min"]  # an outage reboots every provisioned desktop
-    fitted = boot_mod.fitted_storms(boot_model, num_storms)
+    fitted = num_storms[num_storms["in_rate_model"]]  # the storms the boot-rate model pools (stage iops_model)
     limits = ctx.density_summary
     limits = limits[
         limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")
