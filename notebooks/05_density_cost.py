@@ -29,6 +29,7 @@
 cost_file = ""  # path of the cost assumptions CSV; empty: data/raw/cost_assumptions.csv
 
 # %%
+import numpy as np
 import pandas as pd
 
 from vdi_report import catalogue, config
@@ -131,4 +132,22 @@ saving = pd.DataFrame(
 catalogue.write("cost_assumptions", assumptions)
 catalogue.write("drive_mix", drives)
 catalogue.write("tiering_saving", saving)
+# the saving against each reference over HDD/FMD price ratios 0 to 1 (the report's saving curve)
+curve = pd.DataFrame(
+    [
+        {
+            "source_id": sid,
+            "reference": ref,
+            "tiered": tiered,
+            "hdd_to_fmd_price_ratio": ratio,
+            "with_hdds": cost.tiering_saving(g, ratio, ref, tiered)["with_hdds"],
+        }
+        for sid, g in drives.groupby("source_id")
+        for ref in g["configuration"]
+        if ref != tiered
+        for ratio in np.linspace(0, 1, 101)
+    ],
+    columns=["source_id", "reference", "tiered", "hdd_to_fmd_price_ratio", "with_hdds"],
+)
+catalogue.write("tiering_saving_curve", curve)
 saving

@@ -22,8 +22,9 @@
 # option of each choice, one at a time, and under every combination of the joint choices (the
 # specification curve). Every row comes from `vdi_report.models.sensitivity.planning_under`, the
 # path the model stage (notebook 04) takes, so a reviewer's `make report CHOICES=file` reproduces
-# the rows of that file's specification. The stage takes no report parameter: a reviewer's choices
-# do not re-run it.
+# the rows of that file's specification, and the summaries the report reads (ranking, the movers of
+# each planning row, the tornado chart's ranges). The stage takes no report parameter: a
+# reviewer's choices do not re-run it.
 
 # %%
 import pandas as pd
@@ -43,10 +44,19 @@ catalogue.write("sensitivity", sens)
 print(f"{len(sens)} rows, {sens['specification'].nunique()} specifications")
 
 # %% [markdown]
-# The choices ordered by how far one flip moves a planning estimate:
+# The summaries the report reads, computed once here from the table as written (the figures every
+# reader of `sensitivity.csv` sees): the choices ordered by how far one flip moves a planning
+# estimate (`sensitivity_ranking.csv`), per planning row the choices that move it
+# (`sensitivity_movers.csv`) and the tornado chart's lowest and highest change per choice and row
+# (`sensitivity_tornado.csv`).
 
 # %%
-sensitivity.ranking(sens)
+written = catalogue.read("sensitivity")
+catalogue.write("sensitivity_movers", sensitivity.row_movers(written))
+catalogue.write("sensitivity_tornado", sensitivity.tornado(written))
+ranking = sensitivity.ranking(written)
+catalogue.write("sensitivity_ranking", ranking)
+ranking
 
 # %% [markdown]
 # The specification curve: the range of each planning estimate over the joint choices.

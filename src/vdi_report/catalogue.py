@@ -553,6 +553,7 @@ _TABLES = [
             Col("vantage", vocab="vantage"),
             Col("provisioning"),
             Col("lab"),
+            Col("in_rate_model", bool),
         ),
         key=("source_id",),
     ),
@@ -570,6 +571,77 @@ _TABLES = [
             Col("inside", isin=("inside", "above", "below", "uninformative")),
             Col("boot_rate_per_min", float),
         ),
+    ),
+    Table(
+        "iops_calibration_coverage",
+        "iops_calibration_coverage.csv",
+        "iops_model",
+        "one kind of interval checked by leaving one lab out (iops_calibration): how many held-out labs fell "
+        "inside it (models.era.calibration_coverage)",
+        (
+            Col("interval", required=True),
+            *_cols("checked inside", int),
+            Col("coverage", float),
+            Col("not_checkable", int),
+        ),
+        key=("interval",),
+    ),
+    Table(
+        "observation_context",
+        "observation_context.csv",
+        "iops_model",
+        "one observation of the IOPS model or one seed boot storm, with what it was measured with "
+        "(models.iops.observation_context)",
+        (
+            *_cols("vendor what", required=True),
+            Col("worker_class"),
+            *_cols("value low high", float),
+            *_cols("bound records broker load_tool guest_os clone_type platform"),
+        ),
+    ),
+    Table(
+        "rules_of_thumb",
+        "rules_of_thumb.csv",
+        "iops_model",
+        "one per-desktop IOPS rule a document quotes, beside the seed rows' steady-state average and login peak "
+        "(models.iops.rules_of_thumb)",
+        (
+            Col("vendor", required=True),
+            Col("record_id", required=True),
+            *_cols("worker_class compared_class"),
+            *_cols("rule_low rule_high rule_value", float),
+            *_cols("bound audit"),
+            *_cols("steady_avg steady_pi90_low steady_pi90_high login_peak login_pi90_low login_pi90_high", float),
+            *_cols("steady_interval verdict"),
+        ),
+    ),
+    Table(
+        "io_profile",
+        "io_profile.csv",
+        "iops_model",
+        "one test, phase, statistic and vantage that reports read and write IOPS or throughput and IOPS: read "
+        "share and implied I/O size (models.iops.io_profile)",
+        (
+            *_cols("source_id role vendor", required=True),
+            *_cols("test_id phase statistic vantage"),
+            *_cols("read_share kb_per_io", float),
+            Col("records"),
+        ),
+    ),
+    Table(
+        "headline_iops",
+        "headline_iops.csv",
+        "iops_model",
+        "one test run and statistic (peak, average): the IOPS per desktop the model's record selection takes, "
+        "as the report's headline table shows it (models.iops.headline_iops)",
+        (
+            *_cols("source_id test_id statistic", required=True),
+            Col("iops_per_desktop", float),
+            *_cols("bound vantage"),
+            Col("derived", bool),
+            Col("set_aside"),
+        ),
+        key=("source_id", "test_id", "statistic"),
     ),
     Table(
         "sizing_inputs",
@@ -725,6 +797,53 @@ _TABLES = [
         ),
     ),
     Table(
+        "sensitivity_ranking",
+        "sensitivity_ranking.csv",
+        "sensitivity",
+        "one analysis choice: how far one flip moves a planning estimate and interval of the pooled or "
+        "reference class (models.sensitivity.ranking), largest move first",
+        (
+            Col("choice_id", required=True),
+            Col("max_abs_change", float),
+            *_cols("row option"),
+            Col("max_abs_interval_change", float),
+            *_cols("interval_row interval_option"),
+            Col("not_estimable", bool),
+        ),
+        key=("choice_id",),
+    ),
+    Table(
+        "sensitivity_movers",
+        "sensitivity_movers.csv",
+        "sensitivity",
+        "one planning row (era, phase, statistic; pooled or reference class) and one choice that moves it when "
+        "flipped alone, with the option that moves it most (models.sensitivity.row_movers); a row no choice "
+        "moves has one line with an empty choice",
+        (
+            *_cols("era phase statistic", required=True),
+            Col("default_estimate", float),
+            *_cols("choice_id option"),
+            *_cols("estimate change", float),
+        ),
+        key=("era", "phase", "statistic", "choice_id"),
+    ),
+    Table(
+        "sensitivity_tornado",
+        "sensitivity_tornado.csv",
+        "sensitivity",
+        "one analysis choice and planning row (era, phase, statistic; pooled or reference class): the lowest and "
+        "highest change of the estimate over the choice's options, one at a time (models.sensitivity.tornado)",
+        (
+            *_cols("choice_id era phase statistic", required=True),
+            Col("low_change", float),
+            Col("low_option"),
+            Col("high_change", float),
+            Col("high_option"),
+            Col("not_estimable"),
+        ),
+        key=("choice_id", "era", "phase", "statistic"),
+    ),
+    Table(
         "cost_assumptions",
         "cost_assumptions.csv",
         "density_cost",
@@ -759,6 +878,30 @@ _TABLES = [
             *_cols("claimed_fmd_only with_hdds break_even_ratio hdd_to_fmd_price_ratio", float),
         ),
         key=("source_id", "reference", "tiered"),
+    ),
+    Table(
+        "tiering_saving_curve",
+        "tiering_saving_curve.csv",
+        "density_cost",
+        "one pair of configurations at one HDD/FMD price ratio (0 to 1 by 0.01): the tiered configuration's "
+        "drive-cost saving (the report's saving curve)",
+        (
+            *_cols("source_id reference tiered", required=True),
+            *_cols("hdd_to_fmd_price_ratio with_hdds", float),
+        ),
+        key=("source_id", "reference", "tiered", "hdd_to_fmd_price_ratio"),
+    ),
+    Table(
+        "boot_demand",
+        "boot_demand.csv",
+        "scenario",
+        "one point of the boot-demand line of the report's scenario: peak front-end boot IOPS at a boot rate, "
+        "from the seed boot row (rate × peak IOPS per desktop booted per minute), fitted up to "
+        "models.boot.EXTRAPOLATION_FACTOR × the highest fitted rate, extrapolated beyond to the scenario's rate",
+        (
+            Col("part", isin=("model (fitted)", "extrapolated beyond the tested boot rates"), required=True),
+            *_cols("boot_rate_per_min fe_iops fe_iops_low fe_iops_high scenario_boot_rate_per_min", float),
+        ),
     ),
 ]
 TABLES: dict[str, Table] = {t.name: t for t in _TABLES}

@@ -266,7 +266,7 @@ STAGES = (
         "the report's sizing scenario and per-array answers",
         module="vdi_report.models.scenario_stage",
         args=" ".join(f'"{p.name}=$${p.var}"' for p in PARAMETERS),
-        reads_tables=("sizing_inputs", "cost_assumptions"),
+        reads_tables=("sizing_inputs", "cost_assumptions", "iops_per_desktop_model", "boot_storms"),
         params=tuple(p.var for p in PARAMETERS),
         inputs=("$(PARAMS_STAMP)",),
         outputs=("$(STAGED)/array_verdicts.csv", "$(STAGED)/sizing_scenario.csv"),

@@ -4,6 +4,7 @@ and a dash only where no document states the value (a value set aside is marked 
 
 import pytest
 
+from vdi_report.models import iops
 from vdi_report.raw import choices as analysis
 from vdi_report.report import tables
 
@@ -14,7 +15,9 @@ def headline(results):
     from vdi_report import catalogue
 
     tests = catalogue.read("tests")
-    t = tables.headline_table(tests[tests["source_id"].isin(seed["source_id"].unique())], seed)
+    t = tables.headline_table(
+        tests[tests["source_id"].isin(seed["source_id"].unique())], seed, iops.headline_iops(seed)
+    )
     return t.set_index(["Vendor", "Test"])
 
 
@@ -37,7 +40,9 @@ def test_the_stated_totals_return_under_the_other_option(results):
     tests = catalogue.read("tests")
     acc = results[results["source_id"] == "accelstor_p710"]
     ch = analysis.declared().defaults().with_options(total_source="stated_total")
-    t = tables.headline_table(tests[tests["source_id"] == "accelstor_p710"], acc, ch).set_index("Test")
+    t = tables.headline_table(
+        tests[tests["source_id"] == "accelstor_p710"], acc, iops.headline_iops(acc, ch)
+    ).set_index("Test")
     assert t.at["Steady state (knowledge)", "Average IOPS per desktop"] == "6.4"
 
 

@@ -251,7 +251,7 @@ def test_headline_table_fixes(results):
     from vdi_report.report import tables
 
     tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
-    t = tables.headline_table(tests, results)
+    t = tables.headline_table(tests, results, iops.headline_iops(results))
     hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")
     # task-user ports shown beside the power-user ports:
     # 5.6 ms at boot in config 1 (HDS-0241), 3.5 ms at login in config 2 (HDS-0300)

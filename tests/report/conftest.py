@@ -12,7 +12,11 @@ OUTPUTS = ("data/processed", "reports")
 # The scenario stage's tables in data/processed depend on the report parameters: once that stage
 # has finished, a build stopped later leaves them as a correct new set for the new parameters
 # (written atomically, each consistent with its inputs), while reports/ keeps the previous set.
-SCENARIO_TABLES = ("data/processed/sizing_scenario.csv", "data/processed/array_verdicts.csv")
+SCENARIO_TABLES = (
+    "data/processed/sizing_scenario.csv",
+    "data/processed/array_verdicts.csv",
+    "data/processed/boot_demand.csv",
+)
 
 
 def snapshot(root: Path) -> dict[str, str]:

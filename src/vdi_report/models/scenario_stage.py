@@ -5,7 +5,9 @@ and the CSVs beside the report only read them.
 - ``sizing_scenario`` (``scenario.size`` of the report parameters, one row per phase, columns
   ``scenario.SIZE_COLUMNS``);
 - ``array_verdicts`` (``verdicts.verdicts`` of that scenario with the buyer's quotes, one row
-  per tested configuration, phase and condition, columns ``verdicts.VERDICT_COLUMNS``).
+  per tested configuration, phase and condition, columns ``verdicts.VERDICT_COLUMNS``);
+- ``boot_demand`` (``boot_demand_line``: the seed boot-rate model's peak boot IOPS against the
+  boot rate, up to the scenario's rate: the Models chapter's boot-demand chart).
 
 The buyer's quotes are the ``array_price_usd:`` rows of the cost assumptions as the cost stage
 read them from ``COST_FILE`` (the catalogue's ``cost_assumptions``), so one file gives one set
@@ -69,10 +71,34 @@ def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = Non
     return sizing, pd.DataFrame(rows, columns=verdicts.VERDICT_COLUMNS)
 
 
+def boot_demand_line(model, storms, scenario_rate: float):
+    """The boot-demand line of the Models chapter's chart: ``boot.demand_curve`` of ``model`` (the
+    seed era's ``phase == boot`` planning rows) at 40 rates from 0 to the end of the fitted line
+    (``boot.demand_line_extent`` of ``storms``, the ``boot_storms`` table), part ``boot.FITTED``;
+    when ``scenario_rate`` (desktops per minute) lies beyond, 10 more rates from there to it, part
+    ``boot.EXTRAPOLATED``. Columns: boot_rate_per_min, fe_iops, fe_iops_low, fe_iops_high (IOPS),
+    part, scenario_boot_rate_per_min. Raises ValueError as ``demand_line_extent``."""
+    import numpy as np
+    import pandas as pd
+
+    from . import boot
+
+    storms = storms.assign(**{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")})
+    end, ext_end = boot.demand_line_extent(model, storms, scenario_rate)
+    c = boot.demand_curve(model, np.linspace(0, end, 40)).assign(part=boot.FITTED)
+    if ext_end > end:
+        c = pd.concat(
+            [c, boot.demand_curve(model, np.linspace(end, ext_end, 10)).assign(part=boot.EXTRAPOLATED)],
+            ignore_index=True,
+        )
+    return c.assign(scenario_boot_rate_per_min=float(scenario_rate))
+
+
 def run(values: dict) -> dict:
     """Compute and write the stage's tables for report parameters ``values`` (papermill names):
-    reads ``sizing_inputs`` and ``cost_assumptions`` through the catalogue, writes
-    ``sizing_scenario`` and ``array_verdicts`` (and their copies in the staging folder).
+    reads ``sizing_inputs``, ``cost_assumptions``, ``iops_per_desktop_model`` and ``boot_storms``
+    through the catalogue, writes ``sizing_scenario`` and ``array_verdicts`` (and their copies in
+    the staging folder) and ``boot_demand``.
     Returns {table: path}. Raises PermissionError (``files.check_writable``: the folder, why and
     what to do) before anything is written when data/processed, the staging folder or reports/
     (where the tables are published) cannot be written."""
@@ -91,6 +117,12 @@ def run(values: dict) -> dict:
     for name, df in (("sizing_scenario", sizing), ("array_verdicts", rows)):
         out[name] = catalogue.write(name, df)
         files.write_csv(catalogue.read(name), config.REPORT_STAGING_DIR / PUBLISHED[name])
+    plan = catalogue.read("iops_per_desktop_model")
+    boot_rows = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]
+    rate = params["desktops"] / params["boot_window_min"]  # an outage reboots every provisioned desktop
+    out["boot_demand"] = catalogue.write(
+        "boot_demand", boot_demand_line(boot_rows, catalogue.read("boot_storms"), rate)
+    )
     return out
 
 

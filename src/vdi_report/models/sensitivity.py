@@ -195,6 +195,11 @@ MODEL_TABLES = (
     "within_lab_effects",
     "iops_model_external",
     "boot_external",
+    "iops_calibration_coverage",
+    "observation_context",
+    "rules_of_thumb",
+    "io_profile",
+    "headline_iops",
 )  # the model stage's catalogue tables (notebook 04), besides sizing_inputs.json
 
 
@@ -209,7 +214,9 @@ def model_tables(
     (``raw.choices.Choices``; default: the declared defaults), computed by the one path the model
     stage (notebook 04) writes: ``planning_under`` for the observations, the fit, the boot storms
     and the planning table; leave-one-vendor-out, leave-one-document-out, leave-one-lab-out
-    (``era.calibration``) and the out-of-sample checks on them. A table a choice leaves without
+    (``era.calibration``, its coverage) and the out-of-sample checks on them; what each
+    observation was measured with, the documents' rules of thumb against the seed rows and the
+    read share and I/O size per test (the Models chapter's tables). A table a choice leaves without
     rows (e.g. no model can be fitted when
     ``front_end_vantage = array_only`` leaves one document) is ``catalogue.empty``: its declared
     columns, never a partial header. ``memo``: as ``planning_under`` (shared across calls);
@@ -219,6 +226,23 @@ def model_tables(
     run = run or planning_under(results, choices, sources_df, memo=memo)
     cv = iops.leave_one_vendor_out(run.obs, run.spec)
     plan, storms = run.plan, run.storms
+    cal = era.calibration(
+        results,
+        storms,
+        sources_df,
+        obs=run.obs,
+        provisioning_pooling=run.choices["provisioning_pooling"],
+        tau2_source=run.choices["tau2_source"],
+    )
+    seed_rows = era.sizing_rows(plan)
+    seed_rows = seed_rows[seed_rows["era"] == "seed"].reset_index(drop=True)  # what the Models chapter reads
+    num_storms = storms.assign(peak_iops_per_rate=pd.to_numeric(storms["peak_iops_per_rate"]))
+    boot_rows = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]
+    pooled = (
+        boot.fitted_storms(boot_rows, storms).index
+        if (boot_rows["statistic"] == "peak_per_rate").any()
+        else pd.Index([])
+    )  # the storms the boot-rate model's peak_per_rate row pools
     return {
         "iops_model_exclusions": iops.exclusions(results, sources_df, choices=run.choices),
         "iops_model_observations": run.obs,
@@ -227,20 +251,18 @@ def model_tables(
         ),
         "iops_model_cv": cv,
         "iops_model_cv_by_vendor": iops.cv_by_vendor(cv),
-        "boot_storms": storms,
+        "boot_storms": storms.assign(in_rate_model=storms.index.isin(pooled)),
         "iops_per_desktop_model": plan,
         "iops_model_lodo": era.leave_one_document_out(results, storms, sources_df),
-        "iops_calibration": era.calibration(
-            results,
-            storms,
-            sources_df,
-            obs=run.obs,
-            provisioning_pooling=run.choices["provisioning_pooling"],
-            tau2_source=run.choices["tau2_source"],
-        ),
+        "iops_calibration": cal,
         "within_lab_effects": era.within_lab_effects(results, sources_df),
         "iops_model_external": era.external_evidence(results, plan),
         "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
+        "iops_calibration_coverage": era.calibration_coverage(cal),
+        "observation_context": iops.observation_context(run.obs, num_storms, sources_df),
+        "rules_of_thumb": iops.rules_of_thumb(results, seed_rows.assign(worker_class=iops.ANY_CLASS)),
+        "io_profile": iops.io_profile(results),
+        "headline_iops": iops.headline_iops(results, run.choices),
     }
 
 

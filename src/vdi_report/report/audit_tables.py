@@ -333,14 +333,13 @@ def register_effects(
     return out
 
 
-def choice_entries(register: pd.DataFrame, declared, sens: pd.DataFrame) -> pd.DataFrame:
+def choice_entries(register: pd.DataFrame, declared, ranking: pd.DataFrame) -> pd.DataFrame:
     """Register entries that set no record aside but that an analysis choice applies (cited in its
     reason in data/raw/analysis_choices.csv, e.g. D-ACCS-17 for ``total_source``): Entry, Choice (label),
     Default option, Largest move of the planning figures if the choice is flipped (from
-    ``sensitivity.ranking``: signed percent, the row). Entries in register order."""
-    from ..models import sensitivity
-
-    rank = sensitivity.ranking(sens).set_index("choice_id")
+    ``ranking``, the sensitivity stage's ``sensitivity_ranking.csv``: signed percent, the row).
+    Entries in register order."""
+    rank = ranking.set_index("choice_id")
     rows = []
     for eid in register.loc[register["rejected_records"] == "", "id"]:
         for cid in declared.ids:

@@ -20,8 +20,7 @@ import vl_convert as vlc
 from IPython.display import display
 
 from .. import config, files
-from ..models.boot import EXTRAPOLATED, FITTED, SCENARIO, demand_curve, demand_line_extent
-from ..models.cost import tiered_configuration, tiering_saving
+from ..models.boot import EXTRAPOLATED, FITTED, SCENARIO
 from ..models.iops import ANY_CLASS
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
@@ -506,7 +505,7 @@ def cv_chart(cv: pd.DataFrame):
     )
 
 
-def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
+def demand_chart(line: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
     """Altair chart for the report: peak boot IOPS against boot rate, each document at its
     tested rate (colour = vendor; a bound, e.g. a rate from a duration "under 6 min" or an average
     standing in for a missing peak, is an open mark with a caret: ``bound_layers``), the model
@@ -515,8 +514,9 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     lies beyond), and the scenario's rate (dashed rule); text on the chart names the line, its
     extrapolated part and the rule (the report's caption names the band).
 
-    ``model``: the ``phase == boot`` rows of the planning table (``rate_model``); ``storms``:
-    ``boot_storms`` with numeric boot_rate_per_min, peak_iops, average_iops."""
+    ``line``: ``boot_demand.csv`` (the scenario stage's line: part, boot_rate_per_min, fe_iops,
+    fe_iops_low, fe_iops_high); ``storms``: ``boot_storms`` with numeric boot_rate_per_min,
+    peak_iops, average_iops."""
 
     s = storms[storms["peak_iops"].notna() | storms["average_iops"].notna()].copy()
     s["iops"] = s["peak_iops"].fillna(s["average_iops"])
@@ -527,12 +527,9 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     s["x_bound"] = s["rate_bound"].fillna("").astype(str) if "rate_bound" in s else ""
     peak_bound = s["peak_bound"].fillna("").astype(str) if "peak_bound" in s else pd.Series("", index=s.index)
     s["y_bound"] = np.where(s["peak_iops"].notna(), peak_bound, "gt")
-    end, ext_end = demand_line_extent(model, storms, scenario_rate)
-    c = demand_curve(model, np.linspace(0, end, 40)).assign(part=FITTED)
-    if ext_end > end:
-        c = pd.concat(
-            [c, demand_curve(model, np.linspace(end, ext_end, 10)).assign(part=EXTRAPOLATED)], ignore_index=True
-        )
+    c = line[["boot_rate_per_min", "fe_iops", "fe_iops_low", "fe_iops_high", "part"]].reset_index(drop=True)
+    end = float(c.loc[c["part"] == FITTED, "boot_rate_per_min"].max())
+    ext_end = float(c["boot_rate_per_min"].max())
     x_max = float(max(s["boot_rate_per_min"].max(), ext_end) * 1.05)
     x = alt.X(
         "boot_rate_per_min:Q",
@@ -587,31 +584,29 @@ def demand_chart(model: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float
     return alt.layer(*layers).properties(width=420, height=260)
 
 
-def saving_curve(drives: pd.DataFrame, assumptions: pd.DataFrame):
+def saving_curve(curve: pd.DataFrame, savings: pd.DataFrame, assumptions: pd.DataFrame):
     """Altair line chart: the tiered configuration's drive-cost saving against each other
     configuration as a function of the HDD/FMD price ratio, with the assumed range shaded and
-    the flash-only count saving as a dashed rule."""
-    a = assumptions.set_index("name").loc["hdd_to_fmd_price_ratio"]
-    tiered = tiered_configuration(drives)
-    refs = [c for c in drives["configuration"] if c != tiered]
-    rs = np.linspace(0, 1, 101)
+    the flash-only count saving as a dashed rule.
 
+    ``curve``: ``tiering_saving_curve.csv`` (the cost stage's saving per reference and price
+    ratio); ``savings``: ``tiering_saving.csv`` (claimed_fmd_only per reference);
+    ``assumptions``: ``cost_assumptions.csv``."""
+    a = assumptions.set_index("name").loc["hdd_to_fmd_price_ratio"]
+    tiered = str(curve["tiered"].iloc[0])
+    refs = list(dict.fromkeys(curve["reference"]))
     d = pd.DataFrame(
-        [
-            {
-                "ratio": r,
-                "against": config.label("configuration", ref),
-                "saving": tiering_saving(drives, r, ref, tiered)["with_hdds"],
-            }
-            for ref in refs
-            for r in rs
-        ]
+        {
+            "ratio": curve["hdd_to_fmd_price_ratio"].to_numpy(),
+            "against": [config.label("configuration", ref) for ref in curve["reference"]],
+            "saving": curve["with_hdds"].to_numpy(),
+        }
     )
     band_d = pd.DataFrame({"lo": [a["low"]], "hi": [a["high"]], "text": ["assumed price ratio (range)"]})
     band = alt.Chart(band_d).mark_rect(opacity=0.15, color="#e6550d").encode(x="lo:Q", x2="hi:Q")
     claim_d = pd.DataFrame(
         {
-            "y": [tiering_saving(drives, 0, refs[-1], tiered)["claimed_fmd_only"]],
+            "y": [float(savings.set_index("reference").at[refs[-1], "claimed_fmd_only"])],
             "x": [1.0],
             "text": ["flash modules saved, HDDs not counted (the document's comparison)"],
         }

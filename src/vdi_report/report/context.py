@@ -38,6 +38,7 @@ TABLES = {
     "findings": "audit_findings",  # the automated audit's findings
     "plan_all": "iops_per_desktop_model",  # the planning table, every era and provisioning (ctx.plan: sizing rows)
     "obs": "iops_model_observations",  # the model's observations
+    "headline_iops": "headline_iops",  # the IOPS per desktop the headline table shows (the model's value)
     "exclusions": "iops_model_exclusions",  # records the model leaves out, and why
     "coefs": "iops_model_coefficients",
     "cv": "iops_model_cv",  # held-out predictions of each specification
@@ -45,6 +46,10 @@ TABLES = {
     "external": "iops_model_external",  # out-of-sample check on the external documents
     "lodo": "iops_model_lodo",  # leave-one-document-out per era
     "calibration": "iops_calibration",  # leave-one-lab-out: the intervals for a new lab checked
+    "calibration_coverage": "iops_calibration_coverage",  # how many held-out labs each interval held
+    "observation_context": "observation_context",  # what each observation was measured with
+    "rules_of_thumb": "rules_of_thumb",  # the documents' rules against the seed rows
+    "io_profile": "io_profile",  # read share and I/O size per test (derived)
     "within_lab": "within_lab_effects",  # within-lab effects (one lab: provisioning, profile storage, harness)
     "boot_storms": "boot_storms",  # boot storms by rate, per document
     "boot_external": "boot_external",
@@ -56,9 +61,14 @@ TABLES = {
     "cost_readings": "cost_readings",  # each reading of a vendor's $-per-desktop claim
     "cost": "cost",  # cost per desktop from assumed prices
     "sensitivity": "sensitivity",  # planning figures under each analysis choice (sensitivity.csv)
+    "sensitivity_ranking": "sensitivity_ranking",  # the choices by their largest one-flip move
+    "sensitivity_movers": "sensitivity_movers",  # per planning row, the choices that move it
+    "sensitivity_tornado": "sensitivity_tornado",  # per choice and row, the lowest and highest change
     "cost_assumptions": "cost_assumptions",  # the cost file as the cost stage read it
     "drive_mix": "drive_mix",  # FMD and HDD counts per tested configuration
     "tiering_saving": "tiering_saving",  # drive-cost saving of the tiered configuration
+    "tiering_saving_curve": "tiering_saving_curve",  # that saving over HDD/FMD price ratios 0 to 1
+    "boot_demand": "boot_demand",  # the boot-demand line up to the scenario's rate (stage scenario)
 }
 
 
@@ -141,6 +151,19 @@ class Context:
                         "rebuild it with `make report` and these parameters"
                     )
         return s
+
+    def boot_demand_line(self, rate: float) -> pd.DataFrame:
+        """The boot-demand line the ``scenario`` stage drew (``boot_demand``): read, never
+        recomputed. Raises ValueError when it was drawn for another boot rate than ``rate``
+        (desktops per minute; rebuild with ``make report`` and these parameters)."""
+        line = self.boot_demand
+        have = float(line["scenario_boot_rate_per_min"].iloc[0]) if len(line) else float("nan")
+        if not abs(have - float(rate)) <= 1e-6 * max(1.0, abs(float(rate))):
+            raise ValueError(
+                f"data/processed/boot_demand.csv was drawn for a boot rate of {have} desktops per minute, not {rate}: "
+                "rebuild it with `make report` and these parameters"
+            )
+        return line
 
     @functools.cached_property
     def quotes(self) -> dict:

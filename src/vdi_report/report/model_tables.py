@@ -12,7 +12,6 @@ import pandas as pd
 
 from ..config import BOUND_SIGNS, PHASE_LABELS, bound_sign, label
 from ..models.boot import STATISTIC_LABELS
-from ..models.iops import bound_verdict
 from .tables import fmt_number
 
 
@@ -542,20 +541,6 @@ def io_profile_table(
             "Sources": p["records"],
         }
     )
-
-
-def bound_verdict_words(observed: float, bound: str, low: float, high: float) -> str:
-    """``bound_verdict`` in words for a table cell or prose, e.g. ``uninformative: an upper bound
-    above the interval cannot contradict it`` or ``no: above the interval``."""
-    verdict, where = bound_verdict(observed, bound, low, high)
-    kind = {"lt": "an upper bound", "gt": "a lower bound"}.get(bound)
-    if kind is None:
-        return "yes" if verdict == "yes" else f"no: {where} the interval"
-    if verdict == "consistent":  # not a confirmation: a bound inside the interval only fails to contradict it
-        return f"not contradicted: {kind} inside the interval"
-    if verdict == "uninformative":
-        return f"uninformative: {kind} {where} the interval (cannot contradict it)"
-    return f"no: {kind} {where} the interval"
 
 
 def _other_maxima(s: pd.Series) -> str:

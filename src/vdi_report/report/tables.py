@@ -7,10 +7,10 @@ column, and the vantage and statistic are spelled out (``peak, array front end``
 
 import math
 
-import numpy as np
 import pandas as pd
 
 from .. import config
+from ..models.iops.observations import HEADLINE_VANTAGES, register_id
 
 VANTAGE_LABELS = {
     "array_frontend": "array front end",
@@ -72,16 +72,6 @@ def _test_label(t: pd.Series) -> str:
     return f"{label} ({', '.join(extra)})" if extra else label
 
 
-HEADLINE_VANTAGES = [
-    "array_frontend",
-    "host",
-    "storage_port",
-    "",
-    "array_backend",
-    "guest",
-]  # as normalize.VANTAGE_PREFERENCE
-
-
 def _test_records(results: pd.DataFrame, t: pd.Series, metric: str, statistics=("peak", "average")) -> pd.DataFrame:
     """Records of one test run (source, test) for a metric, used in the analysis, normal."""
     r = results[
@@ -115,56 +105,6 @@ def _phase_statements(results: pd.DataFrame, t: pd.Series, metric: str) -> pd.Da
 
 SET_ASIDE = "set aside"  # a value the document states but the register sets aside (never a dash)
 READ_PLUS_WRITE = "read + write"  # a total derived as the sum of the stated read and write IOPS
-_REGISTER_ID = r"\bD-[A-Z0-9]+-\d+\b"
-
-
-def register_id(resolution: str) -> str:
-    """The register entry named by a record's ``resolution`` (``D-ACCS-12: Use ...`` -> ``D-ACCS-12``)."""
-    import re
-
-    m = re.search(_REGISTER_ID, resolution or "")
-    return m.group(0) if m else "the register"
-
-
-def headline_iops(results: pd.DataFrame, choices=None) -> pd.DataFrame:
-    """The IOPS per desktop Table 'Headline results' shows per test run and statistic: the value
-    the model's record selection takes (``iops.candidate_records`` under ``choices``), so a
-    quantity has one value in the table and the model. A stated average total that the register
-    prefers the read + write sum to (choice ``total_source``: D-ACCS-17) is shown as that sum; a
-    test known only by its read and write IOPS gets their sum (an average exact, a sum of peaks an
-    upper bound); the vantage order is ``HEADLINE_VANTAGES`` (host before back end: D-ACCS-15).
-    Where the register sets every statement of the quantity aside, the value is shown as set aside
-    with the entry's id; a quantity no document states has no row.
-
-    Columns: source_id, test_id, statistic (peak, average), iops_per_desktop (IOPS per desktop,
-    derived), bound, vantage, derived (a read + write sum), set_aside (register id, or "")."""
-    from ..models import iops
-
-    c = iops.candidate_records(results, choices=choices)
-    c = c[
-        (c["metric"] == "iops")
-        & c["condition"].isin(["", "normal"])
-        & c["statistic"].isin(["peak", "average"])
-        & (c["test_id"] != "")
-    ].copy()
-    kind = c["kind"] if "kind" in c.columns else pd.Series("reported", index=c.index)
-    c["derived"] = kind.eq("derived").to_numpy()
-    aside = c["reason"].str.startswith("not used in analysis")
-    replaced = c["reason"].str.startswith("stated total")
-    prefer_sum = iops.resolve_choices(choices)["total_source"] == "read_plus_write"
-    c["_use"] = (~aside & ~replaced).astype(int)
-    c["_vp"] = c["vantage"].map(
-        lambda v: HEADLINE_VANTAGES.index(v) if v in HEADLINE_VANTAGES else len(HEADLINE_VANTAGES)
-    )
-    c["_x"] = c["bound"].map({"eq": 0, "approx": 1}).fillna(2)
-    c["_d"] = np.where(c["derived"] == (prefer_sum & (c["statistic"] == "average")), 0, 1)
-    c = c.sort_values(["_use", "_vp", "_x", "_d", "record_id"], ascending=[False, True, True, True, True])
-    c = c.drop_duplicates(["source_id", "test_id", "statistic"])
-    c["set_aside"] = [
-        "" if u else register_id(r) for u, r in zip(c["_use"], c["resolution"] if "resolution" in c else [""] * len(c))
-    ]
-    cols = ["source_id", "test_id", "statistic", "iops_per_desktop", "bound", "vantage", "derived", "set_aside"]
-    return c[cols].reset_index(drop=True)
 
 
 def _iops_cell(r) -> str:
@@ -175,7 +115,7 @@ def _iops_cell(r) -> str:
 
 
 def headline_table(  # noqa: C901
-    tests: pd.DataFrame, results: pd.DataFrame | None = None, choices=None
+    tests: pd.DataFrame, results: pd.DataFrame | None = None, headline: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """Cross-vendor headline results from ``tests.csv``: one row per test run, normal operation.
 
@@ -190,10 +130,11 @@ def headline_table(  # noqa: C901
     reports it per class (Hitachi's task and extreme-power ports), shows a value the document
     states for the phase without naming the test run, or with another statistic, marked by its
     kind (``3.07 min (phase)``, ``> 1.5 ms (single value)``), and fills Source. Without it,
-    Source is empty and cells come from tests.csv alone. With ``results``, the IOPS cells are
-    ``headline_iops`` under ``choices`` (``raw.choices.Choices``; default: the declared
-    defaults): the value the model takes for the quantity (a read + write sum marked so), and
-    the latency cells show a latency the register sets aside as such, never as a dash.
+    Source is empty and cells come from tests.csv alone. With ``headline`` (``headline_iops.csv``,
+    the model stage's ``iops.headline_iops`` under the report's analysis choices), the IOPS cells
+    are the value the model takes for the quantity (a read + write sum marked so); with
+    ``results``, the latency cells show a latency the register sets aside as such, never as a
+    dash.
     """
     t = tests[(tests["condition"] != "failover") & tests["phase"].isin(config.PHASE_ORDER)].copy()
     t["_p"] = t["phase"].map(config.PHASE_ORDER.index)
@@ -231,8 +172,8 @@ def headline_table(  # noqa: C901
         return [" / ".join(dict.fromkeys(v for v in vals if v)) for vals in zip(*present)]
 
     peak, avg = cell("peak_iops_per_desktop", ""), cell("average_iops_per_desktop", "")
-    if results is not None:  # the model's value of each quantity (one value per quantity: D-ACCS-17, D-ACCS-15)
-        hi = headline_iops(results, choices).set_index(["source_id", "test_id", "statistic"])
+    if headline is not None:  # the model's value of each quantity (one value per quantity: D-ACCS-17, D-ACCS-15)
+        hi = headline.set_index(["source_id", "test_id", "statistic"])
         for i, r in t.iterrows():
             for stat, out in (("peak", peak), ("average", avg)):
                 k = (r["source_id"], r["test_id"], stat)

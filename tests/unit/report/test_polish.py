@@ -31,7 +31,7 @@ def test_bound_verdict(observed, bound, expected):
 
 
 def test_an_upper_bound_far_above_the_interval_is_uninformative_not_consistent():
-    words = mtables.bound_verdict_words(48.7, "lt", 5.33, 28.0)
+    words = iops.bound_verdict_words(48.7, "lt", 5.33, 28.0)
     assert words.startswith("uninformative") and "consistent" not in words
 
 

@@ -34,7 +34,7 @@ def _models_names(tree: ast.AST) -> dict[str, str]:
 
 def test_the_scenario_stage_writes_the_answers_and_the_report_reads_them():
     s = stages.stage("scenario")
-    assert set(s.writes) == {"sizing_scenario", "array_verdicts"}
+    assert set(s.writes) == {"sizing_scenario", "array_verdicts", "boot_demand"}
     assert {"sizing_scenario", "array_verdicts"} <= set(stages.stage("report").reads)
     assert not any("array_verdicts" in o or "sizing_scenario" in o for o in stages.stage("report").outputs)
     assert catalogue.table("array_verdicts").stage == "scenario" and not stages.problems()
@@ -87,3 +87,39 @@ def test_a_quote_without_a_range_is_accepted(tmp_path):
     f.write_text(f.read_text(encoding="utf-8").replace(",,,quote", ",,abc,quote"), encoding="utf-8")
     with pytest.raises(ValueError, match=r"line \d+: column 'high' = 'abc' is not a number"):
         cost.load_assumptions(f)
+
+
+def _boot_rows():
+    import pandas as pd
+
+    model = pd.DataFrame(
+        [{"statistic": "peak_per_rate", "estimate": 2.0, "pi90_low": 1.0, "pi90_high": 3.0, "vendors": "A"}]
+    )
+    storms = pd.DataFrame(
+        {
+            "vendor": ["A", "B"],
+            "role": ["seed", "seed"],
+            "peak_per_rate_bound": ["eq", "eq"],
+            "boot_rate_per_min": ["100", "400"],  # B's storm is not in the row: it sets no extent
+            "peak_iops": ["200", ""],
+            "average_iops": ["", "50"],
+        }
+    )
+    return model, storms
+
+
+@pytest.mark.parametrize(("rate", "extrapolated"), [(120.0, False), (300.0, True)])
+def test_the_boot_demand_line_runs_to_the_scenario_rate(rate, extrapolated):
+    """The scenario stage draws the boot-demand line once: fitted to 1.5 × the highest fitted boot
+    rate, then (only when the scenario's rate lies beyond) extrapolated up to it."""
+    from vdi_report.models import boot, scenario_stage
+
+    model, storms = _boot_rows()
+    line = scenario_stage.boot_demand_line(model, storms, rate)
+    fitted = line[line["part"] == boot.FITTED]
+    assert len(fitted) == 40 and fitted["boot_rate_per_min"].max() == pytest.approx(150.0)
+    assert (line["part"] == boot.EXTRAPOLATED).any() == extrapolated
+    assert line["boot_rate_per_min"].max() == pytest.approx(max(150.0, rate))
+    assert (line["fe_iops"] == 2.0 * line["boot_rate_per_min"]).all()
+    assert (line["scenario_boot_rate_per_min"] == rate).all()
+    catalogue.table("boot_demand").schema.validate(line[catalogue.table("boot_demand").column_names])

@@ -2,6 +2,8 @@
 ``exclusions``), one row per vendor x cell x worker class (``observations``), and the model's
 constants (cells, specifications, interval levels)."""
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -363,3 +365,62 @@ def derived_totals(results: pd.DataFrame, replace: bool = False) -> pd.DataFrame
         rows.append(x)
     cols = list(dict.fromkeys(list(results.columns) + ["per_desktop", "per_desktop_low", "per_desktop_high", "kind"]))
     return pd.DataFrame(rows, columns=cols)
+
+
+# The headline table's IOPS cells (report Table 'Headline results'): the value the model takes
+HEADLINE_VANTAGES = [
+    "array_frontend",
+    "host",
+    "storage_port",
+    "",
+    "array_backend",
+    "guest",
+]  # as normalize.VANTAGE_PREFERENCE
+
+_REGISTER_ID = r"\bD-[A-Z0-9]+-\d+\b"
+
+
+def register_id(resolution: str) -> str:
+    """The register entry named by a record's ``resolution`` (``D-ACCS-12: Use ...`` -> ``D-ACCS-12``)."""
+    m = re.search(_REGISTER_ID, resolution or "")
+    return m.group(0) if m else "the register"
+
+
+def headline_iops(results: pd.DataFrame, choices=None) -> pd.DataFrame:
+    """The IOPS per desktop the report's Table 'Headline results' shows per test run and statistic
+    (the model stage writes it, ``headline_iops.csv``): the value
+    the model's record selection takes (``iops.candidate_records`` under ``choices``), so a
+    quantity has one value in the table and the model. A stated average total that the register
+    prefers the read + write sum to (choice ``total_source``: D-ACCS-17) is shown as that sum; a
+    test known only by its read and write IOPS gets their sum (an average exact, a sum of peaks an
+    upper bound); the vantage order is ``HEADLINE_VANTAGES`` (host before back end: D-ACCS-15).
+    Where the register sets every statement of the quantity aside, the value is shown as set aside
+    with the entry's id; a quantity no document states has no row.
+
+    Columns: source_id, test_id, statistic (peak, average), iops_per_desktop (IOPS per desktop,
+    derived), bound, vantage, derived (a read + write sum), set_aside (register id, or "")."""
+    c = candidate_records(results, choices=choices)
+    c = c[
+        (c["metric"] == "iops")
+        & c["condition"].isin(["", "normal"])
+        & c["statistic"].isin(["peak", "average"])
+        & (c["test_id"] != "")
+    ].copy()
+    kind = c["kind"] if "kind" in c.columns else pd.Series("reported", index=c.index)
+    c["derived"] = kind.eq("derived").to_numpy()
+    aside = c["reason"].str.startswith("not used in analysis")
+    replaced = c["reason"].str.startswith("stated total")
+    prefer_sum = resolve_choices(choices)["total_source"] == "read_plus_write"
+    c["_use"] = (~aside & ~replaced).astype(int)
+    c["_vp"] = c["vantage"].map(
+        lambda v: HEADLINE_VANTAGES.index(v) if v in HEADLINE_VANTAGES else len(HEADLINE_VANTAGES)
+    )
+    c["_x"] = c["bound"].map({"eq": 0, "approx": 1}).fillna(2)
+    c["_d"] = np.where(c["derived"] == (prefer_sum & (c["statistic"] == "average")), 0, 1)
+    c = c.sort_values(["_use", "_vp", "_x", "_d", "record_id"], ascending=[False, True, True, True, True])
+    c = c.drop_duplicates(["source_id", "test_id", "statistic"])
+    c["set_aside"] = [
+        "" if u else register_id(r) for u, r in zip(c["_use"], c["resolution"] if "resolution" in c else [""] * len(c))
+    ]
+    cols = ["source_id", "test_id", "statistic", "iops_per_desktop", "bound", "vantage", "derived", "set_aside"]
+    return c[cols].reset_index(drop=True)

@@ -245,6 +245,20 @@ def bound_verdict(observed: float, bound: str, low: float, high: float) -> tuple
     return ("no" if excludes else "uninformative"), where
 
 
+def bound_verdict_words(observed: float, bound: str, low: float, high: float) -> str:
+    """``bound_verdict`` in words for a table cell or prose, e.g. ``uninformative: an upper bound
+    above the interval cannot contradict it`` or ``no: above the interval``."""
+    verdict, where = bound_verdict(observed, bound, low, high)
+    kind = {"lt": "an upper bound", "gt": "a lower bound"}.get(bound)
+    if kind is None:
+        return "yes" if verdict == "yes" else f"no: {where} the interval"
+    if verdict == "consistent":  # not a confirmation: a bound inside the interval only fails to contradict it
+        return f"not contradicted: {kind} inside the interval"
+    if verdict == "uninformative":
+        return f"uninformative: {kind} {where} the interval (cannot contradict it)"
+    return f"no: {kind} {where} the interval"
+
+
 def document_labels(sources_df: pd.DataFrame) -> dict[str, str]:
     """{source_id: readable name}: the vendor with the document number of ``sources.csv``
     (``Nutanix RA-2022``), the vendor alone when the document has no number; two documents with one

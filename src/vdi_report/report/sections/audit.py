@@ -31,7 +31,7 @@ def render(ctx) -> None:
     n_bad = int((f["severity"] == "inconsistent").sum())
     effects = audit_tables.register_effects(reg, ctx.results, srcs, plain)
     replaced = effects[effects["Used instead"] != "nothing: left out"]
-    by_choice = audit_tables.choice_entries(reg, ctx.choices.declared, ctx.sensitivity)
+    by_choice = audit_tables.choice_entries(reg, ctx.choices.declared, ctx.sensitivity_ranking)
     say(
         "Vendor white papers contradict themselves, and a comparison that silently picks one value hides it. The "
         "audit has three parts, all from the documents' own text: a **curated register** "

@@ -60,7 +60,7 @@ def render(ctx) -> None:
     )
     table(
         # a register id never breaks at its hyphens (a narrow column once printed "(D-" / "ACCS-03)")
-        tables.headline_table(ctx.seed_tests, ctx.seed_results, ctx.choices).replace(
+        tables.headline_table(ctx.seed_tests, ctx.seed_results, ctx.headline_iops).replace(
             r"\b(D-[A-Z0-9]+-\d+)\b", r'<span class="vdi-id">\1</span>', regex=True
         ),
         "Headline results per test run, normal operation",

@@ -226,7 +226,7 @@ def _calibration(ctx) -> None:
     if cal.empty:
         say("### Leave one lab out\n\nNo cell has two labs: the intervals for a new lab cannot be checked.")
         return
-    cov = era.calibration_coverage(cal).set_index("interval")
+    cov = ctx.calibration_coverage.set_index("interval")
     new, old = cov.iloc[0], cov.iloc[1]
     say(
         "### Leave one lab out: are the intervals for a new lab calibrated?\n\n"
@@ -379,13 +379,7 @@ def _iops_model(ctx) -> None:
     )
     _heterogeneity(ctx)
     table(
-        mtables.context_table(
-            iops.observation_context(
-                obs,
-                ctx.boot_storms.assign(peak_iops_per_rate=pd.to_numeric(ctx.boot_storms["peak_iops_per_rate"])),
-                ctx.sources,
-            )
-        ),
+        mtables.context_table(ctx.observation_context),
         "What each observation was measured with: Login VSI version, guest OS, clone type, broker",
         "model-context",
     )
@@ -459,7 +453,7 @@ def _iops_model(ctx) -> None:
         **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
     )
     rate = p["desktops"] / p["boot_window_min"]  # an outage reboots every provisioned desktop
-    fitted = boot_mod.fitted_storms(boot_model, num_storms)
+    fitted = num_storms[num_storms["in_rate_model"]]  # the storms the boot-rate model pools (stage iops_model)
     limits = ctx.density_summary
     limits = limits[
         limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")
@@ -496,10 +490,12 @@ def _iops_model(ctx) -> None:
             ),
             items="; ".join(at_limit),
         )
-    end, ext_end = boot_mod.demand_line_extent(boot_model, num_storms, rate)
+    line = ctx.boot_demand_line(rate)  # the scenario stage's line, for this scenario's rate
+    end = float(line.loc[line["part"] == boot_mod.FITTED, "boot_rate_per_min"].max())
+    ext_end = float(line["boot_rate_per_min"].max())
     peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
     figure(
-        charts.demand_chart(boot_model, num_storms, scenario_rate=rate),
+        charts.demand_chart(line, num_storms, scenario_rate=rate),
         fill(
             "Boot-storm demand against the boot rate. Points: each document's peak boot IOPS at its tested rate; "
             "filled: as reported; open, with a caret towards the true value: a bound (a boot rate from a duration "
@@ -538,7 +534,7 @@ def _iops_model(ctx) -> None:
         docs=_steady_docs(pred),
     )
     table(
-        mtables.rules_table(iops.rules_of_thumb(ctx.results, pred.assign(worker_class=iops.ANY_CLASS))),
+        mtables.rules_table(ctx.rules_of_thumb),
         "Quoted IOPS-per-desktop rules against the model",
         "model-rules",
     )
@@ -548,7 +544,7 @@ def _iops_model(ctx) -> None:
         "include the array's own I/O and are not the desktops' demand. Seed documents only: the external "
         "documents' mix is not pooled with them."
     )
-    profile = iops.io_profile(ctx.results)
+    profile = ctx.io_profile
     table(
         mtables.io_profile_table(profile[profile["role"] == "seed"]),
         "Read share and implied I/O size per test (derived)",
@@ -660,7 +656,7 @@ def _cost(ctx) -> None:
             limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]),
         )
         figure(
-            charts.saving_curve(drives, a),
+            charts.saving_curve(ctx.tiering_saving_curve, savings, a),
             "Drive-cost saving against the HDD/FMD price ratio (assumed)",
             "saving-curve",
         )

@@ -23,10 +23,8 @@ def _signed(x: float) -> str:
 def choices_table(ctx) -> pd.DataFrame:
     """One row per declared choice: Choice, Report's option (and the reviewer's when it
     differs), Alternatives, Largest move (one flip, the planning row it moves), Why (the reason)."""
-    from ...models import sensitivity
-
     decl, ch = ctx.choices.declared, ctx.choices
-    rank = sensitivity.ranking(ctx.sensitivity).set_index("choice_id")
+    rank = ctx.sensitivity_ranking.set_index("choice_id")
     rows = []
     for cid in decl.ids:
         opt = decl.default[cid] + ("" if ch[cid] == decl.default[cid] else f" (this report: {ch[cid]})")
@@ -52,7 +50,7 @@ def choices_table(ctx) -> pd.DataFrame:
 
 
 def _direction(ctx, cid, r) -> float:
-    """Sign of the largest move of choice ``cid`` (its ``ranking`` row ``r``)."""
+    """Sign of the largest move of choice ``cid`` (its ``sensitivity_ranking`` row ``r``)."""
     s = ctx.sensitivity
     g = s[(s["kind"] == "one_at_a_time") & (s["choice_id"] == cid) & (s["option"] == r["option"])]
     g = g[(g["phase"] + " " + g["statistic"]) == r["row"]]
@@ -98,15 +96,20 @@ def curve_table(ctx) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _movers(ctx, era: str) -> pd.DataFrame:
+    """The rows of ``sensitivity_movers.csv`` of ``era`` (the sensitivity stage's
+    ``sensitivity.row_movers``), in the table's order."""
+    m = ctx.sensitivity_movers
+    return m[m["era"] == era].reset_index(drop=True)
+
+
 def answer_movers(ctx) -> pd.DataFrame:
     """The choices that move the planning rows page 1 reads (the report's era, ``era`` parameter),
-    from ``sensitivity.row_movers``: Planning figure, Default (the row under the declared
-    defaults), Choice (label; "no declared choice" when none moves the row), Option, Estimate
+    from ``sensitivity_movers.csv`` (``sensitivity.row_movers``): Planning figure, Default (the
+    row under the declared defaults), Choice (label; "no declared choice" when none moves the row), Option, Estimate
     under it, Change (signed percent)."""
-    from ...models import sensitivity
-
     decl = ctx.choices.declared
-    m = sensitivity.row_movers(ctx.sensitivity, ctx.params["era"])
+    m = _movers(ctx, ctx.params["era"])
     return pd.DataFrame(
         {
             "Planning figure": [
@@ -123,10 +126,8 @@ def answer_movers(ctx) -> pd.DataFrame:
 
 def _answer_sentence(ctx) -> str:
     """Which declared choices move the rows page 1 reads, and the largest move of each row."""
-    from ...models import sensitivity
-
     decl, era = ctx.choices.declared, ctx.params["era"]
-    m = sensitivity.row_movers(ctx.sensitivity, era)
+    m = _movers(ctx, era)
     if m.empty:
         return ""
 
@@ -176,11 +177,9 @@ def _unmoved(rank: pd.DataFrame, decl) -> str:
 
 
 def render(ctx) -> None:
-    from ...models import sensitivity
-
     heading(1, "Sensitivity", "sensitivity")
     decl, sens = ctx.choices.declared, ctx.sensitivity
-    rank = sensitivity.ranking(sens)
+    rank = ctx.sensitivity_ranking
     top = rank.head(3)
     joint = [decl.label[c] for c in decl.ids if decl.joint[c]]
     say(
@@ -205,7 +204,7 @@ def render(ctx) -> None:
         none_sentence=_unmoved(rank, decl),
     )
     figure(
-        charts.tornado_chart(sensitivity.tornado(sens), decl.label),
+        charts.tornado_chart(ctx.sensitivity_tornado, decl.label),
         "Tornado chart: how far each analysis choice moves each planning estimate when flipped alone (bar: from the "
         "lowest to the highest change over the choice's options; no change is this report's default; pooled "
         "worker class, or the knowledge worker where an option separates the classes)",
