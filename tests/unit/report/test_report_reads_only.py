@@ -35,17 +35,15 @@ PURE = {
     "vdi_report.models.scenario.validate": "parameter checking",
     # the architect's profile file read and checked (its figures are the architect's, as given)
     "vdi_report.models.scenario.read_profile": "reads and checks an input file",
+    # ctx.plan: the planning rows a sizing reads, selected by the declared SIZING_PROVISIONING (or MCS
+    # and Provisioning pooled): a row selection, the same function the scenario stage sizes with, so
+    # page 1 and the scenario read one decision; it computes no figure
+    "vdi_report.models.era.sizing_rows": "selects the planning rows by the declared provisioning",
 }
 
 # Computing functions the report still calls at render time, to move to the stage that owns the
 # figure (a processed table the report reads). Each names the figure and its owner.
-NOT_YET_MOVED = {
-    # ctx.plan: the planning rows a sizing reads. A row selection (seed rows, and the modern rows of
-    # the declared SIZING_PROVISIONING or of MCS and Provisioning pooled): it computes no figure,
-    # but it applies a decision at render time. To move: a flag column of iops_per_desktop_model
-    # written by stage iops_model (or, if the lead agrees it is a look-up, into PURE).
-    "vdi_report.models.era.sizing_rows",
-}
+NOT_YET_MOVED: set[str] = set()  # every computing call has moved to its stage (issue 25 item 5)
 
 
 def _imported_models_names(tree: ast.AST, path: Path) -> dict[str, str]:
