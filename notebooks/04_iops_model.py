@@ -199,7 +199,7 @@ capability = verdicts.capability(results, sources_df, sources.read_csv_text(conf
 arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"))
 inputs.update(verdicts.to_inputs(capability, arrays, verdicts.capacity(results, sources_df)))
 catalogue.write("sizing_inputs", inputs)
-scenario.size(scenario.validate(2000, "knowledge"), inputs)
+scenario.size(scenario.validate(2000), inputs)
 
 # %% [markdown]
 # ## The rules of thumb the documents quote

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import catalogue
+from vdi_report import catalogue, config
 from vdi_report.models import boot, era, iops, sensitivity
 from vdi_report.raw import choices as analysis
 
@@ -137,7 +137,7 @@ def test_model_spec_choice_fixes_the_specification(results):
     run = sensitivity.planning_under(results, ch(model_spec="workload"))
     # the fitted model predicts every class (the planning rows by era are knowledge-worker rows, issue 16)
     assert run.spec == "workload" and set(run.pred.loc[run.pred["phase"] != "boot", "worker_class"]) == set(
-        iops.WORKER_CLASSES
+        config.LOGIN_VSI_CLASSES
     )
 
 

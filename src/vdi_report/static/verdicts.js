@@ -20,8 +20,8 @@
   else { root.VdiVerdicts = api; }
 }(typeof self !== "undefined" ? self : this, function () {
   "use strict";
-  var PHASES = ["boot", "login", "steady_state"];
-  var USER_PHASES = ["login", "steady_state"];
+  // The scenario's phases, its user phases and clone types come with the inputs (inputs.lists,
+  // vdi_report.models.scenario.vocabulary_lists, from data/raw/vocabulary.csv).
   var PHASE_WORDS = { boot: "boot storm", login: "login storm", steady_state: "steady state" };
   var PROXY_FACTOR = 0.5;
   var VERDICTS = ["covers the interval's top", "covers the estimate only", "does not cover", "not tested",
@@ -68,8 +68,6 @@
     return isNum(prices[sid]) ? prices[sid] : null;
   }
 
-  var CLONE_TYPES = ["linked", "full"];
-
   function capacity(rows, inputs, sid, conf, clone, desktops) {
     var facts = inputs.capacity_by_clone || {};
     var per = (facts.per_desktop || {})[clone];
@@ -100,7 +98,8 @@
       throw new Error("latency_target_ms must be a positive number of milliseconds, got " +
                       JSON.stringify(params.latency_target_ms));
     }
-    if (CLONE_TYPES.indexOf(clone) < 0) {
+    var lists = inputs.lists;
+    if (lists.clone_types.indexOf(clone) < 0) {
       throw new Error("unknown clone_type " + JSON.stringify(clone) + "; use full or linked (how the desktops are cloned)");
     }
     var cap = inputs.capability || [];
@@ -111,7 +110,7 @@
     var configs = [], seenKey = {};
     cap.forEach(function (c) {
       var k = c.source_id + "|" + c.configuration;
-      if (!seenKey[k] && PHASES.indexOf(c.phase) >= 0) { seenKey[k] = true; configs.push([c.source_id, c.configuration]); }
+      if (!seenKey[k] && lists.scenario_phases.indexOf(c.phase) >= 0) { seenKey[k] = true; configs.push([c.source_id, c.configuration]); }
     });
     var desktops = params.desktops, out = [];
     configs.forEach(function (sc) {
@@ -120,9 +119,9 @@
       var a = arr[sid + "|" + conf] || arr[sid + "|"] || {};
       var price = priceFor(prices, sid, conf);
       ["normal", "failover"].forEach(function (cond) {
-        var rows = PHASES.map(function (phase) {
+        var rows = lists.scenario_phases.map(function (phase) {
           var d = demand[phase], fe = d.fe_iops, top = d.fe_iops_pi90_high, mbps = d.throughput_mbps;
-          var want = phase === "boot" ? ["boot"] : USER_PHASES;
+          var want = phase === "boot" ? ["boot"] : lists.scenario_user_phases;
           function best(condition) {
             var c = mine.filter(function (x) { return want.indexOf(x.phase) >= 0 && x.condition === condition; });
             var over = c.filter(function (x) { return x.floor !== null && x.floor !== undefined && overTarget(x, target); });

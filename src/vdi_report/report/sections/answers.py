@@ -20,7 +20,6 @@ ORDER = 10  # position in the report (sections/__init__.py)
 # appendix's full claims table.
 SIZING_TOPICS = ("density", "per_desktop_load")
 N_CAVEATS = 5  # the issue asks for the five caveats that matter most
-USER_PHASES = ("boot", "login", "steady_state")  # the scenario's phases; [1:] are the user phases
 
 
 def title(ctx) -> None:
@@ -695,14 +694,16 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         mine = cap[(cap["source_id"] == sid) & (cap["configuration"] == conf)]
         untested = bool((g["verdict"] == "not tested").all())
         if untested and cond == "failover":
-            demo = "not tested with a controller down; normal: " + _cap_cell(ctx, mine, USER_PHASES[1:], "normal")
+            demo = "not tested with a controller down; normal: " + _cap_cell(
+                ctx, mine, config.SCENARIO_USER_PHASES, "normal"
+            )
             verdict_txt = "not tested"
         else:
-            demo = _cap_cell(ctx, mine, USER_PHASES[1:], cond)
+            demo = _cap_cell(ctx, mine, config.SCENARIO_USER_PHASES, cond)
             verdict_txt = "; ".join(
                 f"{ctx.label('phase', p).lower()}: {g.at[p, 'verdict']}"
                 + (" (at a limit)" if g.at[p, "at_limit"] else "")
-                for p in USER_PHASES
+                for p in config.SCENARIO_PHASES
             )
         n, price = g["arrays_needed_binding"].iloc[0], g["price_usd"].iloc[0]
         kind = g["arrays_needed_kind"].iloc[0]
