@@ -94,3 +94,17 @@ def test_a_kind_the_field_does_not_declare_is_named(tmp_path):
         f"{tmp_path / 'vocabulary.csv'}: line {i + 1}: column 'kind' = 'storm': not a kind of field 'phase'; "
         f"expected {', '.join(config.PHASE_KINDS)}"
     ]
+
+
+def test_no_module_types_a_vocabulary_list_as_a_literal():
+    # the lists' values typed out in order are a second declaration under another name
+    lists = (config.SCENARIO_PHASES, config.SCENARIO_USER_PHASES, config.ERAS, config.LOGIN_VSI_CLASSES)
+    patterns = [
+        re.compile(r"[(\[]\s*" + r"\s*,\s*".join(f"[\"']{v}[\"']" for v in values) + r"\s*,?\s*[)\]]")
+        for values in lists
+    ]
+    found = []
+    for path in sorted([*SRC.rglob("*.py"), *(SRC / "static").glob("*.js")]):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.relative_to(SRC)}: {m.group(0)}" for p in patterns for m in p.finditer(text)]
+    assert not found, f"typed vocabulary lists (use config's): {found}"

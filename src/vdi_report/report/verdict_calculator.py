@@ -39,7 +39,7 @@ def verdicts_html(ctx, prices: dict) -> str:
     seen, fields = set(), []
     for c in ctx.sizing_inputs.get("capability", []):
         key = c["source_id"] + (f":{c['configuration']}" if c["configuration"] else "")
-        if key in seen or c["phase"] not in ("boot", "login", "steady_state"):
+        if key in seen or c["phase"] not in config.SCENARIO_PHASES:
             continue
         seen.add(key)
         v = prices.get(key, prices.get(c["source_id"], ""))

@@ -131,7 +131,7 @@ def planning_table(ctx) -> pd.DataFrame:
     for cell in cells:
         by = {
             e: (g.iloc[0] if len(g) else None)
-            for e, g in ((e, p[(p["era"] == e) & (p["cell"] == cell)]) for e in ("seed", "modern"))
+            for e, g in ((e, p[(p["era"] == e) & (p["cell"] == cell)]) for e in config.ERAS)
         }
         any_r = by["seed"] if by["seed"] is not None else by["modern"]
 
@@ -163,12 +163,12 @@ def planning_table(ctx) -> pd.DataFrame:
                 if m is None or pd.isna(m["ratio_to_seed"])
                 else f"{m['ratio_to_seed']:.1f}× ({m['ratio_low']:.1f}–{m['ratio_high']:.1f}×)",
                 "Read share (derived), seed / modern": " / ".join(
-                    fig(by[e], "read_share", fmt.pct) for e in ("seed", "modern")
+                    fig(by[e], "read_share", fmt.pct) for e in config.ERAS
                 ),
                 "KB per I/O (derived), seed / modern": " / ".join(
-                    fig(by[e], "io_size_kb", fmt.num) for e in ("seed", "modern")
+                    fig(by[e], "io_size_kb", fmt.num) for e in config.ERAS
                 ),
-                "Latency, ms, seed / modern": " / ".join(fig(by[e], "latency_ms", fmt.num) for e in ("seed", "modern")),
+                "Latency, ms, seed / modern": " / ".join(fig(by[e], "latency_ms", fmt.num) for e in config.ERAS),
             }
         )
     return pd.DataFrame(rows)
@@ -1023,7 +1023,7 @@ def capability_table(ctx) -> pd.DataFrame:
                 "Desktops tested": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
                 "Login storm, peak": _cap_cell(ctx, g, ("login",), "normal"),
                 "Steady state, average": _cap_cell(ctx, g, ("steady_state",), "normal"),
-                "One controller down": _cap_cell(ctx, g, ("login", "steady_state"), "failover"),
+                "One controller down": _cap_cell(ctx, g, config.SCENARIO_USER_PHASES, "failover"),
                 "Boot storm (apart)": _cap_cell(ctx, g, ("boot",), "normal"),
                 "Provisioning; back end (apart)": "; ".join(
                     c
