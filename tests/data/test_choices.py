@@ -125,7 +125,7 @@ def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
     from vdi_report.models import scenario
 
     inputs = scenario.build_inputs(pooled, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
-    assert scenario.size(scenario.validate(2000, "knowledge"), inputs)["be_iops"].notna().all()
+    assert scenario.size(scenario.validate(2000), inputs)["be_iops"].notna().all()
     pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
     b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]
     b1 = pa[(pa["era"] == "modern") & (pa["cell"] == "boot peak per boot rate")].iloc[0]
