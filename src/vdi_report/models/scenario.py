@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import ERAS, SCENARIO_CLONE_TYPES, SCENARIO_PHASES, SCENARIO_USER_PHASES
+from ..config import BOUND_SIGNS, ERAS, SCENARIO_CLONE_TYPES, SCENARIO_PHASES, SCENARIO_USER_PHASES
 from ..raw import choices as analysis
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,12 +126,14 @@ PROFILE_UNITS = {
 def vocabulary_lists() -> dict[str, list[str]]:
     """The vocabulary's lists the JavaScript twins need (``sizing_inputs.json`` key ``lists``), as
     ``config`` derives them from ``data/raw/vocabulary.csv``: scenario_phases, scenario_user_phases,
-    eras, clone_types (the scenario's CLONE_TYPE values)."""
+    eras, clone_types (the scenario's CLONE_TYPE values) and bound_signs ({bound: the sign printed
+    before a number, "" for eq})."""
     return {
         "scenario_phases": list(SCENARIO_PHASES),
         "scenario_user_phases": list(SCENARIO_USER_PHASES),
         "eras": list(ERAS),
         "clone_types": list(SCENARIO_CLONE_TYPES),
+        "bound_signs": dict(BOUND_SIGNS),
     }
 
 

@@ -152,7 +152,7 @@
         var floor = (d.fe_iops_floor === undefined || d.fe_iops_floor === null) ? d.fe_iops : d.fe_iops_floor;
         return d.phase === phase && d.condition === cond && floor >= fe[0];
       }).map(function (d) {
-        return d.array + " (" + (d.bound === "approx" ? "\u2248 " : "") + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")";
+        return d.array + " (" + (d.bound === "approx" ? inputs.lists.bound_signs.approx : "") + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")";
       });
       var high = (cap.high === null || cap.high === undefined) ? null : cap.high;
       return {

@@ -11,7 +11,7 @@
  *   one controller down, not tested, two controllers stated: proxy = 0.5 x the normal floor (kept apart)
  *   usd_per_desktop = arrays (binding: the most any phase needs by IOPS or ports) x price / desktops
  *
- * inputs: data/processed/sizing_inputs.json keys "capability" and "arrays".
+ * inputs: data/processed/sizing_inputs.json keys "capability", "arrays" and "lists" (the vocabulary's lists).
  * Works in a browser (global VdiVerdicts) and in Node (module.exports).
  */
 (function (root, factory) {
@@ -55,8 +55,8 @@
     if (Math.abs(x) >= 100) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
     return String(Number(x.toPrecision(6)));
   }
-  // config.BOUND_SIGNS (the vocabulary's labels of the bounds): one sign per bound
-  function sign(b) { return { gt: "\u2265 ", lt: "\u2264 ", approx: "\u2248 " }[b] || ""; }
+  // config.BOUND_SIGNS (the vocabulary's labels of the bounds, inputs.lists.bound_signs): one sign per bound
+  function sign(signs, b) { return signs[b] || ""; }
   function verdict(floor, demand, top) {
     if (floor >= top) { return VERDICTS[0]; }
     if (floor >= demand) { return VERDICTS[1]; }
@@ -167,7 +167,7 @@
           } else if (seen.length) {
             var x = seen[0];
             row.verdict = VERDICTS[4]; row.demonstrated_phase = x.phase; row.vantage = x.vantage; row.record_ids = x.record_ids;
-            row.note = "only an upper bound is stated: " + sign(x.bound) + fmt(x.iops) + " IOPS (" + x.record_ids + ")";
+            row.note = "only an upper bound is stated: " + sign(lists.bound_signs, x.bound) + fmt(x.iops) + " IOPS (" + x.record_ids + ")";
           } else {
             row.verdict = VERDICTS[3];
             if (cond === "failover") {
