@@ -15,7 +15,6 @@
 
 # %% tags=["parameters"]
 desktops = 2000  # DESKTOPS: desktops to size for
-worker_class = "knowledge"  # WORKER: Login VSI worker class (task, office, knowledge, power)
 concurrency = 1.0  # CONCURRENCY: fraction of the desktops active at once
 headroom = 0.2  # HEADROOM: fraction of each resource kept free
 boot_window_min = 30  # BOOT_WINDOW: minutes to boot every provisioned desktop (all DESKTOPS)

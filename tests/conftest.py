@@ -103,7 +103,6 @@ def sources_df() -> pd.DataFrame:
 # the other report parameters at their defaults.
 DONE_WHEN = {
     "desktops": 3000,
-    "worker_class": "knowledge",
     "concurrency": 0.8,
     "headroom": 0.2,
     "boot_window_min": 30,
@@ -124,7 +123,6 @@ def done_when() -> dict:
 # Report parameters for a ``report.context.Context`` in the tests (the others at their defaults).
 CONTEXT_PARAMS = {
     "desktops": 2000,
-    "worker_class": "knowledge",
     "concurrency": 1.0,
     "headroom": 0.2,
     "boot_window_min": 30,

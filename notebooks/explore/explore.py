@@ -30,7 +30,6 @@ from vdi_report.report.context import Context
 ctx = Context(
     dict(
         desktops=2000,
-        worker_class="knowledge",
         concurrency=1.0,
         headroom=0.2,
         boot_window_min=30,
@@ -105,7 +104,6 @@ provenance(results["record_id"].iloc[0])  # edit the id and re-run the cell
 inputs = ctx.sizing_inputs
 params = scenario.validate(
     desktops=2000,
-    worker_class="knowledge",
     concurrency=0.8,
     headroom=0.2,
     boot_window_min=30,
@@ -119,6 +117,6 @@ scenario.size(params, inputs)
 
 # %%
 try:
-    scenario.validate(desktops=-5, worker_class="knowledge")
+    scenario.validate(desktops=-5)
 except ValueError as exc:
     print(f"invalid parameter: {exc}")

@@ -651,6 +651,7 @@ _TABLES = [
         "(`scenario.build_inputs`, `verdicts.to_inputs`)",
         (
             Col("default_era"),
+            Col("lists"),
             Col(
                 "eras",
             ),

@@ -94,9 +94,56 @@ CONDITIONS, VARIANTS, CONFIGURATIONS = values("condition"), values("variant"), v
 WORKER_CLASSES, CLONE_TYPES, PERSISTENCE = values("worker_class"), values("clone_type"), values("persistence")
 AGGREGATIONS, WINDOWS, LOADS = values("aggregation"), values("window"), values("load")
 
-# Phases of a VDI day (the vocabulary's order), for tables and charts.
-NON_TEST_PHASES = ("overall", "testbed", "capacity", "cost", "sizing")
-PHASE_ORDER = tuple(p for p in PHASES if p not in NON_TEST_PHASES)
+ERAS = values("era")
+
+# The lists the models and the report share, each derived here from the vocabulary's ``kind``
+# column (space-separated kinds; data/raw/README.md) and declared nowhere else (a unit test greps
+# ``src/`` for a second declaration). Phase kinds: ``scenario`` (a phase of the sizing scenario, one
+# planning row each), ``user`` (load driven by users logging on and working), ``maintenance`` (an
+# operation on the desktop pool outside the users' day), ``run`` (a whole test run, boot included),
+# ``context`` (not a test phase: test bed, sizing rules, capacity, cost, statements about all tests).
+PHASE_KINDS = ("scenario", "user", "maintenance", "run", "context")
+# The kinds each field may take (raw.validate rejects any other): worker classes of kind
+# ``login_vsi`` are Login VSI's standard workloads; clone types of kind ``scenario`` are the
+# scenario's CLONE_TYPE values.
+KINDS = {"phase": PHASE_KINDS, "worker_class": ("login_vsi",), "clone_type": ("scenario",)}
+
+
+def kinds(field: str, value: str) -> frozenset[str]:
+    """The vocabulary's kinds of ``value`` in ``field`` (empty when the value or its kind is not listed)."""
+    for r in VOCABULARY.get(field, []):
+        if r["value"] == value:
+            return frozenset((r.get("kind") or "").split())
+    return frozenset()
+
+
+def of_kind(field: str, kind: str) -> tuple[str, ...]:
+    """The values of vocabulary ``field`` whose ``kind`` includes ``kind``, in the vocabulary's order."""
+    return tuple(v for v in values(field) if kind in kinds(field, v))
+
+
+# The scenario's phases (boot, login, steady_state): one planning row and one sized row each.
+SCENARIO_PHASES = of_kind("phase", "scenario")
+# Phases whose figures are users' load (login, login_and_steady_state, steady_state): the IOPS
+# model's observations, the login/steady-state merge of normalize.
+USER_PHASES = of_kind("phase", "user")
+# The scenario's user phases (login, steady_state): what a user-load verdict reads.
+SCENARIO_USER_PHASES = tuple(p for p in SCENARIO_PHASES if p in USER_PHASES)
+# Not test phases (overall, testbed, capacity, cost, sizing).
+CONTEXT_PHASES = of_kind("phase", "context")
+# Phases of the desktops' day (the scenario's and the users' phases) and ``overall`` (a statement
+# about all tests, AccelStor's "always under 4 %", binds them too): density's ``phase_kind`` user.
+DAY_PHASES = tuple(p for p in PHASES if p in SCENARIO_PHASES + USER_PHASES or p == "overall")
+# Phases whose load scales with the number of desktops (density's counts): the users' phases and
+# ``overall``; a boot storm's load scales with the boot rate, not the count.
+COUNT_PHASES = tuple(p for p in DAY_PHASES if p in USER_PHASES or p == "overall")
+# Phases of a VDI day (the vocabulary's order), for tables and charts: every phase but the context ones.
+PHASE_ORDER = tuple(p for p in PHASES if p not in CONTEXT_PHASES)
+# Login VSI's worker classes (task, office, knowledge, power): worker_class kind ``login_vsi``.
+LOGIN_VSI_CLASSES = of_kind("worker_class", "login_vsi")
+# The scenario's CLONE_TYPE values (full, linked): the clone types of kind ``scenario`` without
+# their ``_clone`` suffix (sources.csv says full_clone / linked_clone).
+SCENARIO_CLONE_TYPES = tuple(c.removesuffix("_clone") for c in of_kind("clone_type", "scenario"))
 PHASE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["phase"] if r["value"] in PHASE_ORDER}
 VANTAGE_LABELS = {r["value"]: r["label"] for r in VOCABULARY["vantage"]}
 # The sign printed before a bounded number (the vocabulary's label: ``gt`` "≥ ", ``lt`` "≤ ",

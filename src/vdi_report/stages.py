@@ -77,7 +77,6 @@ def check_date(value: str) -> str:
 # parameter stamp by the SHA-256 of its content, not only its name.
 PARAMETERS = (
     Param("DESKTOPS", "desktops", "2000", "desktops in the sizing scenario"),
-    Param("WORKER", "worker_class", "knowledge", "worker class of the scenario (task, office, knowledge, power)"),
     Param("CONCURRENCY", "concurrency", "1.0", "fraction of the desktops active at once"),
     Param("HEADROOM", "headroom", "0.2", "fraction of each resource kept free"),
     Param(

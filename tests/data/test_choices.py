@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vdi_report import catalogue
+from vdi_report import catalogue, config
 from vdi_report.models import boot, era, iops, sensitivity
 from vdi_report.raw import choices as analysis
 
@@ -125,7 +125,7 @@ def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
     from vdi_report.models import scenario
 
     inputs = scenario.build_inputs(pooled, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
-    assert scenario.size(scenario.validate(2000, "knowledge"), inputs)["be_iops"].notna().all()
+    assert scenario.size(scenario.validate(2000), inputs)["be_iops"].notna().all()
     pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
     b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]
     b1 = pa[(pa["era"] == "modern") & (pa["cell"] == "boot peak per boot rate")].iloc[0]
@@ -137,7 +137,7 @@ def test_model_spec_choice_fixes_the_specification(results):
     run = sensitivity.planning_under(results, ch(model_spec="workload"))
     # the fitted model predicts every class (the planning rows by era are knowledge-worker rows, issue 16)
     assert run.spec == "workload" and set(run.pred.loc[run.pred["phase"] != "boot", "worker_class"]) == set(
-        iops.WORKER_CLASSES
+        config.LOGIN_VSI_CLASSES
     )
 
 

@@ -218,7 +218,7 @@ def test_example_profile_reproduces_the_default_era_exactly(inputs, done_when):
     prof = scenario.read_profile(EXAMPLE_PROFILE)
     e = inputs["eras"][inputs["default_era"]]
     assert prof["login"]["login_window_min"] == e["login_window_min"]
-    for ph in scenario.PHASES:
+    for ph in config.SCENARIO_PHASES:
         assert prof[ph]["iops_per_desktop"] == e["per_desktop"][ph]["estimate"]
         assert prof[ph]["read_share"] == e["read_share"][ph]
         assert prof[ph]["io_size_kb"] == e["io_size_kb"][ph]
@@ -280,8 +280,8 @@ def test_written_sizing_inputs_read_back_the_same_everywhere(inputs):
     # the model stage's keys, and those verdicts.to_inputs adds (capability, arrays: tests/data/test_verdicts.py)
     assert {"default_era", "eras", "write_penalty", "capacity_gb_per_desktop", "demonstrated"} <= set(inputs)
     assert {"capability", "arrays"} <= set(inputs)
-    for e in scenario.ERAS:
-        assert set(inputs["eras"][e]["per_desktop"]) == set(scenario.PHASES)
+    for e in config.ERAS:
+        assert set(inputs["eras"][e]["per_desktop"]) == set(config.SCENARIO_PHASES)
 
 
 def test_boot_storm_table_hand_calculation(results):
@@ -392,7 +392,7 @@ def test_an_approximate_demonstration_must_cover_the_demand_at_its_low_end(input
     assert "V-0002" in carried and "V-0001" not in carried
 
 
-@pytest.mark.parametrize("era", scenario.ERAS)
+@pytest.mark.parametrize("era", config.ERAS)
 def test_login_storm_never_below_steady_state_at_any_window_python_and_javascript(inputs, done_when, era):
     """Done when (issue 24): for every LOGIN_WINDOW from 5 to 240 minutes and every era, login demand >= steady
     demand (estimate and each interval end that exists), in scenario.size and in its JavaScript twin."""

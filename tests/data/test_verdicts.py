@@ -40,7 +40,7 @@ def inputs(results, cap):
 
 def _size(inp, clone_type="linked", latency_target_ms=verdicts.DEFAULT_LATENCY_TARGET_MS, **p):
     # the hand calculations below are against the seed era's demand (issue 16 made modern the default)
-    scenario_params = scenario.validate(**{"desktops": 10000, "worker_class": "knowledge", "era": "seed", **p})
+    scenario_params = scenario.validate(**{"desktops": 10000, "era": "seed", **p})
     rows = [
         {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
         for r in scenario.size(scenario_params, inp).to_dict("records")

@@ -42,7 +42,6 @@ def _expected_rows(words: list[str], column: str | None = None) -> int:
         Context(
             {
                 "desktops": 2000,
-                "worker_class": "knowledge",
                 "concurrency": 1.0,
                 "headroom": 0.2,
                 "boot_window_min": 30,
@@ -146,7 +145,7 @@ def test_calculator_shows_the_python_sizing(page):
             high = page.locator(f'#calc-result tr[data-phase="{ph}"] td[data-col="fe_iops_pi90_high"]').inner_text()
             assert high == "–"
         # the per-phase fields show the era's figures to 4 significant digits (the table above sizes them exactly)
-        for ph in scenario.PHASES:
+        for ph in config.SCENARIO_PHASES:
             shown = page.locator(f"#calc-{ph}-iops_per_desktop").input_value()
             assert float(shown) == float(f"{inputs['eras'][values['era']]['per_desktop'][ph]['estimate']:.4g}")
     # an architect's own figures: edit every per-phase field, the table follows scenario.size with that profile

@@ -27,7 +27,7 @@ def test_report_writes_array_verdicts_with_the_contract_columns(report_pdf):
     assert set(need) <= set(df.columns)
     assert len(df) == len(df.drop_duplicates(["source_id", "configuration", "phase", "condition"]))
     assert set(df["verdict"]) <= set(verdicts.VERDICTS)
-    assert set(df["phase"]) == set(verdicts.PHASES) and set(df["condition"]) == {"normal", "failover"}
+    assert set(df["phase"]) == set(config.SCENARIO_PHASES) and set(df["condition"]) == {"normal", "failover"}
 
 
 def test_page_one_answers_which_array_how_many_and_says_no_document_states_a_price(pages):

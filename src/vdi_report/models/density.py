@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 
 from .. import catalogue, config
+from ..config import COUNT_PHASES, DAY_PHASES
+from ..raw import choices as analysis
 
 UTILIZATION_METRICS = {
     "storage_cpu_utilization": "array controller CPU",
@@ -39,8 +41,6 @@ SATURATED_PCT = 95.0  # at or above: the tested load is at the limit, nothing to
 FAILOVER_FACTOR = 2.0  # two controllers -> one: per-controller load doubles
 MB_PER_GBIT = 125.0  # 1 Gb/s = 125 MB/s (decimal)
 SPEED_METRICS = ("port_speed", "network_speed", "fc_port_speed", "network_port_speed")
-# "overall": a statement about all tests (AccelStor's "always under 4 %"), so it binds user phases too.
-USER_PHASES = ("boot", "login", "login_and_steady_state", "steady_state", "overall")
 # The columns of ``density.csv``, in file order: the catalogue's declaration (one source). A
 # utilization row (``utilization``) has them all but the extrapolation columns ``max_desktops``
 # adds, and keeps the statement's ``line`` (to match claims.csv).
@@ -172,7 +172,7 @@ def max_desktops(
     d["failover_basis"] = np.where(
         ~ok, "", np.where(measured, "measured in the vendor's failover test", "derived: controller load doubles")
     )
-    d["phase_kind"] = np.where(d["phase"].isin(USER_PHASES), "user", "maintenance")
+    d["phase_kind"] = np.where(d["phase"].isin(DAY_PHASES), "user", "maintenance")
     return (
         d[DENSITY_COLUMNS]
         .sort_values(["vendor", "configuration", "phase", "condition", "resource", "statistic"])
@@ -262,12 +262,6 @@ def port_bandwidth(results: pd.DataFrame) -> pd.DataFrame:
 
 
 SUMMARY_COLUMNS = catalogue.table("density_summary").column_names  # density_summary.csv: the catalogue's declaration
-COUNT_PHASES = (
-    "login",
-    "login_and_steady_state",
-    "steady_state",
-    "overall",
-)  # boot limits the boot rate, not the count
 
 
 def _at_limit(g: pd.DataFrame) -> pd.DataFrame:
@@ -345,7 +339,9 @@ def summary(
     resource becomes an upper bound, or not determined when it was only a lower bound
     (``_unknown_headroom``).
     """
-    d = density[(density["phase_kind"] == "user") & (density["variant"] != "tuesday")]
+    d = density[
+        (density["phase_kind"] == "user") & ~density["variant"].isin(analysis.design_case_set_aside("login_variant"))
+    ]
     keys = set(zip(d["vendor"], d["configuration"]))
     if demonstrated is not None:
         keys |= set(zip(demonstrated["vendor"], demonstrated["configuration"]))
@@ -483,9 +479,9 @@ def latency(results: pd.DataFrame) -> pd.DataFrame:
     r = results[
         (results["metric"] == "latency")
         & results["used_in_analysis"]
-        & results["phase"].isin(USER_PHASES)
+        & results["phase"].isin(DAY_PHASES)
         & (results["condition"] != "failover")
-        & (results["variant"] != "tuesday")
+        & ~results["variant"].isin(analysis.design_case_set_aside("login_variant"))
     ]
     r = r.assign(_s=(r["statistic"] != "peak").astype(int)).sort_values(["_s", "value"], ascending=[True, False])
     top = r.groupby(["vendor", "configuration", "phase"], sort=True).first().reset_index()

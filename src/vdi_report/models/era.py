@@ -47,9 +47,9 @@ import pandas as pd
 from scipy import stats
 
 from .. import catalogue
+from ..config import ERAS
 from . import harness
 
-ERAS = ("seed", "modern")
 ERA_OF_ROLE = {"seed": "seed", "external": "modern"}
 MIN_FOR_PI = 3  # documents: with fewer, the interval is the range of the documents (a PI from two points is vacuous)
 PI_ALPHA = 0.10

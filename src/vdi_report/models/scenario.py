@@ -3,7 +3,7 @@
 Contract (shared with the report and the HTML calculator ``src/vdi_report/static/sizing.js``,
 which implements the same formulas):
 
-- ``validate(desktops, worker_class, concurrency, headroom, boot_window_min, raid, failover, era,
+- ``validate(desktops, concurrency, headroom, boot_window_min, raid, failover, era,
   login_window_min)`` returns the typed parameters as a dict or raises ValueError with a plain
   message.
 - ``size(params, inputs, profile, profile_file)`` returns one row per phase (boot, login,
@@ -39,14 +39,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..config import BOUND_SIGNS, ERAS, SCENARIO_CLONE_TYPES, SCENARIO_PHASES, SCENARIO_USER_PHASES
+from ..raw import choices as analysis
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 # numpy and pandas are imported inside the functions that use them: the Makefile runs this module's
 # CLI (``validate`` only) on every report-parameter change, and pandas alone takes about a second.
 
-PHASES = ("boot", "login", "steady_state")
-WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
 # RAID write penalty: back-end I/Os per front-end write. The field's convention (shared/FIELD.md:
 # community calculator vdicalc, storage.java): RAID 10 x2, RAID 5 x4, RAID 6 x6; none = x1.
 WRITE_PENALTY = {"none": 1, "raid10": 2, "raid5": 4, "raid6": 6}
@@ -106,7 +107,6 @@ TEXT_COLUMNS = (
     "warning",
 )
 PHASE_STATISTIC = {"boot": "peak", "login": "peak", "steady_state": "average"}
-ERAS = ("seed", "modern")
 DEFAULT_ERA = "modern"
 PROFILE_COLUMNS = ("phase", "iops_per_desktop", "read_share", "io_size_kb")
 # Optional last column: the login window (minutes) over which the file's login peak was measured.
@@ -123,6 +123,20 @@ PROFILE_UNITS = {
 }
 
 
+def vocabulary_lists() -> dict[str, list[str]]:
+    """The vocabulary's lists the JavaScript twins need (``sizing_inputs.json`` key ``lists``), as
+    ``config`` derives them from ``data/raw/vocabulary.csv``: scenario_phases, scenario_user_phases,
+    eras, clone_types (the scenario's CLONE_TYPE values) and bound_signs ({bound: the sign printed
+    before a number, "" for eq})."""
+    return {
+        "scenario_phases": list(SCENARIO_PHASES),
+        "scenario_user_phases": list(SCENARIO_USER_PHASES),
+        "eras": list(ERAS),
+        "clone_types": list(SCENARIO_CLONE_TYPES),
+        "bound_signs": dict(BOUND_SIGNS),
+    }
+
+
 def _number(name, x, hint):
     try:
         v = float(x)
@@ -135,7 +149,6 @@ def _number(name, x, hint):
 
 def validate(
     desktops,
-    worker_class="knowledge",
     concurrency=1.0,
     headroom=0.2,
     boot_window_min=30,
@@ -144,22 +157,18 @@ def validate(
     era=DEFAULT_ERA,
     login_window_min=30,
 ) -> dict:
-    """Check the scenario parameters; returns ``{"desktops": int, "worker_class": str,
-    "concurrency": float, "headroom": float, "boot_window_min": float, "raid": str,
-    "failover": str, "era": str, "login_window_min": float}``.
+    """Check the scenario parameters; returns ``{"desktops": int, "concurrency": float, "headroom":
+    float, "boot_window_min": float, "raid": str, "failover": str, "era": str, "login_window_min":
+    float}``. The scenario has no worker class: the planning rows are knowledge-worker rows.
 
-    Raises ValueError with a plain message: desktops a positive whole number; worker_class one of
-    ``WORKER_CLASSES`` (Login VSI terms); concurrency a fraction in (0, 1]; headroom a fraction in
-    [0, 1); boot_window_min and login_window_min positive numbers of minutes; raid one of
-    ``WRITE_PENALTY``; failover ``none`` or ``controller``; era ``seed`` or ``modern``.
+    Raises ValueError with a plain message: desktops a positive whole number; concurrency a
+    fraction in (0, 1]; headroom a fraction in [0, 1); boot_window_min and login_window_min
+    positive numbers of minutes; raid one of ``WRITE_PENALTY``; failover ``none`` or
+    ``controller``; era ``seed`` or ``modern``.
     """
     d = _number("desktops", desktops, "a positive whole number")
     if d <= 0 or d != int(d):
         raise ValueError(f"desktops must be a positive whole number, got {desktops!r}")
-    if worker_class not in WORKER_CLASSES:
-        raise ValueError(
-            f"unknown worker_class {worker_class!r}; use one of {', '.join(WORKER_CLASSES)} (Login VSI terms)"
-        )
     c = _number("concurrency", concurrency, "a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once")
     if not 0 < c <= 1:
         raise ValueError(
@@ -183,7 +192,6 @@ def validate(
         raise ValueError(f"unknown era {era!r}; use seed (the 2016–2018 documents) or modern (the 2022–2024 documents)")
     return {
         "desktops": int(d),
-        "worker_class": worker_class,
         "concurrency": c,
         "headroom": h,
         "boot_window_min": b,
@@ -224,7 +232,7 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
         & results["vantage"].isin(["array_frontend", "host", "storage_port"])
         & results["statistic"].isin(["peak", "average"])
         & results["bound"].isin(["eq", "approx", "gt"])
-        & (results["variant"] != "tuesday")
+        & ~results["variant"].isin(analysis.design_case_set_aside("login_variant"))
         & results["condition"].isin(["normal", "failover"])
     ]
     from .. import config
@@ -305,7 +313,7 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
         & (results["condition"] == "normal")
         & results["source_id"].isin(seeds)
         & results["bound"].isin(["eq", "approx"])
-        & (results["variant"] != "tuesday")
+        & ~results["variant"].isin(analysis.design_case_set_aside("login_variant"))
         & results["vantage"].isin(["array_frontend", "host"])
         & (results["statistic"] == "average")
     ]
@@ -399,8 +407,10 @@ def read_profile(path) -> dict:
         for line, row in enumerate(reader, start=2):
             row = {k.strip(): (v or "").strip() for k, v in row.items() if k is not None}
             ph = row["phase"]
-            if ph not in PHASES:
-                problems.append(f"{p}: line {line}: column 'phase' = {ph!r}: expected one of {', '.join(PHASES)}")
+            if ph not in SCENARIO_PHASES:
+                problems.append(
+                    f"{p}: line {line}: column 'phase' = {ph!r}: expected one of {', '.join(SCENARIO_PHASES)}"
+                )
                 continue
             if ph in out:
                 problems.append(f"{p}: line {line}: column 'phase' = {ph!r}: phase given twice")
@@ -427,9 +437,11 @@ def read_profile(path) -> dict:
                 f"{p}: line {line}", ph, row.get(PROFILE_WINDOW_COLUMN, ""), problems
             )
             out[ph] = vals
-    missing = [ph for ph in PHASES if ph not in out and not any(f"{ph!r}" in x for x in problems)]
+    missing = [ph for ph in SCENARIO_PHASES if ph not in out and not any(f"{ph!r}" in x for x in problems)]
     if missing:
-        problems.append(f"{p}: missing phase row(s): {', '.join(missing)} (one row per phase: {', '.join(PHASES)})")
+        problems.append(
+            f"{p}: missing phase row(s): {', '.join(missing)} (one row per phase: {', '.join(SCENARIO_PHASES)})"
+        )
     if problems:
         raise ValueError(f"{len(problems)} problem(s) in the profile file:\n  " + "\n  ".join(problems))
     return out
@@ -533,6 +545,7 @@ def build_inputs(model, demo, capacity) -> dict:
     cap = capacity[capacity["bound"].isin(["eq", "approx", "lt"])]
     return {
         "default_era": DEFAULT_ERA,
+        "lists": vocabulary_lists(),
         "eras": {e: _era_inputs(model, e) for e in ERAS if (model["era"] == e).any()},
         "write_penalty": dict(WRITE_PENALTY),
         "capacity_gb_per_desktop": {
@@ -624,7 +637,7 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
         iol = tuple(e["io_per_logon"][c] for c in ("estimate", "pi90_low", "pi90_high"))
     steady, iol = tuple(map(fl, steady)), tuple(map(fl, iol))
     rows = []
-    for phase in PHASES:
+    for phase in SCENARIO_PHASES:
         fig = e["per_desktop"][phase]
         if profile is not None:
             x = profile[phase]
@@ -721,7 +734,6 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
 
 ARGS = (
     ("--desktops", "desktops"),
-    ("--worker", "worker_class"),
     ("--concurrency", "concurrency"),
     ("--headroom", "headroom"),
     ("--boot-window", "boot_window_min"),
@@ -733,7 +745,7 @@ ARGS = (
 
 
 def main(argv: list[str]) -> int:
-    """``python -m vdi_report.models.scenario --desktops N [--worker W --concurrency C --headroom H
+    """``python -m vdi_report.models.scenario --desktops N [--concurrency C --headroom H
     --boot-window B --raid R --failover F --era E --login-window L --profile FILE]``: check the
     report's scenario parameters (and the profile file, when given) before any notebook runs (exit
     2 with the reason; omitted options take validate's defaults)."""

@@ -28,20 +28,18 @@ import re
 import pandas as pd
 
 from .. import config
+from ..config import USER_PHASES
 from ..raw import sources
 
 SEMANTIC_COLUMNS = ("aggregation", "window", "load")
 ARRAY_VANTAGES = ("array_frontend", "array_backend", "storage_port", "")
-USER_PHASES = ("login", "login_and_steady_state", "steady_state")
 IO_TARGET = re.compile(r"\bat\s+\d+(\.\d+)?\s*IOPS\s+per\b", re.IGNORECASE)
 
 
 def login_vsi_classes() -> tuple[str, ...]:
     """Worker classes whose vocabulary definition (data/raw/vocabulary.csv) starts with
     "Login VSI": the standard workloads."""
-    return tuple(
-        r["value"] for r in config.VOCABULARY["worker_class"] if r["value"] and r["definition"].startswith("Login VSI")
-    )
+    return config.LOGIN_VSI_CLASSES
 
 
 def _source_facts(sources_df: pd.DataFrame | None) -> pd.DataFrame:

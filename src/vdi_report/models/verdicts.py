@@ -71,10 +71,9 @@ import math
 import re
 
 from .. import config
+from ..config import SCENARIO_CLONE_TYPES, SCENARIO_PHASES, SCENARIO_USER_PHASES
 
-PHASES = ("boot", "login", "steady_state")
 PHASE_WORDS = {"boot": "boot storm", "login": "login storm", "steady_state": "steady state"}
-USER_PHASES = ("login", "steady_state")
 CAPABILITY_PHASES = {  # capability phase -> (record phases, statistic)
     "boot": (("boot",), "peak"),
     "login": (("login", "login_and_steady_state"), "peak"),
@@ -466,7 +465,7 @@ def _candidates(results):
             & x["desktops"].notna()
             & x["bound"].isin(["eq", "approx", "gt"])
             & x["statistic"].isin(["single", stat])
-            & (x["phase"] == (cap if cap in USER_PHASES else "_"))
+            & (x["phase"] == (cap if cap in SCENARIO_USER_PHASES else "_"))
         ]
         for _, t in pd_.iterrows():
             low = float(t["value_low"] if t["bound"] == "approx" else t["value"])
@@ -523,7 +522,7 @@ def capability(results, sources_df, claims_register=None):
             if cap != "backend"
             else {"latency_ms": None, "latency_bound": "", "latency_text": "", "latency_records": ""}
         )
-        bz = _resources(results, rec, nt, cap if cap in PHASES else "", stat)
+        bz = _resources(results, rec, nt, cap if cap in SCENARIO_PHASES else "", stat)
         rows.append(
             {
                 "source_id": sid,
@@ -640,13 +639,12 @@ def arrays(results, sources_df, register=None):
     )
 
 
-CLONE_TYPES = ("linked", "full")  # the scenario's CLONE_TYPE; sources.csv says linked_clone / full_clone
 CAPACITY_METRICS = ("used_capacity_per_desktop", "unreduced_capacity", "used_capacity")
 
 
 def validate_clone_type(clone_type) -> str:
-    """``clone_type`` if it is one of ``CLONE_TYPES``; raises ValueError with a plain message."""
-    if clone_type not in CLONE_TYPES:
+    """``clone_type`` if it is one of ``SCENARIO_CLONE_TYPES``; raises ValueError with a plain message."""
+    if clone_type not in SCENARIO_CLONE_TYPES:
         raise ValueError(f"unknown clone_type {clone_type!r}; use full or linked (how the desktops are cloned)")
     return clone_type
 
@@ -672,7 +670,7 @@ def capacity(results, sources_df) -> dict:
     ok = results[results["used_in_analysis"]]
     seeds = sources_df[sources_df["role"] == "seed"] if "role" in sources_df else sources_df
     per = {}
-    for clone in CLONE_TYPES:
+    for clone in SCENARIO_CLONE_TYPES:
         docs = seeds[seeds["clone_type"] == f"{clone}_clone"]
         written, reduced, swap = [], [], []
         for _, d in docs.iterrows():
@@ -949,7 +947,7 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
     """One verdict row: the demand ``d`` (a scenario.size row) against the configuration's
     capability rows ``mine`` and array facts ``a``."""
     fe, top, mbps = d["fe_iops"], d["fe_iops_pi90_high"], d["throughput_mbps"]
-    want = ("boot",) if phase == "boot" else USER_PHASES
+    want = ("boot",) if phase == "boot" else SCENARIO_USER_PHASES
     row = {**head, "phase": phase, "condition": cond, "demand_iops": fe, "demand_iops_top": top}
     target = head["latency_target_ms"]
     row.update({k: None for k in VERDICT_COLUMNS if k not in row})
@@ -1125,7 +1123,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     cap = inputs.get("capability", [])
     arr = {(a["source_id"], a["configuration"]): a for a in inputs.get("arrays", [])}
     demand = {r["phase"]: r for r in size_rows}
-    configs = list(dict.fromkeys((c["source_id"], c["configuration"]) for c in cap if c["phase"] in PHASES))
+    configs = list(dict.fromkeys((c["source_id"], c["configuration"]) for c in cap if c["phase"] in SCENARIO_PHASES))
     out = []
     desktops = params["desktops"]
     clone = validate_clone_type(params.get("clone_type", "linked"))
@@ -1144,7 +1142,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
             "latency_target_ms": target,
         }
         for cond in ("normal", "failover"):
-            rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in PHASES]
+            rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in SCENARIO_PHASES]
             _capacity(rows, inputs, sid, conf, clone, desktops)
             _bind(rows, cond, price, desktops)
             out += rows

@@ -144,6 +144,11 @@ class Choices(Mapping):
         d = self.declared.default
         return [(k, d[k], v) for k, v in self._c.items() if v != d[k]]
 
+    def set_aside(self, k: str) -> tuple[str, ...]:
+        """The declared options of choice ``k`` other than the one in force, in declared order:
+        what a model leaves out (``login_variant``: NetApp's login test not used)."""
+        return tuple(o for o in self.declared.options[k] if o != self[k])
+
     def key(self, ids=None) -> str:
         """``id=option;id=option`` of the non-default choices among ``ids`` (all by default), in
         declared order; ``default`` when none differs. The key of a specification in
@@ -155,6 +160,14 @@ class Choices(Mapping):
     def for_stage(self, stage: str) -> str:
         """The options of the choices a stage applies, one ``id=option`` per line (a stamp)."""
         return "".join(f"{k}={v}\n" for k, v in self._c.items() if self.declared.stage[k] == stage)
+
+
+def design_case_set_aside(k: str) -> tuple[str, ...]:
+    """The options of choice ``k`` other than its declared default (``Choices.set_aside`` of the
+    defaults): for the stages that do not take a reviewer's choices (the scenario's demonstrated
+    loads and I/O characteristics, density), which keep the design case the file declares (e.g.
+    ``login_variant``: the Monday login; the Tuesday test is set aside)."""
+    return resolve().set_aside(k)
 
 
 def resolve(reviewer_file: Path | str | None = None, decl: Declared | None = None) -> Choices:

@@ -34,7 +34,7 @@ def expected() -> dict[str, tuple[list[str], list[str]]]:
     # the columns load_records fills when absent (older files lack them)
     records_optional = ["text_file", *sources.QUALIFIER_COLUMNS, *sources.IMAGE_COLUMNS]
     return {
-        "vocabulary.csv": (["field", "value", "label", "order", "definition", "source_id"], []),
+        "vocabulary.csv": (["field", "value", "label", "order", "definition", "source_id", "kind"], []),
         "metrics.csv": (["metric", "unit", "definition", "min", "max"], []),
         "sources.csv": (list(sources.SOURCE_COLUMNS), []),
         "records/*.csv": ([c for c in sources.RECORD_COLUMNS if c not in records_optional], records_optional),

@@ -56,7 +56,8 @@ def _lines(problem: BaseException | str) -> list[str]:
 
 def check_vocabulary(raw_dir: Path) -> list[str]:
     """Problems of ``vocabulary.csv``: an unknown field, an order that is not an integer, a
-    value listed twice in one field (both lines named)."""
+    value listed twice in one field (both lines named), a ``kind`` the field does not declare
+    (``config.KINDS``)."""
     from .. import config
 
     path = raw_dir / "vocabulary.csv"
@@ -72,6 +73,13 @@ def check_vocabulary(raw_dir: Path) -> list[str]:
                     )
                 if not str(row.get("order", "")).strip().lstrip("-").isdigit():
                     problems.append(f"{path}: line {line}: column 'order' = {row.get('order')!r}: not an integer")
+                for kind in (row.get("kind") or "").split():
+                    if kind not in config.KINDS.get(field, ()):
+                        allowed = ", ".join(config.KINDS.get(field, ())) or "none (leave it empty)"
+                        problems.append(
+                            f"{path}: line {line}: column 'kind' = {kind!r}: not a kind of field {field!r}; "
+                            f"expected {allowed}"
+                        )
                 key = (field, value)
                 if key in seen:
                     problems.append(

@@ -83,7 +83,7 @@ def calculator_html(ctx) -> str:
     from ..models import scenario
 
     p = ctx.params
-    eras = [(e, ctx.label("era", e)) for e in scenario.ERAS if e in ctx.sizing_inputs["eras"]]
+    eras = [(e, ctx.label("era", e)) for e in config.ERAS if e in ctx.sizing_inputs["eras"]]
     fields = [
         f"<label>Era{_select('era', eras, p['era'])}</label>",
         '<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" '
@@ -115,7 +115,7 @@ def calculator_html(ctx) -> str:
             for c in PROFILE_FIELDS
         )
         + "</fieldset>"
-        for ph in scenario.PHASES
+        for ph in config.SCENARIO_PHASES
     )
     fields.append(
         '<div class="vdi-calc-figures"><p>Per-phase figures, prefilled from the era (or your profile); edit '

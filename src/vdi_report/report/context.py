@@ -17,7 +17,6 @@ from ..raw import sources
 
 SCENARIO_PARAMS = (
     "desktops",
-    "worker_class",
     "concurrency",
     "headroom",
     "boot_window_min",
@@ -89,7 +88,7 @@ def validate(params: dict) -> dict:
 class Context:
     """Report parameters and lazily loaded processed tables.
 
-    ``params``: dict with desktops (int), worker_class (str), concurrency (fraction),
+    ``params``: dict with desktops (int), concurrency (fraction),
     headroom (fraction), boot_window_min (minutes), raid (none|raid10|raid5|raid6), failover
     (none|controller), report_date (ISO date) and cost_file (path or "").
     """

@@ -13,6 +13,8 @@ import html
 import json
 from pathlib import Path
 
+from .. import config
+
 VERDICTS_JS = Path(__file__).resolve().parents[1] / "static" / "verdicts.js"
 COLUMNS = {
     "array": "Array",
@@ -37,7 +39,7 @@ def verdicts_html(ctx, prices: dict) -> str:
     seen, fields = set(), []
     for c in ctx.sizing_inputs.get("capability", []):
         key = c["source_id"] + (f":{c['configuration']}" if c["configuration"] else "")
-        if key in seen or c["phase"] not in ("boot", "login", "steady_state"):
+        if key in seen or c["phase"] not in config.SCENARIO_PHASES:
             continue
         seen.add(key)
         v = prices.get(key, prices.get(c["source_id"], ""))
@@ -49,7 +51,8 @@ def verdicts_html(ctx, prices: dict) -> str:
         )
     clone = ctx.params.get("clone_type", "linked")
     opts = "".join(
-        f'<option value="{c}"{" selected" if c == clone else ""}>{c} clones</option>' for c in ("linked", "full")
+        f'<option value="{c}"{" selected" if c == clone else ""}>{c} clones</option>'
+        for c in config.SCENARIO_CLONE_TYPES
     )
     fields.insert(0, f'<label>Clone type<select name="clone_type" id="calc-clone_type">{opts}</select></label>')
     target = ctx.params.get("latency_target_ms", 15.0)
@@ -92,7 +95,7 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
     try {{
       // the sizing calculator's scenario (report/calculator.py: era, windows, your per-phase figures)
       var cur = window.VdiCalcScenario(), params = cur.params;
-      var p = VdiSizing.validate(params);
+      var p = VdiSizing.validate(params, inputs);
       var ct = document.getElementById("calc-clone_type");
       p.clone_type = ct ? ct.value : params.clone_type;
       var lt = document.getElementById("calc-latency_target_ms");

@@ -15,7 +15,7 @@
  *   throughput (MB/s) = FE x io_size_kb x 1024 / 1e6 (null I/O size: NaN)
  *   warning: a boot or login rate outside the documents' tested rates
  *
- * inputs: data/processed/sizing_inputs.json (written by notebooks/04_iops_model.py).
+ * inputs: data/processed/sizing_inputs.json (written by notebooks/04_iops_model.py); validate(params, inputs).
  * Works in a browser (global VdiSizing) and in Node (module.exports).
  */
 (function (root, factory) {
@@ -24,11 +24,10 @@
   else { root.VdiSizing = api; }
 }(typeof self !== "undefined" ? self : this, function () {
   "use strict";
-  var PHASES = ["boot", "login", "steady_state"];
+  // The vocabulary's lists (scenario phases, eras) come with the inputs:
+  // inputs.lists, written by vdi_report.models.scenario.vocabulary_lists from data/raw/vocabulary.csv.
   var PHASE_STATISTIC = { boot: "peak", login: "peak", steady_state: "average" };
-  var WORKER_CLASSES = ["task", "office", "knowledge", "power"];
   var RAID = ["none", "raid10", "raid5", "raid6"];
-  var ERAS = ["seed", "modern"];
 
   function num(name, x, hint) {
     var v = (typeof x === "string" && x.trim() === "") ? NaN : Number(x);
@@ -36,11 +35,10 @@
     return v;
   }
 
-  function validate(p) {
+  function validate(p, inputs) {
+    var lists = inputs.lists;
     var d = num("desktops", p.desktops, "a positive whole number");
     if (d <= 0 || Math.floor(d) !== d) { throw new Error("desktops must be a positive whole number, got " + JSON.stringify(p.desktops)); }
-    var wc = p.worker_class === undefined ? "knowledge" : p.worker_class;
-    if (WORKER_CLASSES.indexOf(wc) < 0) { throw new Error("unknown worker_class " + JSON.stringify(wc) + "; use one of " + WORKER_CLASSES.join(", ")); }
     var c = num("concurrency", p.concurrency === undefined ? 1.0 : p.concurrency, "a fraction in (0, 1]");
     if (!(c > 0 && c <= 1)) { throw new Error("concurrency must be a fraction in (0, 1], got " + JSON.stringify(p.concurrency)); }
     var h = num("headroom", p.headroom === undefined ? 0.2 : p.headroom, "a fraction in [0, 1)");
@@ -54,8 +52,8 @@
     var fo = p.failover === undefined ? "none" : p.failover;
     if (fo !== "none" && fo !== "controller") { throw new Error("unknown failover " + JSON.stringify(fo) + "; use none or controller"); }
     var era = p.era === undefined ? "modern" : p.era;
-    if (ERAS.indexOf(era) < 0) { throw new Error("unknown era " + JSON.stringify(era) + "; use seed or modern"); }
-    return { desktops: d, worker_class: wc, concurrency: c, headroom: h, boot_window_min: b, raid: raid, failover: fo,
+    if (lists.eras.indexOf(era) < 0) { throw new Error("unknown era " + JSON.stringify(era) + "; use seed or modern"); }
+    return { desktops: d, concurrency: c, headroom: h, boot_window_min: b, raid: raid, failover: fo,
              era: era, login_window_min: lw };
   }
 
@@ -88,7 +86,7 @@
 
   // profile: {phase: {iops_per_desktop, read_share, io_size_kb, login_window_min}} or null; profileFile: its name (recorded)
   function size(params, inputs, profile, profileFile) {
-    var p = validate(params);
+    var p = validate(params, inputs);
     var e = inputs.eras[p.era];
     if (!e) { throw new Error("sizing inputs have no " + p.era + " era"); }
     var active = p.desktops * p.concurrency;
@@ -109,7 +107,7 @@
       iol = [e.io_per_logon.estimate, e.io_per_logon.pi90_low, e.io_per_logon.pi90_high];
     }
     steady = steady.map(fl); iol = iol.map(fl);
-    return PHASES.map(function (phase) {
+    return inputs.lists.scenario_phases.map(function (phase) {
       var fig = e.per_desktop[phase], per, rs, io, source, note, fe, warn, sized;
       if (profile) {
         var x = profile[phase];
@@ -154,7 +152,7 @@
         var floor = (d.fe_iops_floor === undefined || d.fe_iops_floor === null) ? d.fe_iops : d.fe_iops_floor;
         return d.phase === phase && d.condition === cond && floor >= fe[0];
       }).map(function (d) {
-        return d.array + " (" + (d.bound === "approx" ? "\u2248 " : "") + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")";
+        return d.array + " (" + (d.bound === "approx" ? inputs.lists.bound_signs.approx : "") + fmtInt(d.fe_iops) + " IOPS, " + d.record_id + ")";
       });
       var high = (cap.high === null || cap.high === undefined) ? null : cap.high;
       return {
@@ -174,5 +172,5 @@
     });
   }
 
-  return { size: size, validate: validate, ioPerLogon: ioPerLogon, loginDemand: loginDemand, PHASES: PHASES, ERAS: ERAS };
+  return { size: size, validate: validate, ioPerLogon: ioPerLogon, loginDemand: loginDemand };
 }));

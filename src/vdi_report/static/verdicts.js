@@ -11,7 +11,7 @@
  *   one controller down, not tested, two controllers stated: proxy = 0.5 x the normal floor (kept apart)
  *   usd_per_desktop = arrays (binding: the most any phase needs by IOPS or ports) x price / desktops
  *
- * inputs: data/processed/sizing_inputs.json keys "capability" and "arrays".
+ * inputs: data/processed/sizing_inputs.json keys "capability", "arrays" and "lists" (the vocabulary's lists).
  * Works in a browser (global VdiVerdicts) and in Node (module.exports).
  */
 (function (root, factory) {
@@ -20,8 +20,8 @@
   else { root.VdiVerdicts = api; }
 }(typeof self !== "undefined" ? self : this, function () {
   "use strict";
-  var PHASES = ["boot", "login", "steady_state"];
-  var USER_PHASES = ["login", "steady_state"];
+  // The scenario's phases, its user phases and clone types come with the inputs (inputs.lists,
+  // vdi_report.models.scenario.vocabulary_lists, from data/raw/vocabulary.csv).
   var PHASE_WORDS = { boot: "boot storm", login: "login storm", steady_state: "steady state" };
   var PROXY_FACTOR = 0.5;
   var VERDICTS = ["covers the interval's top", "covers the estimate only", "does not cover", "not tested",
@@ -55,8 +55,8 @@
     if (Math.abs(x) >= 100) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
     return String(Number(x.toPrecision(6)));
   }
-  // config.BOUND_SIGNS (the vocabulary's labels of the bounds): one sign per bound
-  function sign(b) { return { gt: "\u2265 ", lt: "\u2264 ", approx: "\u2248 " }[b] || ""; }
+  // config.BOUND_SIGNS (the vocabulary's labels of the bounds, inputs.lists.bound_signs): one sign per bound
+  function sign(signs, b) { return signs[b] || ""; }
   function verdict(floor, demand, top) {
     if (floor >= top) { return VERDICTS[0]; }
     if (floor >= demand) { return VERDICTS[1]; }
@@ -67,8 +67,6 @@
     if (conf && isNum(prices[sid + ":" + conf])) { return prices[sid + ":" + conf]; }
     return isNum(prices[sid]) ? prices[sid] : null;
   }
-
-  var CLONE_TYPES = ["linked", "full"];
 
   function capacity(rows, inputs, sid, conf, clone, desktops) {
     var facts = inputs.capacity_by_clone || {};
@@ -100,7 +98,8 @@
       throw new Error("latency_target_ms must be a positive number of milliseconds, got " +
                       JSON.stringify(params.latency_target_ms));
     }
-    if (CLONE_TYPES.indexOf(clone) < 0) {
+    var lists = inputs.lists;
+    if (lists.clone_types.indexOf(clone) < 0) {
       throw new Error("unknown clone_type " + JSON.stringify(clone) + "; use full or linked (how the desktops are cloned)");
     }
     var cap = inputs.capability || [];
@@ -111,7 +110,7 @@
     var configs = [], seenKey = {};
     cap.forEach(function (c) {
       var k = c.source_id + "|" + c.configuration;
-      if (!seenKey[k] && PHASES.indexOf(c.phase) >= 0) { seenKey[k] = true; configs.push([c.source_id, c.configuration]); }
+      if (!seenKey[k] && lists.scenario_phases.indexOf(c.phase) >= 0) { seenKey[k] = true; configs.push([c.source_id, c.configuration]); }
     });
     var desktops = params.desktops, out = [];
     configs.forEach(function (sc) {
@@ -120,9 +119,9 @@
       var a = arr[sid + "|" + conf] || arr[sid + "|"] || {};
       var price = priceFor(prices, sid, conf);
       ["normal", "failover"].forEach(function (cond) {
-        var rows = PHASES.map(function (phase) {
+        var rows = lists.scenario_phases.map(function (phase) {
           var d = demand[phase], fe = d.fe_iops, top = d.fe_iops_pi90_high, mbps = d.throughput_mbps;
-          var want = phase === "boot" ? ["boot"] : USER_PHASES;
+          var want = phase === "boot" ? ["boot"] : lists.scenario_user_phases;
           function best(condition) {
             var c = mine.filter(function (x) { return want.indexOf(x.phase) >= 0 && x.condition === condition; });
             var over = c.filter(function (x) { return x.floor !== null && x.floor !== undefined && overTarget(x, target); });
@@ -168,7 +167,7 @@
           } else if (seen.length) {
             var x = seen[0];
             row.verdict = VERDICTS[4]; row.demonstrated_phase = x.phase; row.vantage = x.vantage; row.record_ids = x.record_ids;
-            row.note = "only an upper bound is stated: " + sign(x.bound) + fmt(x.iops) + " IOPS (" + x.record_ids + ")";
+            row.note = "only an upper bound is stated: " + sign(lists.bound_signs, x.bound) + fmt(x.iops) + " IOPS (" + x.record_ids + ")";
           } else {
             row.verdict = VERDICTS[3];
             if (cond === "failover") {

@@ -199,15 +199,11 @@ TEST_HEADLINES = catalogue.TEST_HEADLINES
 VANTAGE_PREFERENCE = ["array_frontend", "host", "storage_port", "", "array_backend", "guest", "array_controller"]
 
 
-LOGIN_PHASES = {"login", "steady_state", "login_and_steady_state"}
-CONTEXT_PHASES = {"testbed", "sizing", "capacity", "cost", "overall"}
-
-
 def test_phase(phases: pd.Series) -> str:
     """Phase of a test run from its records' phases: a run reporting login and steady-state
     numbers is ``login_and_steady_state``; otherwise the most frequent test phase."""
-    p = set(phases) - CONTEXT_PHASES
-    if len(p) > 1 and p <= LOGIN_PHASES:
+    p = set(phases) - set(config.CONTEXT_PHASES)
+    if len(p) > 1 and p <= set(config.USER_PHASES):
         return "login_and_steady_state"
     ranked = phases[phases.isin(p)].value_counts()
     return ranked.index[0] if len(ranked) else phases.iloc[0]

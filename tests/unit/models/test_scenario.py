@@ -54,7 +54,6 @@ def test_bad_profile_names_file_line_and_column(tmp_path, text, message):
         ({"desktops": -5}, "desktops must be a positive whole number"),
         ({"desktops": 2.5}, "desktops must be a positive whole number"),
         ({"desktops": "many"}, "desktops must be a positive whole number"),
-        ({"worker_class": "wizard"}, "unknown worker_class 'wizard'"),
         ({"concurrency": 0}, "concurrency must be a fraction in \\(0, 1\\]"),
         ({"concurrency": 1.5}, "concurrency must be a fraction"),
         ({"headroom": 1.0}, "headroom must be a fraction in \\[0, 1\\)"),
@@ -72,10 +71,9 @@ def test_invalid_parameters_raise_clear_errors(done_when, change, message):
 
 
 def test_valid_parameters_are_typed():
-    p = scenario.validate("3000", "power", "0.8", "0.25", "30", "raid5", "none", "seed", "45")
+    p = scenario.validate("3000", "0.8", "0.25", "30", "raid5", "none", "seed", "45")
     assert p == {
         "desktops": 3000,
-        "worker_class": "power",
         "concurrency": 0.8,
         "headroom": 0.25,
         "boot_window_min": 30.0,
@@ -109,7 +107,7 @@ def test_cli_exits_2_with_message_on_bad_values(tmp_path):
         str(EXAMPLE_PROFILE),
     )
     assert ok.returncode == 0, ok.stderr
-    bad = _cli("--desktops", "3000", "--worker", "knowledge", "--raid", "raid7")
+    bad = _cli("--desktops", "3000", "--raid", "raid7")
     assert bad.returncode == 2 and "unknown raid 'raid7'" in bad.stderr
     assert "unknown era 'now'" in _cli("--desktops", "3000", "--era", "now").stderr
     f = tmp_path / "bad.csv"

@@ -239,9 +239,9 @@ def test_papermill_with_unknown_source_fails_and_keeps_outputs(tmp_path):
 @pytest.mark.parametrize(
     "args,fragment",
     [
-        (["--desktops", "-5", "--worker", "power", "--headroom", "0.2"], "desktops must be a positive"),
-        (["--desktops", "3000", "--worker", "ceo"], "unknown worker_class 'ceo'"),
-        (["--desktops", "3000", "--worker", "power", "--headroom", "1.5"], "headroom must be a fraction"),
+        (["--desktops", "-5", "--headroom", "0.2"], "desktops must be a positive"),
+        (["--desktops", "3000", "--era", "ceo"], "unknown era 'ceo'"),
+        (["--desktops", "3000", "--headroom", "1.5"], "headroom must be a fraction"),
     ],
 )
 def test_report_parameters_checked_before_any_notebook_runs(args, fragment):

@@ -105,3 +105,19 @@ def test_every_declared_choice_is_read_by_the_code():
         assert f'"{cid}"' in code, f"choice {cid} is declared but no model reads it"
     with pytest.raises(KeyError, match="no analysis choice"):
         DECL.defaults()["no_such_choice"]
+
+
+@pytest.mark.parametrize("option", analysis.declared().options["login_variant"])
+def test_set_aside_is_every_other_declared_option(option):
+    # each declared login test: the other one is set aside (the models' Tuesday exclusions, issue 27)
+    ch = analysis.resolve().with_options(login_variant=option)
+    others = tuple(o for o in analysis.declared().options["login_variant"] if o != option)
+    assert ch.set_aside("login_variant") == others and option not in others
+
+
+def test_design_case_sets_aside_what_the_default_does_not_use():
+    decl = analysis.declared()
+    assert analysis.design_case_set_aside("login_variant") == tuple(
+        o for o in decl.options["login_variant"] if o != decl.default["login_variant"]
+    )
+    assert analysis.design_case_set_aside("login_variant") == ("tuesday",)  # the file's design case: Monday

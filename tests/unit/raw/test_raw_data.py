@@ -165,7 +165,7 @@ def test_qualifier_detection():
     assert _qualifier_bound("10,8 2GB 2vCPU+", "2GB") is None
 
 
-CONTEXT_PHASES = ("testbed", "sizing", "overall", "capacity", "cost", "")
+CONTEXT_PHASES = (*config.CONTEXT_PHASES, "")
 # Phases without user sessions (codebook: ``load`` is empty where not applicable)
 SESSIONLESS_PHASES = ("provisioning", "boot", "patching", "power_off", "refresh", "recompose")
 

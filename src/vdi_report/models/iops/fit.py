@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...config import LOGIN_VSI_CLASSES
 from .observations import (
     ANY_CLASS,
     CELL_ORDER,
@@ -16,7 +17,6 @@ from .observations import (
     PI_ALPHA,
     SPECS,
     VANTAGE_LEVELS,
-    WORKER_CLASSES,
     WORKLOAD_SPECS,
     login_vsi_weights,
     workload_score,
@@ -123,7 +123,7 @@ def coefficients(model: IopsModel) -> pd.DataFrame:
     )
 
 
-def grid(results: pd.DataFrame, classes=WORKER_CLASSES) -> pd.DataFrame:
+def grid(results: pd.DataFrame, classes=LOGIN_VSI_CLASSES) -> pd.DataFrame:
     """Cell x worker class rows (columns cell, phase, statistic, worker_class, workload, vantage)."""
     rows = [
         {"cell": cell, "phase": ph, "statistic": st, "worker_class": c}
@@ -153,7 +153,7 @@ def predict_grid(model: IopsModel, results: pd.DataFrame, statistic: str = "medi
     """
     if statistic not in ESTIMATE_STATISTICS:
         raise ValueError(f"statistic must be one of {ESTIMATE_STATISTICS}, got {statistic!r}")
-    classes = WORKER_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,)
+    classes = LOGIN_VSI_CLASSES if model.spec in WORKLOAD_SPECS else (ANY_CLASS,)
     g = grid(results, classes)
     p = model.predict(g)
     if statistic == "mean":

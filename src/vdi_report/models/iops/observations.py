@@ -7,6 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from ...config import LOGIN_VSI_CLASSES, USER_PHASES
 from ...raw import choices as analysis
 from ...transform.normalize import VANTAGE_PREFERENCE
 from .. import semantics
@@ -21,18 +22,12 @@ CELLS = {
 CELL_ORDER = list(CELLS.values())
 
 
-PHASES = ("login", "steady_state", "login_and_steady_state")
-
-
 # guest: per-desktop figures of sampled desktops the document calls in-guest (Hitachi Figures 13/14,
 # esxtop per VM); only sampled (single_desktop) guest rows reach the model (``exclusion_reason``)
 VANTAGE_LEVELS = ["array_frontend", "host", "storage_port", "guest", ""]
 
 
 STATISTICS = ("peak", "average")
-
-
-WORKER_CLASSES = ("task", "office", "knowledge", "power")  # Login VSI terms
 
 
 ANY_CLASS = "any"
@@ -77,14 +72,14 @@ def login_vsi_weights(results: pd.DataFrame) -> dict[str, float]:
         (results["phase"] == "sizing")
         & (results["metric"] == "iops_per_desktop")
         & (results["statistic"] == "single")
-        & results["worker_class"].isin(WORKER_CLASSES)
+        & results["worker_class"].isin(LOGIN_VSI_CLASSES)
         & results["used_in_analysis"]
     ]
     for _, g in r.sort_values("record_id").groupby("source_id", sort=True):
         w = g.groupby("worker_class")["value"].first().to_dict()
-        if all(c in w for c in WORKER_CLASSES):
-            return {c: float(w[c]) for c in WORKER_CLASSES}
-    raise ValueError(f"no source reprints Login VSI's IOPS per desktop for all of {WORKER_CLASSES} (phase sizing)")
+        if all(c in w for c in LOGIN_VSI_CLASSES):
+            return {c: float(w[c]) for c in LOGIN_VSI_CLASSES}
+    raise ValueError(f"no source reprints Login VSI's IOPS per desktop for all of {LOGIN_VSI_CLASSES} (phase sizing)")
 
 
 def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str, float]) -> pd.Series:
@@ -96,7 +91,6 @@ def workload_score(worker_class: pd.Series, phase: pd.Series, weights: dict[str,
     return score.where(phase != "boot", 0.0)
 
 
-LOGIN_VARIANTS = ("monday", "tuesday")  # NetApp's two login tests (vocabulary.csv, variant)
 # The keys under which a read + write sum stands for the total of one test (derived_totals).
 SUM_KEYS = [
     "source_id",
@@ -140,13 +134,13 @@ def _reason(r, choices=None) -> str:
         return "stated total: the read + write sum of the same test is used (choice total_source)"
     if r["phase"] == "boot":
         return "boot storm: modelled per desktop boot and by boot rate (boot model)"
-    if r["phase"] not in PHASES:
+    if r["phase"] not in USER_PHASES:
         return f"phase {r['phase'] or 'not stated'} not modelled"
     if r["statistic"] not in STATISTICS:
         return f"statistic {r['statistic']} (not peak or average)"
     if r["condition"] == "failover":
         return "failover (one controller down): the array's behaviour, not the desktops' demand"
-    if r["variant"] in LOGIN_VARIANTS and r["variant"] != ch["login_variant"]:
+    if r["variant"] in ch.set_aside("login_variant"):
         warm = " (warm caches)" if r["variant"] == "tuesday" else " (cold caches)"
         used = ch["login_variant"].title()
         return f"{r['variant'].title()} login{warm}; the {used} login is used (choice login_variant)"
@@ -163,7 +157,7 @@ def _reason(r, choices=None) -> str:
         return (
             "boosted I/O workload (IOPS target or I/O generator), not a standard Login VSI load (choice boosted_load)"
         )
-    if r["worker_class"] not in WORKER_CLASSES:
+    if r["worker_class"] not in LOGIN_VSI_CLASSES:
         return f"worker class {r['worker_class'] or 'not stated'} is not one Login VSI class"
     if not r["cell"]:
         return f"no model cell for {r['phase']} {r['statistic']} over window {r['window']}"

@@ -5,7 +5,8 @@ fitted model, the I/O profile per document and the observations' context. (The p
 import numpy as np
 import pandas as pd
 
-from .observations import ANY_CLASS, REFERENCE_CLASS, WORKER_CLASSES
+from ...config import LOGIN_VSI_CLASSES
+from .observations import ANY_CLASS, REFERENCE_CLASS
 
 
 def interval_words(kind: str) -> str:
@@ -61,14 +62,14 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
             "vendor": x["vendor"],
             "record_id": x["record_id"],
             "worker_class": x["worker_class"] or "not stated",
-            "compared_class": use if cls in WORKER_CLASSES else "",
+            "compared_class": use if cls in LOGIN_VSI_CLASSES else "",
             "rule_low": lo,
             "rule_high": hi,
             "rule_value": x["value"],
             "bound": x["bound"],
             "audit": x["resolution"],
         }
-        if cls in WORKER_CLASSES:
+        if cls in LOGIN_VSI_CLASSES:
             s, lp = cell("steady_state", use, "average"), cell("login", use, "peak")
             row.update(
                 steady_avg=s["estimate"],

@@ -20,7 +20,6 @@ ORDER = 10  # position in the report (sections/__init__.py)
 # appendix's full claims table.
 SIZING_TOPICS = ("density", "per_desktop_load")
 N_CAVEATS = 5  # the issue asks for the five caveats that matter most
-USER_PHASES = ("boot", "login", "steady_state")  # the scenario's phases; [1:] are the user phases
 
 
 def title(ctx) -> None:
@@ -132,7 +131,7 @@ def planning_table(ctx) -> pd.DataFrame:
     for cell in cells:
         by = {
             e: (g.iloc[0] if len(g) else None)
-            for e, g in ((e, p[(p["era"] == e) & (p["cell"] == cell)]) for e in ("seed", "modern"))
+            for e, g in ((e, p[(p["era"] == e) & (p["cell"] == cell)]) for e in config.ERAS)
         }
         any_r = by["seed"] if by["seed"] is not None else by["modern"]
 
@@ -164,12 +163,12 @@ def planning_table(ctx) -> pd.DataFrame:
                 if m is None or pd.isna(m["ratio_to_seed"])
                 else f"{m['ratio_to_seed']:.1f}× ({m['ratio_low']:.1f}–{m['ratio_high']:.1f}×)",
                 "Read share (derived), seed / modern": " / ".join(
-                    fig(by[e], "read_share", fmt.pct) for e in ("seed", "modern")
+                    fig(by[e], "read_share", fmt.pct) for e in config.ERAS
                 ),
                 "KB per I/O (derived), seed / modern": " / ".join(
-                    fig(by[e], "io_size_kb", fmt.num) for e in ("seed", "modern")
+                    fig(by[e], "io_size_kb", fmt.num) for e in config.ERAS
                 ),
-                "Latency, ms, seed / modern": " / ".join(fig(by[e], "latency_ms", fmt.num) for e in ("seed", "modern")),
+                "Latency, ms, seed / modern": " / ".join(fig(by[e], "latency_ms", fmt.num) for e in config.ERAS),
             }
         )
     return pd.DataFrame(rows)
@@ -695,14 +694,16 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         mine = cap[(cap["source_id"] == sid) & (cap["configuration"] == conf)]
         untested = bool((g["verdict"] == "not tested").all())
         if untested and cond == "failover":
-            demo = "not tested with a controller down; normal: " + _cap_cell(ctx, mine, USER_PHASES[1:], "normal")
+            demo = "not tested with a controller down; normal: " + _cap_cell(
+                ctx, mine, config.SCENARIO_USER_PHASES, "normal"
+            )
             verdict_txt = "not tested"
         else:
-            demo = _cap_cell(ctx, mine, USER_PHASES[1:], cond)
+            demo = _cap_cell(ctx, mine, config.SCENARIO_USER_PHASES, cond)
             verdict_txt = "; ".join(
                 f"{ctx.label('phase', p).lower()}: {g.at[p, 'verdict']}"
                 + (" (at a limit)" if g.at[p, "at_limit"] else "")
-                for p in USER_PHASES
+                for p in config.SCENARIO_PHASES
             )
         n, price = g["arrays_needed_binding"].iloc[0], g["price_usd"].iloc[0]
         kind = g["arrays_needed_kind"].iloc[0]
@@ -1022,7 +1023,7 @@ def capability_table(ctx) -> pd.DataFrame:
                 "Desktops tested": f"{fmt.num(s['desktops'])} {CLONE_LABELS.get(s['clone_type'], s['clone_type'])}",
                 "Login storm, peak": _cap_cell(ctx, g, ("login",), "normal"),
                 "Steady state, average": _cap_cell(ctx, g, ("steady_state",), "normal"),
-                "One controller down": _cap_cell(ctx, g, ("login", "steady_state"), "failover"),
+                "One controller down": _cap_cell(ctx, g, config.SCENARIO_USER_PHASES, "failover"),
                 "Boot storm (apart)": _cap_cell(ctx, g, ("boot",), "normal"),
                 "Provisioning; back end (apart)": "; ".join(
                     c

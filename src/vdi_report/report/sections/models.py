@@ -718,13 +718,13 @@ def calculator_inputs(ctx) -> tuple[str, pd.DataFrame]:
 
     phases = pd.DataFrame(
         {
-            "Phase": [ctx.label("phase", ph) for ph in scenario.PHASES],
+            "Phase": [ctx.label("phase", ph) for ph in config.SCENARIO_PHASES],
             "Figure": [
                 f"{shown(figure_of(ph, 'iops_per_desktop'), 'iops')} {scenario.PROFILE_UNITS[ph]}"
-                for ph in scenario.PHASES
+                for ph in config.SCENARIO_PHASES
             ],
-            "Read share": [shown(figure_of(ph, "read_share"), "read_share") for ph in scenario.PHASES],
-            "KB per I/O": [shown(figure_of(ph, "io_size_kb"), "io") for ph in scenario.PHASES],
+            "Read share": [shown(figure_of(ph, "read_share"), "read_share") for ph in config.SCENARIO_PHASES],
+            "KB per I/O": [shown(figure_of(ph, "io_size_kb"), "io") for ph in config.SCENARIO_PHASES],
         }
     )
     return params, phases
@@ -755,8 +755,8 @@ def _scenario(ctx) -> None:
     rows, how = scenario_rows(ctx)
     say(
         "## Sizing scenario\n\n{how} Report parameters `DESKTOPS`, `CONCURRENCY`, `HEADROOM`, `BOOT_WINDOW`, "
-        "`LOGIN_WINDOW`, `RAID`, `FAILOVER`, `ERA`, `PROFILE_FILE` (`WORKER` changes nothing: the planning rows are "
-        "knowledge-worker rows); written to `reports/sizing_scenario.csv` with every input of each row.",
+        "`LOGIN_WINDOW`, `RAID`, `FAILOVER`, `ERA`, `PROFILE_FILE` (no worker class: the planning rows "
+        "are knowledge-worker rows); written to `reports/sizing_scenario.csv` with every input of each row.",
         how=how,
     )
     table(rows, "Sizing scenario per phase (model)", "scenario")
