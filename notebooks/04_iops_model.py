@@ -23,7 +23,9 @@
 # `iops_model_coefficients.csv`, `iops_model_cv.csv`, `iops_model_cv_by_vendor.csv`,
 # `iops_model_external.csv`, `iops_model_lodo.csv`, `iops_calibration.csv`, `within_lab_effects.csv`,
 # `boot_storms.csv`,
-# `boot_external.csv` and `sizing_inputs.json`
+# `boot_external.csv`, the Models chapter's `iops_calibration_coverage.csv`,
+# `observation_context.csv`, `rules_of_thumb.csv`, `io_profile.csv` and `headline_iops.csv`, and
+# `sizing_inputs.json`
 # (everything the sizing scenario and its JavaScript twin need). The code is in
 # `vdi_report.models` (`semantics`, `iops`, `boot`, `scenario`, `sensitivity`).
 #
@@ -153,7 +155,8 @@ lodo
 # %%
 cal = tables["iops_calibration"]
 catalogue.write("iops_calibration", cal)
-cal
+catalogue.write("iops_calibration_coverage", tables["iops_calibration_coverage"])
+tables["iops_calibration_coverage"]
 
 # %% [markdown]
 # ## Within-lab effects
@@ -208,4 +211,15 @@ scenario.size(scenario.validate(2000), inputs)
 # is the stage `sensitivity` (notebook `06_sensitivity`, `data/processed/sensitivity.csv`).
 
 # %%
-iops.rules_of_thumb(results, pred)
+catalogue.write("rules_of_thumb", tables["rules_of_thumb"])
+tables["rules_of_thumb"]
+
+# %% [markdown]
+# What each observation was measured with (Login VSI version, guest OS, clone type, broker), and
+# the read share and implied I/O size per test (derived): the Models chapter's tables.
+
+# %%
+catalogue.write("observation_context", tables["observation_context"])
+catalogue.write("io_profile", tables["io_profile"])
+catalogue.write("headline_iops", tables["headline_iops"])  # the headline table's IOPS cells
+tables["io_profile"]
