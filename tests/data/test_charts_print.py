@@ -25,7 +25,10 @@ def _caret_rows(spec):
 
 def test_boot_storm_bounds_have_carets_in_their_direction(seed_boot):
     model, storms = seed_boot
-    spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
+    from vdi_report.models.scenario_stage import boot_demand_line
+
+    line = boot_demand_line(model, storms, 1.0)  # the scenario stage's line (boot_demand.csv) at rate 1
+    spec = charts.demand_chart(line, storms, scenario_rate=1.0).to_dict()
     carets = _caret_rows(spec)
     rate_gt = (storms["rate_bound"] == "gt").any()
     peak_lt = ((storms["peak_bound"] == "lt") & storms["peak_iops"].notna()).any()

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from vdi_report.models import boot
+from vdi_report.models.scenario_stage import boot_demand_line
 from vdi_report.report import charts
 from vdi_report.report import model_tables as mtables
 
@@ -83,7 +84,8 @@ def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(seed_bo
     fitted = boot.fitted_storms(model, storms)
     assert len(fitted) >= 1
     limit = boot.EXTRAPOLATION_FACTOR * fitted["boot_rate_per_min"].max()
-    spec = charts.demand_chart(model, storms, scenario_rate=1.0).to_dict()
+    line = boot_demand_line(model, storms, 1.0)  # the scenario stage's line (boot_demand.csv)
+    spec = charts.demand_chart(line, storms, scenario_rate=1.0).to_dict()
     assert max(_line_x(spec, "black")) == pytest.approx(limit)
     assert not _line_x(spec, "#666")  # no extrapolated part
     assert boot.EXTRAPOLATED not in str(spec["datasets"])
@@ -92,7 +94,8 @@ def test_boot_line_stops_at_one_and_a_half_times_the_highest_fitted_rate(seed_bo
 def test_boot_line_beyond_the_tested_rates_is_labelled_extrapolated(seed_boot):
     model, storms = seed_boot
     limit = boot.EXTRAPOLATION_FACTOR * boot.fitted_storms(model, storms)["boot_rate_per_min"].max()
-    spec = charts.demand_chart(model, storms, scenario_rate=3 * limit).to_dict()
+    line = boot_demand_line(model, storms, 3 * limit)  # the scenario stage's line (boot_demand.csv)
+    spec = charts.demand_chart(line, storms, scenario_rate=3 * limit).to_dict()
     assert max(_line_x(spec, "black")) == pytest.approx(limit)
     assert max(_line_x(spec, "#666")) == pytest.approx(3 * limit)
     assert boot.EXTRAPOLATED in str(spec["datasets"])
