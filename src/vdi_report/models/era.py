@@ -152,8 +152,8 @@ def provisioning_group(era: str, provisioning: pd.Series, pooling: str = "separa
     p = provisioning.fillna("").astype(str)
     if era == "seed":
         return pd.Series("+".join(sorted(set(p) - {""})) or "not stated", index=p.index)
-    if pooling == "pooled":
-        return p.where(~p.isin(CITRIX), "+".join(CITRIX))
+    if pooling == "pooled":  # a run whose provisioning test_setup.csv does not state stays "not stated"
+        return p.where(~p.isin(CITRIX), "+".join(CITRIX)).replace("", "not stated")
     return p.replace("", "not stated")
 
 
