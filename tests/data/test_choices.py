@@ -316,11 +316,17 @@ def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
     lo, hi = modern(peak_bounds_point="lower"), modern(peak_bounds_point="upper")
     for prov in ("mcs", "pvs"):
         assert lo[(prov, "login", "peak")] < base[(prov, "login", "peak")] < hi[(prov, "login", "peak")]
-    ids = {o: " ".join(era._modern_runs(results, None, register=o)["record_ids"]) for o in ("apply", "ignore")}
+    ids = {
+        o: " ".join(era._modern_runs(results, None, era.EraChoices(register=o))["record_ids"])
+        for o in ("apply", "ignore")
+    }
     assert "RA2053-0093" not in ids["apply"] and "RA2053-0093" in ids["ignore"]  # set aside by the register
 
 
 # --- choices behind the modern rows (issue 24, issue 26 item 2) ----------------------------------
+
+
+MODERN_CHOICES = ("peak_bounds_point", "probe_handling", "profile_storage")  # choices only the modern rows read
 
 
 @pytest.fixture(scope="module")
@@ -330,7 +336,7 @@ def modern_plans(results):
     memo: dict = {}
     return {
         (cid, opt): sensitivity.planning_under(results, ch(**{cid: opt}), memo=memo).plan
-        for cid in ("peak_bounds_point", "probe_handling")
+        for cid in MODERN_CHOICES
         for opt in DECL.options[cid]
     }
 
@@ -342,7 +348,7 @@ def _modern(plan, provisioning="mcs"):
 
 @pytest.mark.parametrize(
     "cid, opt",
-    [(c, o) for c in ("peak_bounds_point", "probe_handling") for o in DECL.options[c]],
+    [(c, o) for c in MODERN_CHOICES for o in DECL.options[c]],
 )
 def test_every_option_of_the_modern_choices_builds_the_planning_rows(modern_plans, cid, opt):
     """Each option builds every modern cell (MCS and Provisioning login peak and whole test, the
@@ -429,6 +435,52 @@ def test_sensitivity_shows_the_modern_choices_moving_the_modern_rows(sens):
     one = sens[(sens["kind"] == "one_at_a_time") & (sens["era"] == "modern")]
     moved = one[one["change"].abs() > 1e-9].groupby("choice_id")["phase"].agg(set)
     assert "login" in moved["peak_bounds_point"] and "full_run" in moved["probe_handling"]
+    # every choice that reaches the modern rows is in the file, with its effect (zero where it moves none)
+    assert set(era.CHOICE_IDS.values()) <= set(one["choice_id"])
+    assert "profile_storage" not in moved  # no 2024 run has its profiles on another cluster
     r = sensitivity.ranking(sens).set_index("choice_id")
     assert r.at["tau2_source", "max_abs_interval_change"] > 0.01
     assert r.at["peak_bounds_point", "max_abs_interval_change"] > 0.01
+
+
+def test_profile_storage_keeps_runs_whose_profiles_bypass_the_storage_out_by_default(results):
+    """Choice profile_storage: a run with profiles on a file service of another cluster (the 2023
+    edition's dedicated Files run, test_setup.csv profile_storage = file_service_separate) enters
+    no row by default; ``any`` enters it in the modern whole-test cell (with the 2023 edition
+    pooled: no 2024 run sends its profiles elsewhere, so under probe_handling = separate the
+    option moves nothing, and the test says so)."""
+
+    def runs(**opts):
+        r = era._modern_runs(results, None, era.EraChoices(**opts))
+        return set(r["configuration"])
+
+    dedicated = "g8_mcs_8n_files_dedicated"
+    assert dedicated not in runs(probes="pooled")
+    assert dedicated in runs(probes="pooled", profile_storage="any")
+    assert runs() == runs(profile_storage="any")  # no 2024 run has its profiles on another cluster
+
+    def whole(**opts):
+        p = sensitivity.planning_under(results, ch(**opts)).plan
+        return _modern(p).loc[("full_run", "average")]
+
+    a, b = whole(probe_handling="pooled"), whole(probe_handling="pooled", profile_storage="any")
+    assert b["n_obs"] == a["n_obs"] + 1 and b["estimate"] != a["estimate"]
+
+
+def test_modern_boot_read_share_comes_from_the_boot_charts(results, processed):
+    """The modern boot rows' read share is the 2023 edition's boot charts' read ÷ (read + write)
+    averages, the two charts of the one MCS boot (register D-RA2022E-01) averaged, not the whole
+    runs' share (which holds logons and steady state). Hand calculation from the records."""
+    v = results.set_index("record_id")["value"]
+    charts = [("RA2022E-0008", "RA2022E-0006"), ("RA2022E-0030", "RA2022E-0026")]  # (read, write) averages
+    share = np.mean([v[r] / (v[r] + v[w]) for r, w in charts])
+    plan = processed("iops_per_desktop_model")
+    boot_rows = plan[(plan["era"] == "modern") & (plan["phase"] == "boot")]
+    assert len(boot_rows) and np.allclose(boot_rows["read_share"], share)
+    assert boot_rows["read_share_basis"].str.contains("boot charts").all()
+    whole = plan[(plan["era"] == "modern") & (plan["provisioning"] == "mcs") & (plan["phase"] == "full_run")]
+    assert abs(float(whole["read_share"].iloc[0]) - share) > 0.1  # the boot's own split, not the whole run's
+    for pooling in era.PROVISIONING_POOLINGS:  # the MCS boot rows keep MCS's boot share when MCS and PVS pool
+        p = sensitivity.planning_under(results, ch(provisioning_pooling=pooling)).plan
+        b = p[(p["era"] == "modern") & (p["phase"] == "boot")]
+        assert np.allclose(b["read_share"], share), pooling

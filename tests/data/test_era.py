@@ -17,7 +17,10 @@ def plans(results):
     """The planning rows under each option of choice tau2_source (default first)."""
     storms = boot.boot_storms(results)
     chars = scenario.io_characteristics(results, iops.io_profile(results))
-    return {src: era.planning_rows(results, storms, chars, tau2_source=src) for src in era.TAU2_SOURCES}
+    return {
+        src: era.planning_rows(results, storms, chars, choices=era.EraChoices(tau2_source=src))
+        for src in era.TAU2_SOURCES
+    }
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,8 @@ the knowledge figure down. Variants that are not the daily design case are left 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -55,10 +57,28 @@ MIN_FOR_PI = 3  # documents: with fewer, the interval is the range of the docume
 PI_ALPHA = 0.10
 PLANNING_CLASS = "knowledge"
 PLANNING_CLASSES = ("office", "knowledge", "power")  # Login VSI classes behind a knowledge-worker row (task excluded)
-EXCLUDED_VARIANTS = {
+EXCLUDED_VARIANTS = {  # under the default login_variant (monday)
     "tuesday": "Tuesday login (warm caches); Monday is the design case",
     "first_run": "first run: user profiles created for the first time, not the daily login",
 }
+LOGIN_VARIANTS = ("monday", "tuesday")  # choice login_variant (data/raw/analysis_choices.csv)
+
+
+def excluded_variants(login_variant: str = "monday") -> dict[str, str]:
+    """The run variants a planning row leaves out, with the reason: the first run (profiles created
+    for the first time), and the login day the choice ``login_variant`` does not take (``monday``,
+    the default, is the design case: cold caches; ``tuesday`` takes the warm-cache login instead).
+    Raises ValueError for another login variant."""
+    if login_variant not in LOGIN_VARIANTS:
+        raise ValueError(f"login_variant must be one of {LOGIN_VARIANTS}, got {login_variant!r}")
+    if login_variant == "monday":
+        return dict(EXCLUDED_VARIANTS)
+    return {
+        "monday": "Monday login (cold caches); the choice login_variant takes Tuesday's",
+        "first_run": EXCLUDED_VARIANTS["first_run"],
+    }
+
+
 WHOLE_TEST = "whole-test average"
 CELLS = {
     ("login", "peak"): "login peak",
@@ -216,32 +236,92 @@ PROFILE_STORAGE_APART = ("file_service_separate",)
 MODERN_CELLS = (("full_run", "average"), ("login", "peak"), ("login_and_steady_state", "average"))
 
 
+PROFILE_STORAGES = ("storage_under_test", "any")  # choice profile_storage (data/raw/analysis_choices.csv)
+
+
+@dataclass(frozen=True)
+class EraChoices:
+    """The analysis choices (data/raw/analysis_choices.csv) that reach the planning rows, in one
+    object every caller passes (``planning_rows``, ``run_figures``, ``_modern_runs``, the
+    sensitivity grid, the calibration): the option of each, by its choice id's meaning.
+
+    register (``register_resolutions``: apply|ignore), peak_point (``peak_bounds_point``),
+    probes (``probe_handling``), profile_storage (``profile_storage``: ``storage_under_test``
+    leaves out runs whose profile I/O lands on a file service of another cluster, ``any`` keeps
+    them), login_variant (``login_variant``: which login day's runs enter, ``excluded_variants``),
+    provisioning_pooling, boot_pooling, boot_peak_average (``boot_peak_to_average``), tau2_source.
+    Raises ValueError naming the field and its options for an option the code does not know."""
+
+    register: str = "apply"
+    peak_point: str = "geometric_mid"
+    probes: str = "separate"
+    profile_storage: str = "storage_under_test"
+    login_variant: str = "monday"
+    provisioning_pooling: str = "separate"
+    boot_pooling: str = "geometric_mean"
+    boot_peak_average: str = "none"
+    tau2_source: str = "borrowed_seed"
+
+    def __post_init__(self):
+        from .boot import POOLINGS
+
+        allowed = {
+            "register": ("apply", "ignore"),
+            "peak_point": PEAK_BOUND_POINTS,
+            "probes": PROBE_HANDLINGS,
+            "profile_storage": PROFILE_STORAGES,
+            "login_variant": LOGIN_VARIANTS,
+            "provisioning_pooling": PROVISIONING_POOLINGS,
+            "boot_pooling": POOLINGS,
+            "boot_peak_average": PEAK_TO_AVERAGE,
+            "tau2_source": TAU2_SOURCES,
+        }
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v not in allowed[f.name]:
+                raise ValueError(f"{f.name} one of {allowed[f.name]}; got {v!r}")
+
+    @classmethod
+    def from_choices(cls, ch) -> EraChoices:
+        """The options of ``ch`` (a ``raw.choices.Choices`` or a mapping choice id -> option)."""
+        return cls(**{f: ch[c] for f, c in CHOICE_IDS.items()})
+
+
+CHOICE_IDS = {  # EraChoices field -> the choice id of data/raw/analysis_choices.csv
+    "register": "register_resolutions",
+    "peak_point": "peak_bounds_point",
+    "probes": "probe_handling",
+    "profile_storage": "profile_storage",
+    "login_variant": "login_variant",
+    "provisioning_pooling": "provisioning_pooling",
+    "boot_pooling": "boot_pooling",
+    "boot_peak_average": "boot_peak_to_average",
+    "tau2_source": "tau2_source",
+}
+
+
 def _modern_runs(
     results: pd.DataFrame,
     sources_df: pd.DataFrame | None,
+    choices: EraChoices | None = None,
     variants: bool = False,
-    register: str = "apply",
-    peak_point: str = "geometric_mid",
-    probes: str = "separate",
-    profiles_apart: bool = False,
 ) -> pd.DataFrame:
     """Per external run: the whole-test average (read + write averages, exact) and the login peak
     (bounds from the read and write peaks). Front-end (controller) figures, normal condition,
-    records used in the analysis (``register``: choice ``register_resolutions``; ``ignore`` uses
-    the records the register sets aside too); ``variants``: keep ``EXCLUDED_VARIANTS`` too. A peak
-    known by bounds enters at ``peak_point`` (choice ``peak_bounds_point``): the geometric
-    midpoint of its bounds (assumed), or the lower or upper bound. ``probes`` (choice
-    ``probe_handling``): ``separate`` leaves out the documents of ``UNLIKE_PROBES`` (another
-    Login Enterprise probe setting), ``pooled`` keeps their runs (the 2023 edition's whole-test
-    average, phase ``login_and_steady_state``, enters the whole-test cell). Runs whose profile
-    I/O lands on a file service of another cluster (``PROFILE_STORAGE_APART``) are left out
-    unless ``profiles_apart`` (``within_lab_effects`` compares them). Columns ``RUN_COLUMNS``
-    (value, low, high: IOPS per desktop). Raises ValueError for another option."""
-    if register not in ("apply", "ignore") or peak_point not in PEAK_BOUND_POINTS or probes not in PROBE_HANDLINGS:
-        raise ValueError(
-            f"register must be apply|ignore, peak_point one of {PEAK_BOUND_POINTS}, "
-            f"probes one of {PROBE_HANDLINGS}; got {register!r}, {peak_point!r}, {probes!r}"
-        )
+    records used in the analysis (``choices.register``: choice ``register_resolutions``;
+    ``ignore`` uses the records the register sets aside too); ``variants``: keep the variants
+    ``excluded_variants(choices.login_variant)`` leaves out too. A peak known by bounds enters at
+    ``choices.peak_point`` (choice ``peak_bounds_point``): the geometric midpoint of its bounds
+    (assumed), or the lower or upper bound. ``choices.probes`` (choice ``probe_handling``):
+    ``separate`` leaves out the documents of ``UNLIKE_PROBES`` (another Login Enterprise probe
+    setting), ``pooled`` keeps their runs (the 2023 edition's whole-test average, phase
+    ``login_and_steady_state``, enters the whole-test cell). Runs whose profile I/O lands on a
+    file service of another cluster (``PROFILE_STORAGE_APART``) are left out unless
+    ``choices.profile_storage`` is ``any``. Columns ``RUN_COLUMNS`` (value, low, high: IOPS per
+    desktop). ``choices``: ``EraChoices`` (default: the declared defaults)."""
+    opts = choices or EraChoices()
+    register, peak_point, probes = opts.register, opts.peak_point, opts.probes
+    profiles_apart = opts.profile_storage == "any"
     from ..raw import test_setup
     from . import semantics
 
@@ -257,7 +337,7 @@ def _modern_runs(
         & r["worker_class"].isin(PLANNING_CLASSES)
     ]
     if not variants:
-        r = r[~r["variant"].isin(list(EXCLUDED_VARIANTS))]
+        r = r[~r["variant"].isin(list(excluded_variants(opts.login_variant)))]
     keys = ["source_id", "vendor", "test_id", "configuration", "variant", "worker_class", "phase", "statistic"]
     lab = _sources(sources_df).set_index("source_id")["lab"]
     setup = _setup()
@@ -296,20 +376,14 @@ def run_figures(
     results: pd.DataFrame,
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
-    register: str = "apply",
-    peak_point: str = "geometric_mid",
-    probes: str = "separate",
+    choices: EraChoices | None = None,
 ) -> pd.DataFrame:
     """One figure per test run (seed: per worker class, as the IOPS model observes it) and cell,
     both eras. Columns ``RUN_COLUMNS``: value, low, high in IOPS per desktop; status ``exact``
     (low = high = value, or a printed range) or ``bounds`` (low: one direction's peak, high: the
     sum of the read and write peaks; value: their geometric midpoint, assumed, or the bound the
-    choice ``peak_bounds_point`` names). ``register``, ``peak_point``, ``probes``: see
-    ``_modern_runs``."""
-    runs = [
-        _seed_runs(results, sources_df, obs),
-        _modern_runs(results, sources_df, False, register, peak_point, probes),
-    ]
+    choice ``peak_bounds_point`` names). ``choices``: ``EraChoices``, see ``_modern_runs``."""
+    runs = [_seed_runs(results, sources_df, obs), _modern_runs(results, sources_df, choices)]
     return pd.concat(runs, ignore_index=True)[RUN_COLUMNS]
 
 
@@ -317,20 +391,20 @@ def grouped_runs(
     results: pd.DataFrame,
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
-    provisioning_pooling: str = "separate",
-    register: str = "apply",
-    peak_point: str = "geometric_mid",
-    probes: str = "separate",
+    choices: EraChoices | None = None,
 ) -> pd.DataFrame:
-    """``run_figures`` (``register``, ``peak_point``, ``probes``: the choices
-    ``register_resolutions``, ``peak_bounds_point`` and ``probe_handling``, see ``_modern_runs``)
-    with ``provisioning`` replaced by the group each run is pooled under (``provisioning_group``:
+    """``run_figures`` under ``choices`` (``EraChoices``) with ``provisioning`` replaced by the
+    group each run is pooled under (``provisioning_group`` under ``choices.provisioning_pooling``:
     seed runs under their era's clone types, modern runs by MCS and Provisioning apart, or
     pooled)."""
-    runs = run_figures(results, sources_df, obs, register, peak_point, probes)
+    opts = choices or EraChoices()
+    runs = run_figures(results, sources_df, obs, opts)
     if len(runs):
         runs["provisioning"] = pd.concat(
-            [provisioning_group(e, g["provisioning"], provisioning_pooling) for e, g in runs.groupby("era", sort=False)]
+            [
+                provisioning_group(e, g["provisioning"], opts.provisioning_pooling)
+                for e, g in runs.groupby("era", sort=False)
+            ]
         ).reindex(runs.index)
     return runs
 
@@ -858,62 +932,87 @@ def boot_rows(
     return out
 
 
+BOOT_SHARE_BASIS = (
+    "boot charts' read ÷ (read + write) averages (derived; the 2023 edition of RA-2022, same lab, "
+    "earlier hardware: a boot runs no Login Enterprise session, so the probe setting that keeps that "
+    "edition's IOPS apart, register D-RA2022E-03, does not reach it; its two charts of one boot, "
+    "D-RA2022E-01, averaged)"
+)
+
+
 def modern_profile(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, pooling: str = "separate"
+    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices: EraChoices | None = None
 ) -> pd.DataFrame:
     """Read share and latency of the modern documents per provisioning group
-    (``provisioning_group`` under ``pooling``) and phase (``full_run``, ``login``, ``boot``).
+    (``provisioning_group`` under ``choices.provisioning_pooling``; under ``pooled`` the MCS and
+    Provisioning groups are given too, for the boot rows, which are MCS storms) and phase
+    (``full_run``, ``login``, ``boot``).
 
-    Read share of a run: read ÷ (read + write) of its averages (whole runs, exact) or of its
-    login peaks (derived: the two peaks need not coincide); the mean of a document's runs, the
-    median over documents. A phase whose documents give no read/write split (boot) takes the
-    whole runs' share, labelled as assumed in ``read_share_basis``. Latency: stated average
-    controller latencies of whole runs (bounds excluded), the median of each document's, then
-    over documents. Index (provisioning, phase); columns read_share, read_share_basis,
-    read_share_vendors, latency_ms, latency_vendors (documents behind each, comma-separated)."""
+    Read share of a run: read ÷ (read + write) of its averages (whole runs and boots, exact) or
+    of its login peaks (derived: the two peaks need not coincide); a run given by two charts
+    (register D-RA2022E-01) the mean of the charts' shares; the mean of a document's runs, the
+    median over documents. Boot shares come from the documents that chart a boot's read and write
+    averages (``BOOT_SHARE_BASIS``: whatever ``choices.probes`` says, since a boot runs no
+    session); a phase whose documents give no read/write split takes the whole runs' share,
+    labelled as assumed in ``read_share_basis``. Run variants: those ``excluded_variants`` keeps
+    under ``choices.login_variant``. Latency: stated average controller latencies of whole runs
+    (bounds excluded), the median of each document's, then over documents. Index (provisioning,
+    phase); columns read_share, read_share_basis, read_share_vendors, latency_ms, latency_vendors
+    (documents behind each, comma-separated), read_share_records (the records behind the share)."""
     from . import semantics
 
+    opts = choices or EraChoices()
     r = semantics.observation_semantics(results, sources_df)
     r = r[
         (r["role"] == "external")
         & r["used_in_analysis"]
         & (r["vantage"] == "array_frontend")
         & (r["condition"].isin(["normal", ""]))
-        & r["worker_class"].isin(PLANNING_CLASSES)
-        & ~r["variant"].isin(list(EXCLUDED_VARIANTS))
+        & (r["worker_class"].isin(PLANNING_CLASSES) | (r["phase"] == "boot"))
+        & ~r["variant"].isin(list(excluded_variants(opts.login_variant)))
     ]
     setup = _setup()
     r = r.assign(_prov=[provisioning_of(setup, a, b) for a, b in zip(r["source_id"], r["configuration"])])
-    r = r.assign(_group=provisioning_group("modern", r["_prov"], pooling))
+    r = r.assign(_group=provisioning_group("modern", r["_prov"], opts.provisioning_pooling))
     labels = _labels(sources_df)
-    keys = ["_group", "source_id", "test_id", "configuration"]
-    rows = []
+    keys = ["source_id", "test_id", "configuration", "_chart"]
     basis = {
         "full_run": "whole runs' read ÷ (read + write) averages (derived)",
         "login": "login peaks' read ÷ (read + write) peaks (derived; the two peaks need not coincide)",
+        "boot": BOOT_SHARE_BASIS,
     }
-    for group in sorted(set(r["_group"])):
-        g = r[r["_group"] == group]
+    groups = sorted(set(r["_group"]))
+    if opts.provisioning_pooling == "pooled":
+        groups += sorted(set(r["_prov"]) & set(CITRIX))
+    rows = []
+    for group in groups:
+        g = r[(r["_group"] == group) | (r["_prov"] == group)]
         shares = {}
-        for phase, stat in (("full_run", "average"), ("login", "peak")):
+        for phase, stat in (("full_run", "average"), ("login", "peak"), ("boot", "average")):
             x = g[(g["phase"] == phase) & (g["statistic"] == stat) & g["metric"].isin(["read_iops", "write_iops"])]
-            w = (
-                x[x["bound"].isin(["eq", "approx"])]
-                .drop_duplicates(keys + ["metric"])
-                .pivot_table(index=keys, columns="metric", values="value", aggfunc="first")
-                .dropna()
-            )
+            if phase != "boot" and opts.probes == "separate":
+                x = x[~x["source_id"].isin(list(UNLIKE_PROBES))]
+            # a boot's charts apart (D-RA2022E-01: two charts of one boot); other phases' read and
+            # write figures may sit in different tables of the same run
+            x = x.assign(_chart=x["locator"] if phase == "boot" else "")
+            x = x[x["bound"].isin(["eq", "approx"])].sort_values("record_id").drop_duplicates(keys + ["metric"])
+            w = x.pivot_table(index=keys, columns="metric", values="value", aggfunc="first").dropna()
             if "read_iops" in w.columns and "write_iops" in w.columns and len(w):
-                sh = (w["read_iops"] / (w["read_iops"] + w["write_iops"])).groupby(level="source_id").mean()
-                shares[phase] = (float(sh.median()), basis[phase], ", ".join(labels.get(x, x) for x in sh.index))
+                sh = w["read_iops"] / (w["read_iops"] + w["write_iops"])
+                sh = sh.groupby(level=["source_id", "test_id", "configuration"]).mean()  # a run's charts
+                sh = sh.groupby(level="source_id").mean()  # a document's runs
+                used = w.index.get_level_values("source_id")
+                recs = " ".join(x[x["source_id"].isin(used)]["record_id"])
+                shares[phase] = (float(sh.median()), basis[phase], ", ".join(labels.get(s, s) for s in sh.index), recs)
         lat = g[
             (g["phase"] == "full_run")
             & (g["statistic"] == "average")
             & (g["metric"] == "latency")
             & g["bound"].isin(["eq", "approx"])
-        ].drop_duplicates(keys[1:])
+            & (~g["source_id"].isin(list(UNLIKE_PROBES)) | (opts.probes == "pooled"))
+        ].drop_duplicates(keys[:3])
         lat = lat.groupby("source_id")["value"].median()
-        whole = shares.get("full_run", (np.nan, "", ""))
+        whole = shares.get("full_run", (np.nan, "", "", ""))
         for phase in ("full_run", "login", "boot"):
             sh = shares.get(phase) or (
                 whole[0],
@@ -921,6 +1020,7 @@ def modern_profile(
                 if not np.isnan(whole[0])
                 else "",
                 whole[2],
+                whole[3],
             )
             rows.append(
                 {
@@ -929,6 +1029,7 @@ def modern_profile(
                     "read_share": sh[0],
                     "read_share_basis": sh[1],
                     "read_share_vendors": sh[2],
+                    "read_share_records": sh[3],
                     "latency_ms": float(lat.median()) if len(lat) else np.nan,
                     "latency_vendors": ", ".join(labels.get(s, s) for s in lat.index),
                 }
@@ -939,10 +1040,13 @@ def modern_profile(
         "read_share",
         "read_share_basis",
         "read_share_vendors",
+        "read_share_records",
         "latency_ms",
         "latency_vendors",
     ]
-    return pd.DataFrame(rows, columns=cols).set_index(["provisioning", "phase"])
+    return (
+        pd.DataFrame(rows, columns=cols).drop_duplicates(["provisioning", "phase"]).set_index(["provisioning", "phase"])
+    )
 
 
 def era_heterogeneity(docs: pd.DataFrame, storms: pd.DataFrame, exclude_lab: str = "") -> tuple[dict, dict]:
@@ -986,25 +1090,18 @@ def planning_rows(
     chars: pd.DataFrame,
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
-    boot_pooling: str = "geometric_mean",
-    provisioning_pooling: str = "separate",
-    boot_peak_average: str = "none",
-    tau2_source: str = "borrowed_seed",
-    register: str = "apply",
-    peak_point: str = "geometric_mid",
-    probes: str = "separate",
+    choices: EraChoices | None = None,
 ) -> pd.DataFrame:
     """The planning table ``iops_per_desktop_model.csv`` by era: columns ``PLANNING_COLUMNS``.
     ``obs``: the seed observations (``iops.observations`` under the analysis choices; default: the
-    declared defaults); ``boot_pooling``, ``boot_peak_average``: the choices ``boot_pooling`` and
-    ``boot_peak_to_average`` (``boot_rows``); ``provisioning_pooling``: the choice of that name
-    (``provisioning_group``: modern rows per provisioning, MCS and Provisioning apart, or pooled);
-    ``register``, ``peak_point``, ``probes``: the choices ``register_resolutions``,
-    ``peak_bounds_point`` and ``probe_handling`` as they reach the modern runs (``_modern_runs``);
-    ``tau2_source``: the choice of that name (``borrowed_tau2``: a cell of fewer than
-    ``MIN_FOR_PI`` labs borrows the seed labs' τ² for an interval for a new lab, or keeps the range
-    of its labs' runs). tau2, i2, tau2_source: the between-lab heterogeneity behind the interval
-    (``pool``; the era's within-lab variance floor ``variance_floor``).
+    declared defaults); ``choices``: ``EraChoices`` (default: the declared defaults):
+    boot_pooling, boot_peak_average (``boot_rows``); provisioning_pooling (``provisioning_group``:
+    modern rows per provisioning, MCS and Provisioning apart, or pooled); register, peak_point,
+    probes, profile_storage, login_variant as they reach the modern runs (``_modern_runs``);
+    tau2_source (``borrowed_tau2``: a cell of fewer than ``MIN_FOR_PI`` labs borrows the seed
+    labs' τ² for an interval for a new lab, or keeps the range of its labs' runs). tau2, i2,
+    tau2_source: the between-lab heterogeneity behind the interval (``pool``; the era's within-lab
+    variance floor ``variance_floor``).
 
     Per era (``ERAS``) and cell: the documents' figures pooled by ``pool`` (IOPS per desktop;
     ``n_documents``, ``documents``: the documents behind the row; ``n_obs``: their runs or worker
@@ -1017,8 +1114,9 @@ def planning_rows(
     modern rows from ``modern_profile`` (whole runs; the documents report no throughput, so no
     I/O size). identifiable: what the row can and cannot tell.
     """
+    opts = choices or EraChoices()
     labels = _labels(sources_df)
-    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling, register, peak_point, probes))
+    docs = document_figures(grouped_runs(results, sources_df, obs, opts))
     win = login_windows(results, sources_df).set_index("source_id")
     floors, tau2s = era_heterogeneity(docs, storms)
     rows = []
@@ -1027,7 +1125,7 @@ def planning_rows(
             if cell not in ERA_PHASES[era]:
                 continue
             phase = ERA_PHASES[era][cell]
-            borrowed = borrowed_tau2(tau2s, cell, tau2_source)
+            borrowed = borrowed_tau2(tau2s, cell, opts.tau2_source)
             p = pool(d["value"], d["low"], d["high"], d["lab"], d["run_values"], floors[era], borrowed)
             row = {
                 "era": era,
@@ -1046,7 +1144,7 @@ def planning_rows(
                 "_records": " ".join(d["record_ids"]).split(),
                 "spec": "documents pooled (geometric mean)",
             }
-            row["interval_kind"] += _choice_notes(d, peak_point, labels)
+            row["interval_kind"] += _choice_notes(d, opts.peak_point, labels)
             if cell == "login peak":
                 w = win.reindex(d["source_id"]).dropna(subset=["login_window_min"])
                 row.update(
@@ -1055,7 +1153,7 @@ def planning_rows(
                     rate_high=float(w["login_rate_per_min"].max()),
                 )
             rows.append(row)
-        rows += boot_rows(storms, era, boot_pooling, boot_peak_average, floors[era], tau2s, tau2_source)
+        rows += boot_rows(storms, era, opts.boot_pooling, opts.boot_peak_average, floors[era], tau2s, opts.tau2_source)
     t = pd.DataFrame(rows)
     row_sources = t.pop("_sources")
     conf = results.drop_duplicates("record_id").set_index("record_id")[["source_id", "configuration"]]
@@ -1080,11 +1178,11 @@ def planning_rows(
         for c in ("read_share", "io_size_kb", "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors"):
             t.loc[i, c] = ch.at[key, c] if c in ch.columns else np.nan
     t.loc[t["era"] == "seed", "read_share_basis"] = "the seeds' own phase (derived, median over vendors)"
-    mp = modern_profile(results, sources_df, provisioning_pooling)
+    mp = modern_profile(results, sources_df, opts)
     for i, r in t[t["era"] == "modern"].iterrows():
         key = (r["provisioning"], r["phase"])
         if key not in mp.index:  # e.g. the MCS-only boot rows when MCS and Provisioning are pooled
-            group = provisioning_group("modern", pd.Series([r["provisioning"]]), provisioning_pooling).iloc[0]
+            group = provisioning_group("modern", pd.Series([r["provisioning"]]), opts.provisioning_pooling).iloc[0]
             key = (group, r["phase"])
         if key in mp.index:
             for c in mp.columns:
@@ -1180,8 +1278,7 @@ def calibration(
     storms: pd.DataFrame,
     sources_df: pd.DataFrame | None = None,
     obs: pd.DataFrame | None = None,
-    provisioning_pooling: str = "separate",
-    tau2_source: str = "borrowed_seed",
+    choices: EraChoices | None = None,
 ) -> pd.DataFrame:
     """Leave one lab out (``iops_calibration.csv``, columns ``CALIBRATION_COLUMNS``): in every era,
     cell and provisioning group with two labs or more (IOPS per desktop cells of
@@ -1189,7 +1286,8 @@ def calibration(
     in turn, its figure (``observed``: the geometric mean of its documents') against the interval
     ``pool`` gives from the other labs, with the within-lab floor and the seed τ² recomputed
     WITHOUT the held-out lab (``era_heterogeneity``: the lab must not inform the τ² that predicts
-    it) and τ² borrowed as the choice ``tau2_source`` says (``borrowed_tau2``).
+    it) and τ² borrowed as the choice ``tau2_source`` says (``borrowed_tau2``). ``choices``:
+    ``EraChoices`` (default: the declared defaults), the runs read as the planning rows read them.
 
     Columns: era, cell, provisioning, held_out (the lab), trained_on (the other labs, ``;``),
     n_train_labs, observed, estimate, pi90_low, pi90_high (same unit as the row), interval_spans,
@@ -1198,7 +1296,9 @@ def calibration(
     before issue 24 (the other labs' runs' range; an OLS prediction interval would need three
     other labs, which no cell has). A cell of one lab (every modern cell: the Nutanix documents)
     has no lab to hold out and no row: it cannot be checked. Only exact figures are held out."""
-    docs = document_figures(grouped_runs(results, sources_df, obs, provisioning_pooling))
+    opts = choices or EraChoices()
+    tau2_source = opts.tau2_source
+    docs = document_figures(grouped_runs(results, sources_df, obs, opts))
     allf = pd.concat([docs] + [_boot_docs(storms, e) for e in ERAS], ignore_index=True)
     rows = []
     for (era, cell, prov), g in allf.groupby(["era", "cell", "provisioning"], sort=True):
@@ -1292,7 +1392,7 @@ def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = 
     Zero rows when no pair exists."""
     from ..raw import test_setup
 
-    runs = _modern_runs(results, sources_df, probes="pooled", profiles_apart=True)
+    runs = _modern_runs(results, sources_df, EraChoices(probes="pooled", profile_storage="any"))
     runs = runs[runs["cell"] == WHOLE_TEST].set_index(["source_id", "configuration"])
     src = _sources(sources_df).set_index("source_id")
     setup = _setup()
@@ -1395,7 +1495,7 @@ def external_evidence(
     from ..raw import sources
 
     s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
-    runs = _modern_runs(results, sources_df, variants=True)
+    runs = _modern_runs(results, sources_df, variants=True)  # every run, each figure checked
     seed = plan[plan["era"] == "seed"].set_index("cell")
     rows = []
     for r in runs.itertuples():

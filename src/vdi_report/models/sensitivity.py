@@ -111,20 +111,7 @@ def planning_under(
         chars = scenario.io_characteristics(results, iops.io_profile(results))
     from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
 
-    plan = era.planning_rows(
-        results,
-        storms,
-        chars,
-        sources_df,
-        obs=obs,
-        boot_pooling=ch["boot_pooling"],
-        provisioning_pooling=ch["provisioning_pooling"],
-        boot_peak_average=ch["boot_peak_to_average"],
-        tau2_source=ch["tau2_source"],
-        register=ch["register_resolutions"],
-        peak_point=ch["peak_bounds_point"],
-        probes=ch["probe_handling"],
-    )
+    plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, choices=era.EraChoices.from_choices(ch))
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
     specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
@@ -226,14 +213,7 @@ def model_tables(
     run = run or planning_under(results, choices, sources_df, memo=memo)
     cv = iops.leave_one_vendor_out(run.obs, run.spec)
     plan, storms = run.plan, run.storms
-    cal = era.calibration(
-        results,
-        storms,
-        sources_df,
-        obs=run.obs,
-        provisioning_pooling=run.choices["provisioning_pooling"],
-        tau2_source=run.choices["tau2_source"],
-    )
+    cal = era.calibration(results, storms, sources_df, obs=run.obs, choices=era.EraChoices.from_choices(run.choices))
     seed_rows = era.sizing_rows(plan)
     seed_rows = seed_rows[seed_rows["era"] == "seed"].reset_index(drop=True)  # what the Models chapter reads
     num_storms = storms.assign(peak_iops_per_rate=pd.to_numeric(storms["peak_iops_per_rate"]))

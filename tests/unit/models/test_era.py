@@ -146,13 +146,46 @@ def test_documents_of_one_lab_are_one_replicate_never_a_prediction_interval():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"register": "skip"}, {"peak_point": "midpoint"}, {"probes": "merged"}],
+    [
+        {"register": "skip"},
+        {"peak_point": "midpoint"},
+        {"probes": "merged"},
+        {"profile_storage": "elsewhere"},
+        {"login_variant": "friday"},
+        {"provisioning_pooling": "mixed"},
+        {"boot_pooling": "median"},
+        {"boot_peak_average": "vendor"},
+        {"tau2_source": "guess"},
+    ],
 )
-def test_modern_runs_refuse_an_undeclared_option(kwargs):
-    """The choices register_resolutions, peak_bounds_point and probe_handling reach _modern_runs
-    by their declared options only: another is a ValueError naming the options."""
-    with pytest.raises(ValueError, match="peak_point one of"):
-        era._modern_runs(pd.DataFrame(), None, **kwargs)
+def test_era_choices_refuse_an_undeclared_option(kwargs):
+    """The choices reach the planning rows in one object (EraChoices) by their declared options
+    only: another is a ValueError naming the field and its options."""
+    ((field, value),) = kwargs.items()
+    with pytest.raises(ValueError, match=f"{field} one of .*got '{value}'"):
+        era.EraChoices(**kwargs)
+
+
+def test_era_choices_read_every_choice_they_name_from_the_declared_file():
+    """EraChoices.from_choices takes each field's option from its choice id (CHOICE_IDS), and the
+    declared defaults give the dataclass's defaults (one default, declared once in the CSV)."""
+    from vdi_report.raw import choices as analysis
+
+    d = analysis.declared()
+    assert set(era.CHOICE_IDS.values()) <= set(d.options)
+    assert era.EraChoices.from_choices(analysis.resolve()) == era.EraChoices()
+    for field, cid in era.CHOICE_IDS.items():
+        for opt in d.options[cid]:
+            assert getattr(era.EraChoices.from_choices(analysis.resolve().with_options(**{cid: opt})), field) == opt
+
+
+def test_excluded_variants_follow_the_login_variant():
+    """Monday (default) leaves out Tuesday's warm-cache login; Tuesday leaves out Monday's; the
+    first run (profiles created) is left out under both."""
+    assert set(era.excluded_variants("monday")) == {"tuesday", "first_run"}
+    assert set(era.excluded_variants("tuesday")) == {"monday", "first_run"}
+    with pytest.raises(ValueError, match="login_variant"):
+        era.excluded_variants("friday")
 
 
 def test_declared_options_of_the_modern_choices_match_the_code():
@@ -162,4 +195,6 @@ def test_declared_options_of_the_modern_choices_match_the_code():
     d = analysis.declared()
     assert tuple(d.options["peak_bounds_point"]) == era.PEAK_BOUND_POINTS
     assert tuple(d.options["probe_handling"]) == era.PROBE_HANDLINGS
+    assert tuple(d.options["profile_storage"]) == era.PROFILE_STORAGES
+    assert tuple(d.options["login_variant"]) == era.LOGIN_VARIANTS
     assert d.default["probe_handling"] == "separate" and d.default["peak_bounds_point"] == "geometric_mid"

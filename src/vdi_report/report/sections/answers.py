@@ -106,6 +106,27 @@ def _names_labs(spans: str) -> bool:
     return bool(re.match(r"(one lab's|range of \d+ labs)", str(spans)))
 
 
+def boot_share_clause(ctx) -> str:
+    """Where the modern boot rows' read share comes from, as a clause for the planning table's
+    note: the documents behind it (``read_share_vendors``) when it is a boot's own split
+    (``read_share_basis`` starting with "boot charts"), else "" (the basis column says assumed)."""
+    p = ctx.plan
+    b = p[(p["era"] == "modern") & (p["phase"] == "boot")]
+    if not len(b) or not str(b["read_share_basis"].iloc[0]).startswith("boot charts"):
+        return ""
+    return fill(
+        "; the modern boot's read share ({share}) is the boot charts' of {docs} (a boot runs no Login "
+        "Enterprise session, so that edition's probe setting does not reach it), not the whole runs' ({whole})",
+        share=fmt.pct(b["read_share"].iloc[0]),
+        docs=b["read_share_vendors"].iloc[0],
+        whole=fmt.pct(
+            p[(p["era"] == "modern") & (p["provisioning"] == b["provisioning"].iloc[0]) & (p["phase"] == "full_run")][
+                "read_share"
+            ].iloc[0]
+        ),
+    )
+
+
 def planning_table(ctx) -> pd.DataFrame:
     """The model stage's planning table (``iops_per_desktop_model.csv``), one line per cell with
     the two eras side by side (never pooled): Phase, Statistic, Unit, Seed and Modern (estimate
@@ -559,7 +580,8 @@ def render(ctx) -> None:
     )
     say(
         "Each row pools labs (one test bed counts once; {below}; `≥`: a lower bound, no interval); read share, I/O "
-        "size and latency are the phase's and provisioning's. {after}",
+        "size and latency are the phase's and provisioning's{boot_share}. {after}",
+        boot_share=boot_share_clause(ctx),
         below=(
             fill(
                 "*: a {pi} prediction interval for a new lab with the seed labs' τ²",
