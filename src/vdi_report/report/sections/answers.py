@@ -127,6 +127,50 @@ def boot_share_clause(ctx) -> str:
     )
 
 
+def task_worker_sentence(ctx) -> str:
+    """What an architect sizing task workers is told: the documents' task-worker figures (the
+    model's observations of worker class ``task``, which no planning row pools) with their
+    vantage and records, beside the seed knowledge row of the same phase; "" when there are none.
+    Login VSI defines the task worker as a lighter workload than the knowledge worker, so the
+    knowledge rows size task workers conservatively: no task-worker estimate is made."""
+    o = ctx.obs[ctx.obs["worker_class"] == "task"]
+    if not len(o):
+        return ""
+    p = ctx.plan
+    parts = []
+    for _, t in o.iterrows():
+        k = p[(p["era"] == "seed") & (p["phase"] == t["phase"]) & (p["statistic"] == t["statistic"])]
+        knowledge = (
+            fill(" (the seed knowledge row of that phase: {k}, front end)", k=fmt.num(k["estimate"].iloc[0]))
+            if len(k)
+            else ""
+        )
+        lo, hi = t["low"], t["high"]
+        parts.append(
+            fill(
+                "the sampled task desktops of {vendor}, {phase} {stat}: {v} IOPS per desktop{rng}, {vantage} vantage "
+                "({ids}){kn}",
+                vendor=t["vendor"],
+                phase=ctx.label("phase", t["phase"]).lower(),
+                stat=ctx.label("statistic", t["statistic"]).lower(),
+                v=fmt.num(t["iops_per_desktop"]),
+                rng="" if pd.isna(lo) or lo == hi else fill(" ({lo}–{hi})", lo=fmt.num(lo), hi=fmt.num(hi)),
+                vantage=ctx.label("vantage", t["vantage"]),
+                ids=t["record_ids"],
+                kn=knowledge,
+            )
+        )
+    return fill(
+        "**Task workers** have no planning row: the documents hold {n} task-worker {figs}, {what}, from one lab. "
+        "Login VSI defines the task worker as a lighter workload than the knowledge worker, so the knowledge rows "
+        "size task workers conservatively; no task-worker figure is estimated (each Login VSI class was tested by "
+        "one vendor only). Better: measure your task workers and size with `PROFILE_FILE`.",
+        n=fmt.num(len(parts)),
+        figs="figure" if len(parts) == 1 else "figures",
+        what="; ".join(parts),
+    )
+
+
 def planning_table(ctx) -> pd.DataFrame:
     """The model stage's planning table (``iops_per_desktop_model.csv``), one line per cell with
     the two eras side by side (never pooled): Phase, Statistic, Unit, Seed and Modern (estimate
@@ -271,9 +315,7 @@ def harness_sentences(ctx) -> str:
             "How sure each row is{new_lab}: {spans}. For your own deployment, the probes switched off, profiles on "
             "a separate file service or "
             "Citrix Provisioning change the demand by amounts these documents do not separate across labs: measure "
-            "your own and size with `PROFILE_FILE` (with the login window your peak was measured over). Task "
-            "workers have no row (each Login VSI class was tested by one vendor only): the knowledge rows are a "
-            "conservative default for them; better, their own measurements in `PROFILE_FILE`.",
+            "your own and size with `PROFILE_FILE` (with the login window your peak was measured over).",
             spans="; ".join(
                 fmt.words(
                     f"{ctx.label('phase', r.phase).lower()} {boot_label(r.statistic).lower()}" for r in g.itertuples()
@@ -592,6 +634,9 @@ def render(ctx) -> None:
         ),
         after=after,
     )
+    task = task_worker_sentence(ctx)
+    if task:
+        say("{task}", task=task)
     per_array(ctx, verdicts_rows)
     say("{harness}", harness=harness_sentences(ctx))
     table(
