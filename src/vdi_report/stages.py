@@ -483,7 +483,7 @@ def check_parameters(values: dict[str, str]) -> list[str]:
 def parameters_markdown() -> str:
     """The README's list of report parameters (Markdown table: parameter, default, meaning), from
     ``PARAMETERS``: the README holds it verbatim between ``<!-- parameters:begin -->`` and
-    ``<!-- parameters:end -->`` (``python -m vdi_report.stages --parameters-md``; a test checks it)."""
+    ``<!-- parameters:end -->`` (``make readme``, ``vdi_report.readme``; a test checks it)."""
     rows = ["| parameter | default | meaning |", "|---|---|---|"]
     for p in PARAMETERS:
         default = f"`{p.default}`" if p.default != "" else "(empty)"
