@@ -21,10 +21,7 @@ import html
 import json
 from pathlib import Path
 
-import pandas as pd
-
 from .. import config, parameters
-from . import formatting as fmt
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
@@ -42,30 +39,6 @@ RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF
 }
 ADDRESS_PAUSE_MS = 150  # the page address follows the form this long after the last change (not each key)
 PROFILE_FIELDS = ("iops_per_desktop", "read_share", "io_size_kb")  # scenario.PROFILE_COLUMNS without phase
-
-
-def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
-    """``scenario.size`` output as a display table (headers ``RESULT_COLUMNS``, numbers formatted
-    as the calculator formats them: thousands separators, read share in %)."""
-    out = {}
-    for col, head in RESULT_COLUMNS.items():
-        if col not in size.columns:
-            continue
-        v = size[col]
-        if col == "phase":
-            out[head] = [ctx.label("phase", p) for p in v]
-        elif col == "carried_by":
-            out[head] = list(v)
-        elif col == "read_share":
-            out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
-        elif col in ("fe_iops", "be_iops") and "bound" in size.columns:  # a lower bound keeps its sign
-            out[head] = [
-                "–" if pd.isna(x) else config.bound_sign(b if b == "gt" else "eq") + f"{x:,.0f}"
-                for x, b in zip(v, size["bound"])
-            ]
-        else:
-            out[head] = [f"{x:,.0f}" if pd.notna(x) else "–" for x in v]
-    return pd.DataFrame(out)
 
 
 def _select(name: str, options, value) -> str:
