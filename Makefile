@@ -101,7 +101,7 @@ REPORT    := reports/vdi_storage_comparison
 # The report's files are made here, then published into reports/ all at once (stages.PUBLISHED).
 STAGED    := build/publish
 
-# Report parameters: declared once, in PARAMETERS of src/vdi_report/stages.py (their Make
+# Report parameters: declared once, in PARAMETERS of src/vdi_report/parameters.py (their Make
 # variables and defaults are generated into build/stages.mk; `make help` lists them).
 # They are checked (scenario CLI) and recorded in build/params.stamp only when they change, so
 # an unchanged build starts no Python at all.
@@ -123,7 +123,7 @@ Q := $(if $(filter-out 0,$(VERBOSE)),,@)
 step = @printf '\n\033[1m==> %s\033[0m\n' "$(1)"
 
 # The generated stage rules (not needed to clean or list targets).
-NO_STAGES_GOALS := clean help venv lock lab lint format bench sync-notebooks
+NO_STAGES_GOALS := clean help venv lock lab lint format bench sync-notebooks readme
 ifneq ($(filter-out $(NO_STAGES_GOALS),$(or $(MAKECMDGOALS),help)),)
 include $(STAGES_MK)
 endif
@@ -329,6 +329,10 @@ lab: $(if $(VDI_PYTHON),$(STAMP),$(LAB_STAMP)) ## Open JupyterLab on the explora
 sync-notebooks: $(STAMP) ## Pair notebooks/*.py with .ipynb (jupytext) and strip outputs (nbstripout)
 	$(JUPYTEXT) --sync notebooks/*.py notebooks/explore/*.py
 	$(PY) -m nbstripout notebooks/*.ipynb notebooks/explore/*.ipynb
+
+.PHONY: readme
+readme: $(STAMP) ## Rewrite the README's generated blocks (report parameters, data contract) from their declarations
+	$(PY) -m vdi_report.readme
 
 .PHONY: lint
 lint: $(STAMP) ## ruff: lint rules (pyproject.toml) and formatting, over src, tests and the notebooks

@@ -652,6 +652,7 @@ _TABLES = [
         (
             Col("default_era"),
             Col("lists"),
+            Col("parameters"),
             Col(
                 "eras",
             ),

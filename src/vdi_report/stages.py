@@ -30,7 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalogue, config
+from . import catalogue, config, parameters
 
 SRC_DIR = config.PROJ_ROOT / "src"
 PACKAGE = "vdi_report"
@@ -39,105 +39,9 @@ SELF = f"{PACKAGE}.stages"
 DYNAMIC_IMPORTS = {"import_module", "iter_modules", "walk_packages", "__import__"}
 
 
-@dataclass(frozen=True)
-class Param:
-    """A report parameter: Make variable ``var`` -> papermill parameter ``name`` (contract)."""
+# The report parameters are declared once, in ``parameters.PARAMETERS`` (Param, check_date: there).
+PARAMETERS = parameters.PARAMETERS
 
-    var: str
-    name: str
-    default: str
-    doc: str
-    path: bool = False  # passed as an absolute path; its content's SHA-256 enters the stamp
-    # How the value is checked before anything runs: "module:function" called with the value (a
-    # str), raising ValueError with the reason; empty: the scenario's validate() when it takes
-    # ``name``, else only that a file parameter names a readable file.
-    check: str = ""
-    # What an empty value means, as a Make expression evaluated once per build (e.g. today's date):
-    # the build passes this effective value to the notebooks, checks it and records it in the stamp.
-    empty: str = ""
-
-
-def check_date(value: str) -> str:
-    """A report date: empty (today) or an ISO date ``YYYY-MM-DD`` that exists; raises ValueError."""
-    import datetime
-    import re
-
-    if value == "":
-        return value
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        raise ValueError("not a date: expected YYYY-MM-DD (e.g. 2026-11-25), or empty for today")
-    try:
-        datetime.date.fromisoformat(value)
-    except ValueError as exc:
-        raise ValueError(f"not a date ({exc}): expected YYYY-MM-DD (e.g. 2026-11-25), or empty for today") from None
-    return value
-
-
-# The report parameters (shared contract; defaults as agreed). COST_FILE enters the
-# parameter stamp by the SHA-256 of its content, not only its name.
-PARAMETERS = (
-    Param("DESKTOPS", "desktops", "2000", "desktops in the sizing scenario"),
-    Param("CONCURRENCY", "concurrency", "1.0", "fraction of the desktops active at once"),
-    Param("HEADROOM", "headroom", "0.2", "fraction of each resource kept free"),
-    Param(
-        "BOOT_WINDOW",
-        "boot_window_min",
-        "30",
-        "minutes to boot every provisioned desktop (all DESKTOPS, whatever CONCURRENCY: a maintenance reboot)",
-    ),
-    Param("RAID", "raid", "none", "none, raid10, raid5 or raid6 (write penalty 1, 2, 4, 6)"),
-    Param("FAILOVER", "failover", "none", "none or controller (sized with one controller down)"),
-    Param(
-        "CLONE_TYPE",
-        "clone_type",
-        "linked",
-        "linked or full: capacity per desktop by clone type (per-array answers)",
-        check="vdi_report.models.verdicts:validate_clone_type",
-    ),
-    Param(
-        "LATENCY_TARGET_MS",
-        "latency_target_ms",
-        "15",
-        "latency target in ms: a load counts as demonstrated only where its own latency met it (per-array answers)",
-        check="vdi_report.models.verdicts:validate_latency_target",
-    ),
-    Param(
-        "REPORT_DATE",
-        "report_date",
-        "",
-        "date printed on the report, YYYY-MM-DD (empty: the day of the build, which the stamp records)",
-        check="vdi_report.stages:check_date",
-        empty="$(shell date +%F)",
-    ),
-    Param("ERA", "era", "modern", "era of the planning figures: seed (2016–2018 documents) or modern (2022–2024)"),
-    Param("LOGIN_WINDOW", "login_window_min", "30", "minutes for all concurrently active users to log in"),
-    Param(
-        "PROFILE_FILE",
-        "profile_file",
-        "",
-        "profile CSV of your own per-phase figures (empty: the era's)",
-        path=True,
-        check="vdi_report.models.scenario:read_profile",
-    ),
-    Param(
-        "COST_FILE",
-        "cost_file",
-        "data/raw/cost_assumptions.csv",
-        "cost assumptions CSV",
-        path=True,
-        check="vdi_report.models.cost:check_cost_file",
-    ),
-    # A reviewer's analysis choices (raw.choices): optional (empty: the declared defaults); the model
-    # stage re-runs only when the options of the choices it applies change (its choices stamp).
-    Param(
-        "CHOICES",
-        "choices_file",
-        "",
-        "reviewer's analysis choices CSV (choice_id, option)",
-        path=True,
-        check="vdi_report.raw.choices:resolve",
-    ),
-)
 
 # Raw files every stage reads when it imports the package (config reads the vocabulary, units
 # the metrics) or lists the sources.
@@ -546,56 +450,40 @@ def check_parameters(values: dict[str, str]) -> list[str]:
     """Problems of report parameters ``{VAR: value}`` (Make variable names; missing ones take
     their defaults), each as ``VAR=value: reason``; [] when all are valid.
 
-    Each parameter is checked by its ``check`` function; the scenario's own parameters by
-    ``models.scenario.validate`` (one call, so new scenario parameters are covered when they
-    join its signature); a file parameter must name a readable file, then its check (e.g. the
-    cost model's loader) reads it. Unknown names are problems too.
+    A scenario parameter is checked against its declared type and range (``parameters.check``,
+    as ``models.scenario.validate`` checks it), every other by its ``check`` function; a file
+    parameter must name a readable file, then its check (e.g. the cost model's loader) reads it.
+    Unknown names are problems too.
     """
     import importlib
-    import inspect
-    import re
 
     known = {p.var: p for p in PARAMETERS}
     out = [f"{k}: not a report parameter; the parameters are {', '.join(known)}" for k in values if k not in known]
     vals = {p.var: values.get(p.var, p.default) for p in PARAMETERS}
-    from .models import scenario
-
-    takes = set(inspect.signature(scenario.validate).parameters)
-    scenario_args = {}
     for p in PARAMETERS:
         v = vals[p.var]
         if p.path and v == "" and p.default == "":
             continue  # an optional file (CHOICES): empty means the defaults
         if p.path:
             f = Path(v) if Path(v).is_absolute() else config.PROJ_ROOT / v
-            if v == "" and p.default == "":  # an optional file left out: its check says what that means
-                f = ""
-            elif not f.is_file():
+            if not f.is_file():
                 out.append(f"{p.var}={v}: file not found (give the path of a {p.doc})")
                 continue
-        if p.check:
-            mod, func = p.check.split(":")
-            try:
+        try:
+            if p.kind:  # a scenario parameter: its declared type and range (parameters.check)
+                parameters.check(p, v)
+            elif p.check:
+                mod, func = p.check.split(":")
                 getattr(importlib.import_module(mod), func)(str(f) if p.path else v)
-            except (ValueError, OSError) as exc:
-                out.append(f"{p.var}={v}: {exc}")
-        elif p.name in takes:
-            scenario_args[p.name] = v
-    try:
-        scenario.validate(**scenario_args)
-    except (TypeError, ValueError) as exc:
-        # the message names its parameter first ("concurrency must be ..."); a later mention is only context
-        named = [p for p in PARAMETERS if p.name in scenario_args]
-        first = [p.var for p in named if re.match(rf"{p.name}\b", str(exc))]
-        name = (first or [p.var for p in named if re.search(rf"\b{p.name}\b", str(exc))] or [""])[0]
-        out.append(f"{name + '=' + vals[name] + ': ' if name else ''}{exc}")
+        except (ValueError, OSError) as exc:
+            out.append(f"{p.var}={v}: {exc}")
     return out
 
 
 def parameters_markdown() -> str:
     """The README's list of report parameters (Markdown table: parameter, default, meaning), from
     ``PARAMETERS``: the README holds it verbatim between ``<!-- parameters:begin -->`` and
-    ``<!-- parameters:end -->`` (``python -m vdi_report.stages --parameters-md``; a test checks it)."""
+    ``<!-- parameters:end -->`` (``make readme``, ``vdi_report.readme``; a test checks it)."""
     rows = ["| parameter | default | meaning |", "|---|---|---|"]
     for p in PARAMETERS:
         default = f"`{p.default}`" if p.default != "" else "(empty)"
@@ -612,7 +500,7 @@ def parameters_help() -> str:
     width = max(len(p.var) for p in PARAMETERS)
     rows = [f"  {p.var:<{width}}  {p.doc} (default: {p.default or 'empty'})" for p in PARAMETERS]
     return (
-        "Report parameters (make report VAR=value; declared in src/vdi_report/stages.py, PARAMETERS):\n"
+        "Report parameters (make report VAR=value; declared in src/vdi_report/parameters.py, PARAMETERS):\n"
         + "\n".join(rows)
         + f"\n  e.g. make report {HELP_EXAMPLE}\n"
     )

@@ -30,7 +30,7 @@ def test_readme_data_contract_is_the_catalogue():
     m = re.search(r"<!-- catalogue:begin -->\n(.*?)\n<!-- catalogue:end -->", readme, re.DOTALL)
     assert m, "README.md lacks the <!-- catalogue:begin/end --> data contract"
     assert m.group(1) == catalogue.contract_markdown(), (
-        "README data contract differs from the catalogue: paste `python -m vdi_report.catalogue` into it"
+        "README data contract differs from the catalogue: run make readme"
     )
 
 

@@ -126,19 +126,29 @@ def _notebook_parameters(path) -> dict:
     return {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse(cell).body if isinstance(n, ast.Assign)}
 
 
+def _notebook_parameter_values(path) -> dict:
+    """The globals the notebook's parameters cell leaves (it runs as written, without papermill)."""
+    text = path.read_text(encoding="utf-8")
+    cell = text.split('# %% tags=["parameters"]', 1)[1].split("# %%", 1)[0]
+    scope: dict = {}
+    exec(compile(cell, str(path), "exec"), scope)
+    return {k: v for k, v in scope.items() if not k.startswith("__") and k != "parameters"}
+
+
 def test_each_parameter_is_declared_once_and_everything_else_follows():
-    """PARAMETERS is the one declaration: the report notebook's parameters cell has exactly those
-    names (with the same defaults, file parameters empty), the README's table and `make help`'s
-    list are generated from it."""
+    """PARAMETERS is the one declaration: the report notebook's parameters cell types none of them
+    but sets exactly those names (with the same defaults, file parameters empty), the README's
+    table and `make help`'s list are generated from it."""
     declared = {p.name: p for p in stages.PARAMETERS}
-    cell = _notebook_parameters(config.NOTEBOOKS_DIR / "10_report.py")
+    assert _notebook_parameters(config.NOTEBOOKS_DIR / "10_report.py") == {}, "the cell types no parameter"
+    cell = _notebook_parameter_values(config.NOTEBOOKS_DIR / "10_report.py")
     assert set(cell) == set(declared)
     for name, value in cell.items():
         p = declared[name]
         assert str(value) == ("" if p.path else p.default), name
     readme = (config.PROJ_ROOT / "README.md").read_text(encoding="utf-8")
     block = readme.split("<!-- parameters:begin -->\n", 1)[1].split("<!-- parameters:end -->", 1)[0]
-    assert block == stages.parameters_markdown(), "README parameters: run python -m vdi_report.stages --parameters-md"
+    assert block == stages.parameters_markdown(), "README parameters: run make readme"
     makefile = (config.PROJ_ROOT / "Makefile").read_text(encoding="utf-8")
     assert not any(f"{p.var} " in makefile for p in stages.PARAMETERS if p.var not in ("COST_FILE", "CHOICES"))
     out = subprocess.run(["make", "-s", "help"], cwd=config.PROJ_ROOT, capture_output=True, text=True, check=True)

@@ -163,11 +163,3 @@ def where(r) -> str:
 def overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """True when the closed intervals ``a`` and ``b`` share a point (1e-9 slack)."""
     return _overlap(a, b)
-
-
-def same_scope(a: pd.Series, b: pd.Series) -> bool:
-    """Two records can describe the same thing only within one source and, where both name one,
-    the same test, configuration and worker class."""
-    if a["source_id"] != b["source_id"]:
-        return False
-    return all(a[c] == b[c] or a[c] == "" or b[c] == "" for c in ("configuration", "worker_class"))

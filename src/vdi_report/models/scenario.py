@@ -3,9 +3,8 @@
 Contract (shared with the report and the HTML calculator ``src/vdi_report/static/sizing.js``,
 which implements the same formulas):
 
-- ``validate(desktops, concurrency, headroom, boot_window_min, raid, failover, era,
-  login_window_min)`` returns the typed parameters as a dict or raises ValueError with a plain
-  message.
+- ``validate(desktops=..., ...)`` (the scenario parameters declared in ``parameters.PARAMETERS``)
+  returns the typed parameters as a dict or raises ValueError with a plain message.
 - ``size(params, inputs, profile, profile_file)`` returns one row per phase (boot, login,
   steady_state), recording every input it was computed from.
 - ``inputs`` is the JSON-able dict ``build_inputs`` makes in the model stage (notebook 04) and
@@ -39,6 +38,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import parameters
 from ..config import BOUND_SIGNS, ERAS, SCENARIO_CLONE_TYPES, SCENARIO_PHASES, SCENARIO_USER_PHASES
 from ..raw import choices as analysis
 
@@ -51,7 +51,6 @@ if TYPE_CHECKING:  # pragma: no cover
 # RAID write penalty: back-end I/Os per front-end write. The field's convention (shared/FIELD.md:
 # community calculator vdicalc, storage.java): RAID 10 x2, RAID 5 x4, RAID 6 x6; none = x1.
 WRITE_PENALTY = {"none": 1, "raid10": 2, "raid5": 4, "raid6": 6}
-FAILOVER = ("none", "controller")
 SIZE_COLUMNS = [
     "phase",
     "worker_class",
@@ -137,69 +136,20 @@ def vocabulary_lists() -> dict[str, list[str]]:
     }
 
 
-def _number(name, x, hint):
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {hint}, got {x!r}") from None
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be {hint}, got {x!r}")
-    return v
+def validate(*args, **values) -> dict:
+    """Check the scenario parameters (``parameters.SCENARIO``, positionally in declared order
+    or by name; a missing one takes its declared default); returns them typed, e.g.
+    ``{"desktops": int, "concurrency": float, "headroom": float, "boot_window_min": float, "raid":
+    str, "failover": str, "era": str, "login_window_min": float}``. The scenario has no worker
+    class: the planning rows are knowledge-worker rows.
 
-
-def validate(
-    desktops,
-    concurrency=1.0,
-    headroom=0.2,
-    boot_window_min=30,
-    raid="none",
-    failover="none",
-    era=DEFAULT_ERA,
-    login_window_min=30,
-) -> dict:
-    """Check the scenario parameters; returns ``{"desktops": int, "concurrency": float, "headroom":
-    float, "boot_window_min": float, "raid": str, "failover": str, "era": str, "login_window_min":
-    float}``. The scenario has no worker class: the planning rows are knowledge-worker rows.
-
-    Raises ValueError with a plain message: desktops a positive whole number; concurrency a
-    fraction in (0, 1]; headroom a fraction in [0, 1); boot_window_min and login_window_min
-    positive numbers of minutes; raid one of ``WRITE_PENALTY``; failover ``none`` or
-    ``controller``; era ``seed`` or ``modern``.
+    Raises ValueError with a plain message from each parameter's declared range or choices
+    (``parameters.check``: desktops a positive whole number; concurrency a fraction in (0, 1];
+    headroom a fraction in [0, 1); the windows positive numbers of minutes; raid one of
+    ``WRITE_PENALTY``; failover ``none`` or ``controller``; era ``seed`` or ``modern``), TypeError
+    for a name that is not a scenario parameter.
     """
-    d = _number("desktops", desktops, "a positive whole number")
-    if d <= 0 or d != int(d):
-        raise ValueError(f"desktops must be a positive whole number, got {desktops!r}")
-    c = _number("concurrency", concurrency, "a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once")
-    if not 0 < c <= 1:
-        raise ValueError(
-            "concurrency must be a fraction in (0, 1], e.g. 0.8 for 80 % of desktops active at once, got "
-            f"{concurrency!r}"
-        )
-    h = _number("headroom", headroom, "a fraction in [0, 1), e.g. 0.2 for 20 %")
-    if not 0 <= h < 1:
-        raise ValueError(f"headroom must be a fraction in [0, 1), e.g. 0.2 for 20 %, got {headroom!r}")
-    b = _number("boot_window_min", boot_window_min, "a positive number of minutes")
-    if b <= 0:
-        raise ValueError(f"boot_window_min must be a positive number of minutes, got {boot_window_min!r}")
-    lw = _number("login_window_min", login_window_min, "a positive number of minutes")
-    if lw <= 0:
-        raise ValueError(f"login_window_min must be a positive number of minutes, got {login_window_min!r}")
-    if raid not in WRITE_PENALTY:
-        raise ValueError(f"unknown raid {raid!r}; use one of {', '.join(WRITE_PENALTY)}")
-    if failover not in FAILOVER:
-        raise ValueError(f"unknown failover {failover!r}; use none or controller (sized with one controller down)")
-    if era not in ERAS:
-        raise ValueError(f"unknown era {era!r}; use seed (the 2016–2018 documents) or modern (the 2022–2024 documents)")
-    return {
-        "desktops": int(d),
-        "concurrency": c,
-        "headroom": h,
-        "boot_window_min": b,
-        "raid": raid,
-        "failover": failover,
-        "era": era,
-        "login_window_min": lw,
-    }
+    return parameters.check_scenario(*args, **values)
 
 
 def _median(values) -> float:
@@ -546,6 +496,7 @@ def build_inputs(model, demo, capacity) -> dict:
     return {
         "default_era": DEFAULT_ERA,
         "lists": vocabulary_lists(),
+        "parameters": parameters.declaration(),  # the scenario parameters' ranges (JavaScript twin, calculator)
         "eras": {e: _era_inputs(model, e) for e in ERAS if (model["era"] == e).any()},
         "write_penalty": dict(WRITE_PENALTY),
         "capacity_gb_per_desktop": {
@@ -732,20 +683,11 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     return pd.DataFrame(rows, columns=SIZE_COLUMNS).astype({c: float for c in SIZE_COLUMNS if c not in TEXT_COLUMNS})
 
 
-ARGS = (
-    ("--desktops", "desktops"),
-    ("--concurrency", "concurrency"),
-    ("--headroom", "headroom"),
-    ("--boot-window", "boot_window_min"),
-    ("--raid", "raid"),
-    ("--failover", "failover"),
-    ("--era", "era"),
-    ("--login-window", "login_window_min"),
-)
+ARGS = tuple((parameters.cli_flag(p), p.name) for p in parameters.SCENARIO)  # from the declaration
 
 
 def main(argv: list[str]) -> int:
-    """``python -m vdi_report.models.scenario --desktops N [--concurrency C --headroom H
+    """``python -m vdi_report.models.scenario [--desktops N --concurrency C --headroom H
     --boot-window B --raid R --failover F --era E --login-window L --profile FILE]``: check the
     report's scenario parameters (and the profile file, when given) before any notebook runs (exit
     2 with the reason; omitted options take validate's defaults)."""
@@ -755,7 +697,7 @@ def main(argv: list[str]) -> int:
         prog="python -m vdi_report.models.scenario", description="Check the sizing scenario's parameters."
     )
     for flag, dest in ARGS:
-        ap.add_argument(flag, dest=dest, required=dest == "desktops")
+        ap.add_argument(flag, dest=dest)
     ap.add_argument("--profile", dest="profile", default="")
     a = vars(ap.parse_args(argv))
     profile = a.pop("profile")

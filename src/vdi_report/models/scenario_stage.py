@@ -21,7 +21,6 @@ the validators' defaults).
 
 from __future__ import annotations
 
-import inspect
 import math
 import sys
 from pathlib import Path
@@ -31,14 +30,15 @@ PUBLISHED = {"sizing_scenario": "sizing_scenario.csv", "array_verdicts": "array_
 
 def scenario_params(values: dict) -> dict:
     """The typed scenario of report parameters ``{name: value}`` (papermill names, e.g.
-    ``desktops``): every parameter ``scenario.validate`` takes, validated by it, plus
+    ``desktops``): every scenario parameter (``parameters.SCENARIO``), validated by
+    ``scenario.validate``, plus
     ``clone_type`` (``verdicts.validate_clone_type``), ``latency_target_ms``
     (``verdicts.validate_latency_target``) and ``profile_file`` (a path or "").
     Raises ValueError with the validators' plain messages."""
+    from .. import parameters
     from . import scenario, verdicts
 
-    takes = set(inspect.signature(scenario.validate).parameters)
-    p = scenario.validate(**{k: v for k, v in values.items() if k in takes})
+    p = scenario.validate(**{k: v for k, v in values.items() if k in parameters.SCENARIO_NAMES})
     p["clone_type"] = verdicts.validate_clone_type(values.get("clone_type", "linked") or "linked")
     p["latency_target_ms"] = verdicts.validate_latency_target(
         values.get("latency_target_ms", verdicts.DEFAULT_LATENCY_TARGET_MS)
@@ -58,11 +58,11 @@ def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = Non
     ``verdicts.VERDICT_COLUMNS``). ``profile``: ``scenario.read_profile`` of the profile file."""
     import pandas as pd
 
+    from .. import parameters
     from . import scenario, verdicts
 
-    takes = set(inspect.signature(scenario.validate).parameters)
     sizing = scenario.size(
-        {k: v for k, v in params.items() if k in takes},
+        {k: v for k, v in params.items() if k in parameters.SCENARIO_NAMES},
         inputs,
         profile,
         Path(params["profile_file"]).name if params.get("profile_file") else "",

@@ -31,7 +31,6 @@ from .. import config
 from ..config import USER_PHASES
 from ..raw import sources
 
-SEMANTIC_COLUMNS = ("aggregation", "window", "load")
 ARRAY_VANTAGES = ("array_frontend", "array_backend", "storage_port", "")
 IO_TARGET = re.compile(r"\bat\s+\d+(\.\d+)?\s*IOPS\s+per\b", re.IGNORECASE)
 

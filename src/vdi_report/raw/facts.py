@@ -45,7 +45,6 @@ SECTIONS = ("summary", "method", "results", "caption", "appendix", "sizing", "co
 # The declared kinds of fact (vocabulary.csv, field ``fact_kind``) and the checklist of
 # ``fact_checklist.csv``: for every document, each kind on the checklist is digitized (every
 # statement the stated search finds) or stated as not found.
-CHECKLIST_FILE = config.RAW_DIR / "fact_checklist.csv"
 CHECKLIST_COLUMNS = ["source_id", "kind", "status", "searched", "note"]
 CHECKLIST_STATUSES = ("complete", "partial", "not_stated")
 

@@ -21,10 +21,7 @@ import html
 import json
 from pathlib import Path
 
-import pandas as pd
-
-from .. import config
-from . import formatting as fmt
+from .. import config, parameters
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
@@ -44,30 +41,6 @@ ADDRESS_PAUSE_MS = 150  # the page address follows the form this long after the 
 PROFILE_FIELDS = ("iops_per_desktop", "read_share", "io_size_kb")  # scenario.PROFILE_COLUMNS without phase
 
 
-def result_table(size: pd.DataFrame, ctx) -> pd.DataFrame:
-    """``scenario.size`` output as a display table (headers ``RESULT_COLUMNS``, numbers formatted
-    as the calculator formats them: thousands separators, read share in %)."""
-    out = {}
-    for col, head in RESULT_COLUMNS.items():
-        if col not in size.columns:
-            continue
-        v = size[col]
-        if col == "phase":
-            out[head] = [ctx.label("phase", p) for p in v]
-        elif col == "carried_by":
-            out[head] = list(v)
-        elif col == "read_share":
-            out[head] = [fmt.pct(x) if pd.notna(x) else "–" for x in v]
-        elif col in ("fe_iops", "be_iops") and "bound" in size.columns:  # a lower bound keeps its sign
-            out[head] = [
-                "–" if pd.isna(x) else config.bound_sign(b if b == "gt" else "eq") + f"{x:,.0f}"
-                for x, b in zip(v, size["bound"])
-            ]
-        else:
-            out[head] = [f"{x:,.0f}" if pd.notna(x) else "–" for x in v]
-    return pd.DataFrame(out)
-
-
 def _select(name: str, options, value) -> str:
     opts = "".join(
         f'<option value="{html.escape(o)}"{" selected" if o == value else ""}>{html.escape(label)}</option>'
@@ -76,31 +49,45 @@ def _select(name: str, options, value) -> str:
     return f'<select name="{name}" id="calc-{name}">{opts}</select>'
 
 
+def _number_field(p: parameters.Param, value) -> str:
+    """An ``<input type="number">`` of a numeric scenario parameter, bounded by its declared range
+    (an open lower end of a whole number: the next whole number)."""
+    low = p.low if p.low is None or p.closed[0] == "[" or p.kind != parameters.INTEGER else p.low + 1
+    bounds = "".join(f' {k}="{v:g}"' for k, v in (("min", low), ("max", p.high)) if v is not None)
+    return (
+        f'<label>{html.escape(p.label)}<input type="number" name="{p.name}" id="calc-{p.name}"{bounds} '
+        f'step="{p.step}" value="{value}"></label>'
+    )
+
+
+def scenario_fields(ctx) -> list[str]:
+    """The calculator's scenario fields, one per scenario parameter (``parameters.SCENARIO``):
+    the era first (only the eras the sizing inputs have), then the numbers and the other choices
+    in declared order, each starting at the report's value (``ctx.params``)."""
+    from ..models import scenario
+
+    p = ctx.params
+    options = {  # a choice's options with their labels
+        "era": [(e, ctx.label("era", e)) for e in config.ERAS if e in ctx.sizing_inputs["eras"]],
+        "raid": [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()],
+    }
+    ordered = sorted(parameters.SCENARIO, key=lambda d: (d.name != "era", d.kind == parameters.CHOICE))
+    return [
+        f"<label>{html.escape(d.label)}{_select(d.name, options.get(d.name, [(c, c) for c in d.choices]), p[d.name])}"
+        "</label>"
+        if d.kind == parameters.CHOICE
+        else _number_field(d, p[d.name])
+        for d in ordered
+    ]
+
+
 def calculator_html(ctx) -> str:
     """The calculator: form, result table, ``sizing.js`` and the inputs, all inline.
 
     Raises FileNotFoundError when ``sizing.js`` or ``sizing_inputs.json`` is missing."""
     from ..models import scenario
 
-    p = ctx.params
-    eras = [(e, ctx.label("era", e)) for e in config.ERAS if e in ctx.sizing_inputs["eras"]]
-    fields = [
-        f"<label>Era{_select('era', eras, p['era'])}</label>",
-        '<label>Desktops<input type="number" name="desktops" id="calc-desktops" min="1" step="1" '
-        f'value="{p["desktops"]}"></label>',
-        '<label>Concurrency (fraction active)<input type="number" name="concurrency" id="calc-concurrency" min="0" '
-        f'max="1" step="0.05" value="{p["concurrency"]}"></label>',
-        '<label>Headroom (fraction kept free)<input type="number" name="headroom" id="calc-headroom" min="0" '
-        f'max="0.95" step="0.05" value="{p["headroom"]}"></label>',
-        '<label>Boot window (minutes, all desktops)<input type="number" name="boot_window_min" '
-        f'id="calc-boot_window_min" min="1" step="1" value="{p["boot_window_min"]}"></label>',
-        '<label>Login window (minutes, active users)<input type="number" name="login_window_min" '
-        f'id="calc-login_window_min" min="1" step="1" value="{p["login_window_min"]}"></label>',
-        "<label>RAID"
-        + _select("raid", [(r, f"{r} (write penalty {w})") for r, w in scenario.WRITE_PENALTY.items()], p["raid"])
-        + "</label>",
-        f"<label>Failover{_select('failover', [(f, f) for f in scenario.FAILOVER], p['failover'])}</label>",
-    ]
+    fields = scenario_fields(ctx)
     units = {
         "iops_per_desktop": "IOPS per desktop",
         "read_share": "read share",
@@ -200,10 +187,9 @@ def calculator_html(ctx) -> str:
   }}
   function scenario() {{
     var f = new FormData(form), params = {{}};
-    ["desktops", "concurrency", "headroom", "boot_window_min", "login_window_min"].forEach(function (k) {{
-      params[k] = Number(f.get(k));
+    inputs.parameters.forEach(function (d) {{  // the declared scenario parameters (parameters.py)
+      params[d.name] = d.kind === "choice" ? f.get(d.name) : Number(f.get(d.name));
     }});
-    ["era", "raid", "failover"].forEach(function (k) {{ params[k] = f.get(k); }});
     return {{ params: params, profile: edited ? mine() : null }};
   }}
   window.VdiCalcScenario = scenario;  // the per-array answers (verdict_calculator.py) size the same scenario

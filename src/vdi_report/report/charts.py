@@ -464,47 +464,6 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
     return alt.layer(bars, pts, ob).properties(width=310, height=160)
 
 
-def cv_chart(cv: pd.DataFrame):
-    """Altair chart: leave-one-vendor-out predictions (with 90 % PI) against the observed
-    IOPS per desktop, log-log, one colour per held-out vendor; the diagonal is a perfect fit."""
-
-    d = cv[cv["predicted"].notna()]
-    lim = [
-        float(min(d["observed"].min(), d["pi90_low"].min()) * 0.8),
-        float(max(d["observed"].max(), d["pi90_high"].max()) * 1.2),
-    ]
-    sc = alt.Scale(type="log", domain=lim)
-    diag = (
-        alt.Chart(pd.DataFrame({"x": lim, "y": lim}))
-        .mark_line(color="#bbb", strokeDash=[4, 4])
-        .encode(x=alt.X("x:Q", scale=sc), y=alt.Y("y:Q", scale=sc))
-    )
-    base = alt.Chart(d).encode(
-        x=alt.X("observed:Q", scale=sc, title="observed IOPS per desktop"),
-        color=alt.Color("held_out:N", scale=vendor_scale(d["held_out"]), title="Held-out vendor"),
-    )
-    rules = base.mark_rule(opacity=0.6).encode(
-        y=alt.Y("pi90_low:Q", scale=sc, title="predicted from the other vendors"), y2="pi90_high:Q"
-    )
-    pts = base.mark_point(filled=True, size=60).encode(
-        y=alt.Y("predicted:Q", scale=sc),
-        shape=alt.Shape("phase:N", title="Phase"),
-        tooltip=[
-            "held_out",
-            "phase",
-            "statistic",
-            "worker_class",
-            alt.Tooltip("observed:Q", format=".1f"),
-            alt.Tooltip("predicted:Q", format=".1f"),
-            alt.Tooltip("pi90_low:Q", format=".1f"),
-            alt.Tooltip("pi90_high:Q", format=".1f"),
-        ],
-    )
-    return (diag + rules + pts).properties(
-        width=380, height=300, title="Leave-one-vendor-out: predicted vs observed (90 % PI)"
-    )
-
-
 def demand_chart(line: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float | None = None):
     """Altair chart for the report: peak boot IOPS against boot rate, each document at its
     tested rate (colour = vendor; a bound, e.g. a rate from a duration "under 6 min" or an average

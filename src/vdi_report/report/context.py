@@ -12,19 +12,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .. import config
+from .. import config, parameters
 from ..raw import sources
 
-SCENARIO_PARAMS = (
-    "desktops",
-    "concurrency",
-    "headroom",
-    "boot_window_min",
-    "raid",
-    "failover",
-    "era",
-    "login_window_min",
-)
+SCENARIO_PARAMS = parameters.SCENARIO_NAMES  # the inputs of scenario.size (declared in parameters.py)
 
 
 # The processed tables a section reads, by the attribute that exposes them: ``ctx.<attribute>``

@@ -40,14 +40,3 @@ def words(items) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def first_sentence(text: str, limit: int = 220) -> str:
-    """The first sentence (or clause before ``;``) of ``text``, cut at ``limit`` characters."""
-    t = str(text).strip()
-    for sep in ("; ", ". "):
-        if sep in t:
-            t = t.split(sep)[0]
-    if len(t) > limit:
-        t = t[: limit - 1].rsplit(" ", 1)[0] + " …"
-    return t.rstrip(".") + "."

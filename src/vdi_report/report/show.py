@@ -89,8 +89,3 @@ def figure(chart, caption: str, key: str) -> None:
 def html_only(html: str, print_note: str) -> None:
     """Interactive ``html`` in the HTML report; ``print_note`` (Markdown) in the PDF."""
     display({"text/html": html, "text/markdown": print_note}, raw=True)
-
-
-def print_only(markdown: str) -> None:
-    """Markdown shown in the PDF only (e.g. the printed contents placeholder)."""
-    display({"text/html": "", "text/markdown": markdown}, raw=True)

@@ -27,7 +27,6 @@
   // The vocabulary's lists (scenario phases, eras) come with the inputs:
   // inputs.lists, written by vdi_report.models.scenario.vocabulary_lists from data/raw/vocabulary.csv.
   var PHASE_STATISTIC = { boot: "peak", login: "peak", steady_state: "average" };
-  var RAID = ["none", "raid10", "raid5", "raid6"];
 
   function num(name, x, hint) {
     var v = (typeof x === "string" && x.trim() === "") ? NaN : Number(x);
@@ -35,26 +34,30 @@
     return v;
   }
 
+  // Each scenario parameter as declared once (vdi_report.parameters.PARAMETERS), read from
+  // inputs.parameters: kind (integer, number, choice), default, low/high/closed or choices, hint.
+  function inside(v, d) {
+    var lowOk = d.low === null || (d.closed.charAt(0) === "[" ? v >= d.low : v > d.low);
+    var highOk = d.high === null || (d.closed.charAt(1) === "]" ? v <= d.high : v < d.high);
+    return lowOk && highOk;
+  }
+
   function validate(p, inputs) {
-    var lists = inputs.lists;
-    var d = num("desktops", p.desktops, "a positive whole number");
-    if (d <= 0 || Math.floor(d) !== d) { throw new Error("desktops must be a positive whole number, got " + JSON.stringify(p.desktops)); }
-    var c = num("concurrency", p.concurrency === undefined ? 1.0 : p.concurrency, "a fraction in (0, 1]");
-    if (!(c > 0 && c <= 1)) { throw new Error("concurrency must be a fraction in (0, 1], got " + JSON.stringify(p.concurrency)); }
-    var h = num("headroom", p.headroom === undefined ? 0.2 : p.headroom, "a fraction in [0, 1)");
-    if (!(h >= 0 && h < 1)) { throw new Error("headroom must be a fraction in [0, 1), got " + JSON.stringify(p.headroom)); }
-    var b = num("boot_window_min", p.boot_window_min === undefined ? 30 : p.boot_window_min, "a positive number of minutes");
-    if (!(b > 0)) { throw new Error("boot_window_min must be a positive number of minutes, got " + JSON.stringify(p.boot_window_min)); }
-    var lw = num("login_window_min", p.login_window_min === undefined ? 30 : p.login_window_min, "a positive number of minutes");
-    if (!(lw > 0)) { throw new Error("login_window_min must be a positive number of minutes, got " + JSON.stringify(p.login_window_min)); }
-    var raid = p.raid === undefined ? "none" : p.raid;
-    if (RAID.indexOf(raid) < 0) { throw new Error("unknown raid " + JSON.stringify(raid) + "; use one of " + RAID.join(", ")); }
-    var fo = p.failover === undefined ? "none" : p.failover;
-    if (fo !== "none" && fo !== "controller") { throw new Error("unknown failover " + JSON.stringify(fo) + "; use none or controller"); }
-    var era = p.era === undefined ? "modern" : p.era;
-    if (lists.eras.indexOf(era) < 0) { throw new Error("unknown era " + JSON.stringify(era) + "; use seed or modern"); }
-    return { desktops: d, concurrency: c, headroom: h, boot_window_min: b, raid: raid, failover: fo,
-             era: era, login_window_min: lw };
+    var out = {};
+    inputs.parameters.forEach(function (d) {
+      var x = p[d.name] === undefined ? d.default : p[d.name];
+      if (d.kind === "choice") {
+        if (d.choices.indexOf(x) < 0) { throw new Error("unknown " + d.name + " " + JSON.stringify(x) + "; use " + d.hint); }
+        out[d.name] = x;
+        return;
+      }
+      var v = num(d.name, x, d.hint);
+      if (!inside(v, d) || (d.kind === "integer" && Math.floor(v) !== v)) {
+        throw new Error(d.name + " must be " + d.hint + ", got " + JSON.stringify(x));
+      }
+      out[d.name] = v;
+    });
+    return out;
   }
 
   function fmtInt(x) { return Math.round(x).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ","); }

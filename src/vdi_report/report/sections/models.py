@@ -55,15 +55,9 @@ STATUS_WORDS = {  # status: (one, several, what it is)
 }
 
 
-def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
-    """The out-of-sample section: every external figure with its status and the CSV's verdict
-    (counted per status in the prose, listed in the table), the external boot storms in words,
-    and leave-one-document-out for both eras."""
-    from ...models import era, iops
-
-    ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")})
-    labels = iops.document_labels(ctx.sources)
-    plan = ctx.plan.set_index(["era", "cell"])
+def _status_clauses(ext: pd.DataFrame, plan: pd.DataFrame) -> list[str]:
+    """One sentence per status of the external figures (``STATUS_WORDS``): how many, against which
+    seed row (``plan`` indexed by era and cell), their verdicts and their observed ÷ seed ratios."""
     clauses = []
     for status, (one, several, what) in STATUS_WORDS.items():
         g = ext[ext["status"] == status]
@@ -84,6 +78,34 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
                 ratios=fmt.span(g["ratio"]) + "×",
             )
         )
+    return clauses
+
+
+def _external_documents(ext: pd.DataFrame, labels: dict) -> str:
+    """The external documents in words, each with its broker, load tool and guest OS where stated."""
+    return fmt.words(
+        fill(
+            "{doc} ({setup})",
+            doc=labels.get(sid, sid),
+            setup="; ".join(
+                fill("{what}: {value}", what=what, value=g[col].iloc[0])
+                for col, what in (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"))
+                if str(g[col].iloc[0]).strip()
+            ),
+        )
+        for sid, g in ext.groupby("source_id", sort=True)
+    )
+
+
+def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
+    """The out-of-sample section: every external figure with its status and the CSV's verdict
+    (counted per status in the prose, listed in the table), the external boot storms in words,
+    and leave-one-document-out for both eras."""
+    from ...models import iops
+
+    ext = ext.assign(**{c: ext[c].astype(float) for c in ("observed", "predicted", "pi90_low", "pi90_high", "ratio")})
+    labels = iops.document_labels(ctx.sources)
+    plan = ctx.plan.set_index(["era", "cell"])
     say(
         "### Out of sample: every external figure with its true status\n\nLater documents (`role = external` in "
         "`sources.csv`) never enter the seed rows. They print controller read and write IOPS, not totals, so each "
@@ -94,19 +116,8 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
         "inside or above). In `iops_model_external.csv` the column `verdict` is this table's, and `covered` means the "
         "seed interval contains the figure, which only an exact value inside it can.",
         n=_count(len(ext), "external figure"),
-        docs=fmt.words(
-            fill(
-                "{doc} ({setup})",
-                doc=labels.get(sid, sid),
-                setup="; ".join(
-                    fill("{what}: {value}", what=what, value=g[col].iloc[0])
-                    for col, what in (("broker", "broker"), ("load_tool", "load tool"), ("guest_os", "guest OS"))
-                    if str(g[col].iloc[0]).strip()
-                ),
-            )
-            for sid, g in ext.groupby("source_id", sort=True)
-        ),
-        clauses=" ".join(clauses),
+        docs=_external_documents(ext, labels),
+        clauses=" ".join(_status_clauses(ext, plan)),
     )
     table(
         mtables.external_table(ext, labels),
@@ -114,48 +125,63 @@ def _external(ctx, ext: pd.DataFrame, pi: str) -> None:
         "model-external",
         mtables.EXTERNAL_WIDTHS,
     )
+    _external_boot(ctx, labels, plan)
+    _lodo(ctx)
+
+
+def _external_boot(ctx, labels: dict, plan: pd.DataFrame) -> None:
+    """The external documents' boot storms (``boot_external``) in words, each statistic against
+    the seeds' boot row of its cell (``plan`` indexed by era and cell)."""
+    from ...models import era
+
     eb = ctx.boot_external
-    if len(eb):
-        m = plan.xs("seed", level="era")
-        items = {}
-        for r in eb.itertuples():
-            obs, lo, hi = float(r.observed), float(r.low), float(r.high)
-            key = era.BOOT_CELLS.get(r.statistic, r.statistic)
-            seeds = _seed_range(lo, hi, m.at[key, "n_documents"] if key in m.index else 0)
-            items.setdefault(labels.get(r.source_id, r.source_id), []).append(
-                fill(
-                    "{obs} {what}: {verdict} against {seeds}",
-                    obs=config.bound_sign(r.bound) + fmt.num(obs),
-                    what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
-                    verdict=r.inside,
-                    seeds=seeds,
-                )
+    if not len(eb):
+        return
+    m = plan.xs("seed", level="era")
+    items = {}
+    for r in eb.itertuples():
+        obs, lo, hi = float(r.observed), float(r.low), float(r.high)
+        key = era.BOOT_CELLS.get(r.statistic, r.statistic)
+        seeds = _seed_range(lo, hi, m.at[key, "n_documents"] if key in m.index else 0)
+        items.setdefault(labels.get(r.source_id, r.source_id), []).append(
+            fill(
+                "{obs} {what}: {verdict} against {seeds}",
+                obs=config.bound_sign(r.bound) + fmt.num(obs),
+                what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
+                verdict=r.inside,
+                seeds=seeds,
             )
-        say(
-            "Boot storms of the external documents against the seeds' boot rows (both derived as in "
-            "{ref_boot}: I/O per desktop boot = average IOPS × boot duration ÷ desktops; peak per desktop booted per "
-            "minute = peak IOPS ÷ boot rate, a lower bound where only the average is given). {items}",
-            ref_boot=ref("boot-storms"),
-            items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()),
         )
+    say(
+        "Boot storms of the external documents against the seeds' boot rows (both derived as in "
+        "{ref_boot}: I/O per desktop boot = average IOPS × boot duration ÷ desktops; peak per desktop booted per "
+        "minute = peak IOPS ÷ boot rate, a lower bound where only the average is given). {items}",
+        ref_boot=ref("boot-storms"),
+        items=" ".join(fill("{doc}: {what}.", doc=d, what="; ".join(v)) for d, v in items.items()),
+    )
+
+
+def _lodo(ctx) -> None:
+    """Leave one document out, per era (``lodo``): held-out documents inside the others' row."""
     lodo = ctx.lodo
-    if len(lodo):
-        say(
-            "### Leave one document out, per era\n\nEach era's rows pool documents, so each document is held out in "
-            "turn and set against the row its era's other documents give (with two documents or fewer left, their "
-            "range, not an interval). {items}",
-            items=" ".join(
-                fill(
-                    "{era} era, {cell}: {n_in} of {n} held-out documents inside the others' range or interval.",
-                    era=ctx.label("era", e),
-                    cell=c,
-                    n_in=fmt.num(int((g["verdict"] == "inside").sum())),
-                    n=fmt.num(len(g)),
-                )
-                for (e, c), g in lodo.groupby(["era", "cell"], sort=False)
-            ),
-        )
-        table(mtables.lodo_table(lodo), "Leave one document out, per era and cell", "model-lodo")
+    if not len(lodo):
+        return
+    say(
+        "### Leave one document out, per era\n\nEach era's rows pool documents, so each document is held out in "
+        "turn and set against the row its era's other documents give (with two documents or fewer left, their "
+        "range, not an interval). {items}",
+        items=" ".join(
+            fill(
+                "{era} era, {cell}: {n_in} of {n} held-out documents inside the others' range or interval.",
+                era=ctx.label("era", e),
+                cell=c,
+                n_in=fmt.num(int((g["verdict"] == "inside").sum())),
+                n=fmt.num(len(g)),
+            )
+            for (e, c), g in lodo.groupby(["era", "cell"], sort=False)
+        ),
+    )
+    table(mtables.lodo_table(lodo), "Leave one document out, per era and cell", "model-lodo")
 
 
 def _heterogeneity(ctx) -> None:
@@ -325,14 +351,39 @@ def _within_lab(ctx) -> None:
 
 
 def _iops_model(ctx) -> None:
-    from ...models import boot as boot_mod
+    """The IOPS-per-desktop part of the chapter, one function per subsection in reading order:
+    the planning table, between-lab heterogeneity, the seed model and its validation, out of
+    sample, calibration, within-lab effects, boot storms, rules of thumb, I/O profile, exclusions."""
     from ...models import iops
 
-    pi, ci = fmt.pct(1 - iops.PI_ALPHA), fmt.pct(1 - iops.CI_ALPHA)
-    pred, obs, excl = ctx.pred, ctx.obs, ctx.exclusions
-    model_rows = pred[pred["phase"] != "boot"]
+    pi = fmt.pct(1 - iops.PI_ALPHA)
+    _planning(ctx, pi)
+    _heterogeneity(ctx)
+    _seed_model(ctx, pi)
+    _vendor_validation(ctx, pi)
+    ext = ctx.external
+    if len(ext):
+        _external(ctx, ext, pi)
+    else:
+        say(
+            "### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
+            "yet, so there is no out-of-sample check."
+        )
+    _calibration(ctx)
+    _within_lab(ctx)
+    _boot_storms(ctx)
+    _rules_of_thumb(ctx)
+    _io_profile(ctx)
+    say("### Records the model leaves out")
+    table(mtables.exclusions_table(ctx.exclusions), "Records the model leaves out, and why", "model-exclusions")
+
+
+def _planning(ctx, pi: str) -> None:
+    """The section's opening (what a per-desktop figure aggregates, how rows pool documents and
+    labs, the cross-vendor regression kept as a check) and the planning table by era."""
     from ...models import era
 
+    obs, excl = ctx.obs, ctx.exclusions
     say(
         "## IOPS per desktop: what the documents can tell a planner\n\nEach per-desktop figure says what it "
         "aggregates (an array or host total divided by the test's desktops, or a sample of single desktops), over what "
@@ -360,9 +411,8 @@ def _iops_model(ctx) -> None:
         n_excl=excl["record_id"].nunique(),
         ref_excl=ref("model-exclusions"),
     )
-    pred_all = ctx.plan
     table(
-        mtables.prediction_table(pred_all),
+        mtables.prediction_table(ctx.plan),
         "Planning table by era: IOPS per desktop pooled over documents, boot rows, read share, I/O size, latency",
         "model-prediction",
         {
@@ -377,14 +427,21 @@ def _iops_model(ctx) -> None:
             "Read share; KB per I/O (derived); latency, ms (reported, median)": "13%",
         },
     )
-    _heterogeneity(ctx)
+
+
+def _seed_model(ctx, pi: str) -> None:
+    """What each observation was measured with, the seed rows against every seed observation
+    (chart), and the cross-vendor regression's coefficients."""
+    from ...models import era, iops
+
+    pred = ctx.pred
     table(
         mtables.context_table(ctx.observation_context),
         "What each observation was measured with: Login VSI version, guest OS, clone type, broker",
         "model-context",
     )
     figure(
-        charts.prediction_chart(model_rows.assign(worker_class=iops.ANY_CLASS), obs),
+        charts.prediction_chart(pred[pred["phase"] != "boot"].assign(worker_class=iops.ANY_CLASS), ctx.obs),
         fill(
             "IOPS per desktop, seed era: the row pooled over documents (black dot) with its interval (grey bar, as "
             "the planning table names it: a {pi} prediction interval for a new lab, or with fewer than {min_pi} labs "
@@ -400,9 +457,14 @@ def _iops_model(ctx) -> None:
     )
     table(
         mtables.coefficient_table(ctx.coefs),
-        f"Model coefficients (IOPS per desktop per cell, {ci} CI)",
+        f"Model coefficients (IOPS per desktop per cell, {fmt.pct(1 - iops.CI_ALPHA)} CI)",
         "model-coefficients",
     )
+
+
+def _vendor_validation(ctx, pi: str) -> None:
+    """Leave one vendor out (``cv_by_vendor``): per held-out vendor, its error factor, coverage and
+    the interval's sharpness, in words and as a table."""
     bv = ctx.cv_by_vendor
     say(
         "### Validation: leave one vendor out, per vendor\n\nEach vendor's figures are predicted by the model fitted "
@@ -425,16 +487,11 @@ def _iops_model(ctx) -> None:
         ),
     )
     table(mtables.cv_table(bv), "Leave-one-vendor-out validation, per held-out vendor", "model-cv")
-    ext = ctx.external
-    if len(ext):
-        _external(ctx, ext, pi)
-    else:
-        say(
-            "### Out of sample: the external documents\n\nNo external document has a usable per-desktop observation "
-            "yet, so there is no out-of-sample check."
-        )
-    _calibration(ctx)
-    _within_lab(ctx)
+
+
+def _boot_storms(ctx) -> None:
+    """Boot storms by rate: each document's storm (table), the arrays at a limit during it, and the
+    demand chart with the scenario's boot rate (every provisioned desktop over the boot window)."""
     storms = ctx.boot_storms
     say(
         "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
@@ -448,52 +505,67 @@ def _iops_model(ctx) -> None:
         "boot-storms",
     )
     p = ctx.params
-    boot_model = pred[pred["phase"] == "boot"]
     num_storms = storms.assign(
         **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
     )
     rate = p["desktops"] / p["boot_window_min"]  # an outage reboots every provisioned desktop
     fitted = num_storms[num_storms["in_rate_model"]]  # the storms the boot-rate model pools (stage iops_model)
+    _boot_at_limit(ctx, fitted)
+    _boot_demand(ctx, num_storms, rate)
+
+
+def _boot_at_limit(ctx, fitted: pd.DataFrame) -> None:
+    """A sentence naming the storms the boot-rate model pools (``fitted``) that ran at a limit
+    (density summary ``boot_limit``): their peak may understate an unconstrained storm."""
     limits = ctx.density_summary
     limits = limits[
         limits["vendor"].isin(fitted["vendor"]) & limits["boot_limit"].fillna("").astype(str).str.strip().ne("")
     ]
-    if len(limits):
-        at_limit = [
-            fill(
-                "{who}: {what}",
-                who=" ".join(
-                    x
-                    for x in (
-                        r.vendor,
-                        ctx.label("configuration", r.configuration)
-                        if isinstance(r.configuration, str) and r.configuration
-                        else "",
-                    )
-                    if x
-                ),
-                what=r.boot_limit,
-            )
-            for r in limits.itertuples()
-        ]
-        n_at = limits["vendor"].nunique()
-        say(
-            "The boot-rate model rests on {n_fit}, and {which} at a limit during the boot storm ({ref_d}): {items}. "
-            "A peak measured at a limit is what the array delivered, not necessarily what the desktops asked for: "
-            "the model's peak per desktop booted per minute may understate an unconstrained boot storm.",
-            n_fit=_count(fitted["vendor"].nunique(), "document"),
-            ref_d=ref("density"),
-            which=(
-                "both were"
-                if n_at == 2 == fitted["vendor"].nunique()
-                else ("all were" if n_at == fitted["vendor"].nunique() else fill("{k} of them was", k=fmt.num(n_at)))
+    if not len(limits):
+        return
+    at_limit = [
+        fill(
+            "{who}: {what}",
+            who=" ".join(
+                x
+                for x in (
+                    r.vendor,
+                    ctx.label("configuration", r.configuration)
+                    if isinstance(r.configuration, str) and r.configuration
+                    else "",
+                )
+                if x
             ),
-            items="; ".join(at_limit),
+            what=r.boot_limit,
         )
+        for r in limits.itertuples()
+    ]
+    n_at = limits["vendor"].nunique()
+    say(
+        "The boot-rate model rests on {n_fit}, and {which} at a limit during the boot storm ({ref_d}): {items}. "
+        "A peak measured at a limit is what the array delivered, not necessarily what the desktops asked for: "
+        "the model's peak per desktop booted per minute may understate an unconstrained boot storm.",
+        n_fit=_count(fitted["vendor"].nunique(), "document"),
+        ref_d=ref("density"),
+        which=(
+            "both were"
+            if n_at == 2 == fitted["vendor"].nunique()
+            else ("all were" if n_at == fitted["vendor"].nunique() else fill("{k} of them was", k=fmt.num(n_at)))
+        ),
+        items="; ".join(at_limit),
+    )
+
+
+def _boot_demand(ctx, num_storms: pd.DataFrame, rate: float) -> None:
+    """The boot-demand chart: each document's peak at its rate, the scenario stage's line and band
+    (``boot_demand_line``) and the scenario's boot ``rate`` (desktops per minute)."""
+    from ...models import boot as boot_mod
+
+    pred = ctx.pred
     line = ctx.boot_demand_line(rate)  # the scenario stage's line, for this scenario's rate
     end = float(line.loc[line["part"] == boot_mod.FITTED, "boot_rate_per_min"].max())
     ext_end = float(line["boot_rate_per_min"].max())
-    peak_row = boot_model.set_index("statistic").loc["peak_per_rate"]
+    peak_row = pred[pred["phase"] == "boot"].set_index("statistic").loc["peak_per_rate"]
     figure(
         charts.demand_chart(line, num_storms, scenario_rate=rate),
         fill(
@@ -525,6 +597,11 @@ def _iops_model(ctx) -> None:
         ),
         "boot-demand",
     )
+
+
+def _rules_of_thumb(ctx) -> None:
+    """The IOPS-per-desktop rules the documents quote, beside the seed steady-state row."""
+    pred = ctx.pred
     say(
         "### The rules of thumb the documents quote\n\nEach rule is set beside the model's steady-state average "
         "(pooled over classes where the model cannot separate them). Rules are reported values and never enter the "
@@ -538,6 +615,10 @@ def _iops_model(ctx) -> None:
         "Quoted IOPS-per-desktop rules against the model",
         "model-rules",
     )
+
+
+def _io_profile(ctx) -> None:
+    """Read share and implied I/O size per seed test (``io_profile``)."""
     say(
         "### Read/write mix and I/O size\n\nDerived from tests that report read and write IOPS, or throughput and "
         "IOPS, at the same vantage. The implied I/O size is throughput ÷ IOPS in binary KB. Array back-end figures "
@@ -559,8 +640,6 @@ def _iops_model(ctx) -> None:
             "Sources": "22%",
         },
     )
-    say("### Records the model leaves out")
-    table(mtables.exclusions_table(excl), "Records the model leaves out, and why", "model-exclusions")
 
 
 def _density(ctx) -> None:
@@ -600,6 +679,8 @@ def _density(ctx) -> None:
 
 
 def _cost(ctx) -> None:
+    """Cost per desktop: the assumptions, the readings of the vendors' claims, the price per tested
+    desktop (only from an assumed array price), then the tiered configurations."""
     from ...models import cost
 
     a = ctx.cost_assumptions  # as the cost stage read them from COST_FILE
@@ -631,35 +712,43 @@ def _cost(ctx) -> None:
             "`{prefix}<source_id>` of the assumptions file, with its scope and rationale.",
             prefix=cost.ARRAY_PRICE_PREFIX,
         )
+    _tiering(ctx, a)
+
+
+def _tiering(ctx, a: pd.DataFrame) -> None:
+    """Tiered configurations (``drive_mix``, ``tiering_saving``): the flash modules a tiered
+    configuration saves with its HDDs counted at the assumed HDD/FMD price ratio (assumptions
+    ``a``), and the saving curve against that ratio."""
     drives, savings = ctx.drive_mix, ctx.tiering_saving
-    if len(drives) and len(savings):
-        ratio = float(savings["hdd_to_fmd_price_ratio"].iloc[0])
-        tiered = str(savings["tiered"].iloc[0])
-        sav = savings.to_dict("records")
-        d = drives.set_index("configuration")
-        say(
-            "### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
-            "of configurations that replace flash modules (FMD) with HDDs saves flash modules, but the HDDs cost money "
-            "too. Counting them at an assumed HDD/FMD price ratio (drives only): {drives} (reported). {savings} "
-            "Shelves, power and the tiering licence are not counted.{limits}",
-            drives=", ".join(
-                f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
-                for c in d.index
-            ),
-            savings=" ".join(
-                f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
-                f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
-                f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
-                f"{s['break_even_ratio']:.2f} × an FMD or more."
-                for s in sav
-            ),
-            limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]),
-        )
-        figure(
-            charts.saving_curve(ctx.tiering_saving_curve, savings, a),
-            "Drive-cost saving against the HDD/FMD price ratio (assumed)",
-            "saving-curve",
-        )
+    if not (len(drives) and len(savings)):
+        return
+    ratio = float(savings["hdd_to_fmd_price_ratio"].iloc[0])
+    tiered = str(savings["tiered"].iloc[0])
+    sav = savings.to_dict("records")
+    d = drives.set_index("configuration")
+    say(
+        "### Tiered configurations: flash modules saved, HDDs included\n\nA document that compares drive counts "
+        "of configurations that replace flash modules (FMD) with HDDs saves flash modules, but the HDDs cost money "
+        "too. Counting them at an assumed HDD/FMD price ratio (drives only): {drives} (reported). {savings} "
+        "Shelves, power and the tiering licence are not counted.{limits}",
+        drives=", ".join(
+            f"{ctx.label('configuration', c)}: {fmt.num(d.at[c, 'fmd'])} FMD + {fmt.num(d.at[c, 'hdd'])} HDD"
+            for c in d.index
+        ),
+        savings=" ".join(
+            f"{ctx.label('configuration', s['tiered'])} against {ctx.label('configuration', s['reference'])}: "
+            f"{fmt.pct(s['claimed_fmd_only'])} fewer FMDs, a {fmt.pct(s['with_hdds'])} drive-cost saving "
+            f"with the HDDs at {ratio:g} × an FMD's price (assumed), and none if an HDD costs "
+            f"{s['break_even_ratio']:.2f} × an FMD or more."
+            for s in sav
+        ),
+        limits=_limits_note(ctx, [tiered, *(s["reference"] for s in sav)]),
+    )
+    figure(
+        charts.saving_curve(ctx.tiering_saving_curve, savings, a),
+        "Drive-cost saving against the HDD/FMD price ratio (assumed)",
+        "saving-curve",
+    )
 
 
 def _limits_note(ctx, configurations: list[str]) -> str:
