@@ -62,7 +62,7 @@ def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = Non
 
     takes = set(inspect.signature(scenario.validate).parameters)
     sizing = scenario.size(
-        {k: v for k, v in params.items() if k in takes},
+        {k: v for k, v in params.items() if k in takes or k == "clone_type"},  # capacity by clone type
         inputs,
         profile,
         Path(params["profile_file"]).name if params.get("profile_file") else "",
