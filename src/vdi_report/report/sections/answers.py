@@ -969,8 +969,8 @@ def capacity_sentence(ctx) -> str:
         "**Capacity** ({clone} clones, `CLONE_TYPE`; {era} era, `ERA`): {high} GB per desktop, {text}; {total} TB for "
         "{desktops} desktops (no data-reduction credit: the reduction of identical synthetic clones is a test "
         "artefact; after the vendor's stated reduction, {low} GB per desktop). Swap is the memory a desktop does "
-        "not reserve, from the era's own desktops; how the {era} desktops were provisioned: {modes}. Only a usable "
-        "figure sizes capacity (raw and physical are not usable): {usable}.",
+        "not reserve, from the era's own desktops; how the {era} desktops were provisioned: {modes}. {why}Only a "
+        "usable figure sizes capacity (raw and physical are not usable): {usable}.",
         clone=clone,
         era=ctx.label("era", era).lower(),
         high=fmt.num(sz["capacity_gb_per_desktop_high"]),
@@ -979,8 +979,22 @@ def capacity_sentence(ctx) -> str:
         desktops=fmt.num(sz["desktops"]),
         low=fmt.num(sz["capacity_gb_per_desktop_low"]),
         modes=modes or "not stated",
+        why=_era_swap_note(facts, clone),
         usable=usable,
     )
+
+
+def _era_swap_note(facts: dict, clone: str) -> str:
+    """Why the default era sizes today's desktops: the swap of each era's desktops for ``clone``
+    (``capacity_by_clone``), as ERA changes it; "" when an era is missing."""
+    from ...models.scenario import DEFAULT_ERA
+
+    per = facts.get("per_desktop") or {}
+    eras = [e for e in config.ERAS if clone in (per.get(e) or {})]
+    if len(eras) < 2:
+        return ""
+    swaps = "; ".join(f"{e} {fmt.num(per[e][clone]['swap_gb'])} GB" for e in eras)
+    return f"The swap each era gives a desktop (`ERA`): {swaps}; the default, {DEFAULT_ERA}, sizes today's desktops. "
 
 
 def _gb_range(lo, hi) -> str:
