@@ -524,6 +524,7 @@ SCENARIOS = (
     {"desktops": 2000},
     {"desktops": 3000, "raid": "raid5", "failover": "controller"},
     {"desktops": 10000, "clone_type": "full"},
+    {"desktops": 2000, "era": "seed"},  # the seed era's swap: another capacity per desktop
 )
 ALL_QUOTES = {"netapp_tr4540": 350000.0, "hitachi_g600:config2": 250000.0, "accelstor_p710": 1e6}
 
@@ -535,7 +536,7 @@ def _dollars(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("quotes", [ALL_QUOTES, {}], ids=["quotes", "no quotes"])
-@pytest.mark.parametrize("values", SCENARIOS, ids=["2000", "3000-raid5-failover", "10000-full"])
+@pytest.mark.parametrize("values", SCENARIOS, ids=["2000", "3000-raid5-failover", "10000-full", "2000-seed"])
 def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quotes):
     """For three scenarios with and without quotes: page 1's sentence, the per-array table
     (Table 2), the cost section's sentence and the HTML calculator (verdicts.js) give the USD per
@@ -574,6 +575,14 @@ def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quo
         assert not _dollars(page1) and "No quote is given" in cost
     for _, r in mine[mine["arrays_needed_binding"].notna()].iterrows():
         assert answers.arrays_words(r["arrays_needed_binding"], r["arrays_needed_kind"]) in page1
+    # one capacity per desktop: the sizing table's (Table 23, sizing_scenario.csv) is the per-array rows'
+    assert (rows["capacity_gb_per_desktop"] == sizing["capacity_gb_per_desktop_high"].iloc[0]).all()
+    assert (rows["capacity_tb"] == sizing["capacity_tb_high"].iloc[0]).all()
+    ctx.sizing = sizing
+    ctx.sources = sources.load_sources()
+    words = answers.capacity_sentence(ctx)
+    assert f"{answers.fmt.num(sizing['capacity_gb_per_desktop_high'].iloc[0])} GB per desktop" in words
+    assert f"{answers.fmt.num(sizing['capacity_tb_high'].iloc[0])} TB for" in words
     if shutil.which("node"):
         runner = (
             "const v=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
@@ -595,7 +604,16 @@ def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quo
         def norm(x):
             return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
-        for col in ("arrays_needed_binding", "arrays_needed_kind", "usd_per_desktop", "capacity_tb"):
+        for col in (
+            "arrays_needed_binding",
+            "arrays_needed_kind",
+            "usd_per_desktop",
+            "capacity_tb",
+            "capacity_gb_per_desktop",
+            "protection",
+            "protection_write_penalty",
+            "protection_be_iops",
+        ):
             for a, b in zip(rows[col].tolist(), [r[col] for r in js]):
                 a, b = norm(a), norm(b)
                 assert (a is None) == (b is None) and (a == b or a == pytest.approx(b, rel=1e-12)), (col, a, b)

@@ -35,7 +35,13 @@ same rules and the same keys; tests run both and compare):
 
 - ``arrays(results, register)``: one row per tested configuration with its storage ports
   (``ports x Gb/s x 125`` MB/s, decimal; ``lt`` when the audit register says the ports also
-  carried other traffic) and its controllers (for the one-controller-down proxy).
+  carried other traffic), its controllers (for the one-controller-down proxy) and its protection
+  as its document states it (``protection_of``: test_setup.csv factor ``protection``; a classic
+  RAID write penalty only for a classic RAID level the document states).
+
+- ``capacity(results, sources_df)``: capacity per desktop by era and clone type (written space
+  from the seed documents of the clone type, swap from the era's own desktops' memory), the
+  provisioning modes each era's documents state, and each configuration's capacity line.
 
 - ``verdicts(size_rows, inputs, params, prices)``: one row per configuration x phase (boot, login,
   steady state) x condition (``VERDICT_COLUMNS``). The capability compared with a demand is the
@@ -56,6 +62,11 @@ same rules and the same keys; tests run both and compare):
   reached none (untested headroom is never a purchase quantity), ``drive sets`` where only the
   drives were at their limit (the tested drive set, not the array, bounds the load); USD per
   desktop carries the same kind.
+  Protection: each row carries the array's ``protection`` and, only for a classic RAID level its
+  document states, ``protection_write_penalty`` and ``protection_be_iops`` = demand x (read share
+  + (1 - read share) x penalty); the scenario's ``RAID`` (your array) never enters these columns.
+  Capacity: the scenario's era and clone type select one ``capacity`` figure, the one
+  ``scenario.size`` reads too.
   Cost: ``usd_per_desktop = arrays x price / desktops``, the arrays by the binding constraint
   (the most arrays any phase needs by IOPS or ports, ``binding_constraint`` says which), only
   from a price the buyer gives (``prices``: ``{"<source_id>" or "<source_id>:<configuration>":
@@ -1267,7 +1278,8 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     """Verdict rows (``VERDICT_COLUMNS``, as dicts) for the scenario: ``size_rows`` are
     ``scenario.size`` rows as dicts (phase, fe_iops, fe_iops_pi90_high, io_size_kb,
     throughput_mbps); ``inputs`` has ``capability`` and ``arrays`` (``to_inputs``);
-    ``params`` the validated scenario (desktops); ``prices`` USD per array by
+    ``params`` the validated scenario (desktops, era: the capacity's era, default
+    ``inputs["default_era"]``; clone_type; latency_target_ms); ``prices`` USD per array by
     ``source_id[:configuration]``. Sorted by source (inputs order), configuration, condition,
     phase. The JavaScript twin (static/verdicts.js ``verdicts``) returns the same rows."""
     cap = inputs.get("capability", [])
