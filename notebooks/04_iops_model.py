@@ -195,7 +195,7 @@ ext_boot
 # ## The sizing inputs
 
 # %%
-inputs = scenario.build_inputs(plan, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
+inputs = scenario.build_inputs(plan, scenario.demonstrated(results))
 # what each tested configuration demonstrably carried, and its ports and controllers (verdicts.py)
 sources_df = sources.load_sources()
 capability = verdicts.capability(results, sources_df, sources.read_csv_text(config.RAW_DIR / "claims.csv"))

@@ -47,7 +47,8 @@ _VERDICT_BOOL = ("at_limit",)
 _VERDICT_TEXT = (
     "source_id vendor array configuration phase condition demonstrated_bound demonstrated_phase vantage latency_text "
     "busiest_resource busiest_text capability_status binding_resource status_text status_records verdict port_bound "
-    "clone_type usable_bound capacity_text binding_constraint arrays_needed_kind proxy_verdict note record_ids"
+    "protection protection_source clone_type usable_bound capacity_text binding_constraint arrays_needed_kind "
+    "proxy_verdict note record_ids"
 ).split()
 _VERDICT_ISIN = {
     "verdict": _VERDICTS,
@@ -657,7 +658,6 @@ _TABLES = [
                 "eras",
             ),
             Col("write_penalty"),
-            Col("capacity_gb_per_desktop"),
             Col("demonstrated"),
             Col("capability"),
             Col("arrays"),

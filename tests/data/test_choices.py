@@ -124,7 +124,7 @@ def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
         assert t.loc[t["era"] == "modern", "read_share"].notna().all()
     from vdi_report.models import scenario
 
-    inputs = scenario.build_inputs(pooled, scenario.demonstrated(results), scenario.capacity_per_desktop(results))
+    inputs = scenario.build_inputs(pooled, scenario.demonstrated(results))
     assert scenario.size(scenario.validate(2000), inputs)["be_iops"].notna().all()
     pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
     b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]

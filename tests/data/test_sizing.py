@@ -278,7 +278,9 @@ def test_normal_and_failover_compare_with_their_own_tests(inputs, seed_failover)
 def test_written_sizing_inputs_read_back_the_same_everywhere(inputs):
     assert scenario.read_inputs() == inputs == scenario.read_inputs(config.PROCESSED_DIR / "sizing_inputs.json")
     # the model stage's keys, and those verdicts.to_inputs adds (capability, arrays: tests/data/test_verdicts.py)
-    assert {"default_era", "eras", "write_penalty", "capacity_gb_per_desktop", "demonstrated"} <= set(inputs)
+    assert {"default_era", "eras", "write_penalty", "demonstrated"} <= set(inputs)
+    # one capacity per desktop: the per-array answers' (capacity_by_clone), never a second range
+    assert "capacity_gb_per_desktop" not in inputs
     assert {"capability", "arrays"} <= set(inputs)
     for e in config.ERAS:
         assert set(inputs["eras"][e]["per_desktop"]) == set(config.SCENARIO_PHASES)

@@ -263,11 +263,102 @@ def test_capacity_by_clone_type_from_cited_records(inputs, results):
     its 2 GB of memory as swap (NTAP-0286; no reservation stated); linked clones: Dell's about 3 GB
     per desktop after profiles (DELL-0015) plus 2 GB swap (DELL-0045); AccelStor's 100 %-reserved
     memory swaps nothing."""
-    per = inputs["capacity_by_clone"]["per_desktop"]
+    per = inputs["capacity_by_clone"]["per_desktop"]["seed"]
     assert per["full"]["high"] == pytest.approx(_value(results, "NTAP-0302") / 1500 + _value(results, "NTAP-0286"))
     assert per["full"]["low"] == pytest.approx(_value(results, "NTAP-0303") / 1500 + _value(results, "NTAP-0286"))
     assert per["linked"]["high"] == pytest.approx(_value(results, "DELL-0015") + _value(results, "DELL-0045"))
     assert per["linked"]["low"] == pytest.approx(_value(results, "ACCS-0245"))  # + 0 GB swap: memory 100 % reserved
+
+
+def _modern_memory(results, sources_df):
+    """The modern documents' desktop memory records (sources.csv role external, test-bed
+    ``memory``), straight from results.csv."""
+    external = set(sources_df.loc[sources_df["role"] == "external", "source_id"])
+    m = results[
+        results["source_id"].isin(external)
+        & (results["phase"] == "testbed")
+        & (results["metric"] == "memory")
+        & results["used_in_analysis"]
+    ]
+    assert len(m), "no modern desktop memory record: nothing to check"
+    return m
+
+
+def test_modern_capacity_swaps_the_modern_memory_records(inputs, results, sources_df):
+    """Issue 25 item 4: the modern era's capacity per desktop takes its swap from the modern
+    documents' desktops (4 GB Windows 10, 6 GB Windows 11: ra2022_05 L120, L137, L155; no
+    reservation stated, so the whole memory), not from the 2 GB Windows 7 desktop of the seed era;
+    the written space stays the seed documents' (the modern documents state none) and is said so."""
+    mem = _modern_memory(results, sources_df)
+    cap = inputs["capacity_by_clone"]["per_desktop"]
+    for clone in config.SCENARIO_CLONE_TYPES:
+        m, s = cap["modern"][clone], cap["seed"][clone]
+        assert m["swap_gb"] == pytest.approx(mem["value"].max())
+        assert m["swap_gb_low"] == pytest.approx(mem["value"].min())
+        assert m["written_gb"] == pytest.approx(s["written_gb"])  # the only measurement of written space
+        assert m["high"] == pytest.approx(s["written_gb"] + mem["value"].max())
+        assert "the modern documents state no capacity per desktop" in m["text"]
+        assert set(m["records"].split()) & set(mem["record_id"])
+    # provisioning modes of the modern documents: MCS and Citrix Provisioning, memory from records,
+    # written space not stated
+    modes = {x["provisioning"]: x for x in inputs["capacity_by_clone"]["modes"]["modern"]}
+    assert {"mcs", "pvs"} <= set(modes)
+    by_id = mem.set_index("record_id")
+    for mode, x in modes.items():
+        assert x["written_gb"] is None, mode
+        vals = by_id.loc[x["records"].split(), "value"]
+        assert (x["memory_gb_low"], x["memory_gb_high"]) == (vals.min(), vals.max())
+    assert "RA2022-0034" in modes["pvs"]["records"].split()  # Windows 11 (Provisioning), ra2022_05 L137
+    assert "RA2022-0031" in modes["mcs"]["records"].split()  # Windows 11 (MCS), ra2022_05 L120
+
+
+@pytest.mark.parametrize("clone_type", list(config.SCENARIO_CLONE_TYPES))
+def test_era_changes_the_capacity_as_the_memory_records_imply(inputs, results, sources_df, clone_type):
+    """ERA=seed and ERA=modern give different capacity figures, in the direction of their memory
+    records (the modern desktops' largest memory against the seed clone type's largest swap), and
+    sizing_scenario, array_verdicts (the per-array answers) and the calculator read the same one."""
+    from vdi_report.models import scenario_stage
+
+    got = {}
+    for era in ("seed", "modern"):
+        params = scenario_stage.scenario_params({"desktops": 2000, "era": era, "clone_type": clone_type})
+        sizing, rows = scenario_stage.compute(params, inputs, {})
+        high = sizing["capacity_gb_per_desktop_high"]
+        assert high.nunique() == 1 and (sizing["clone_type"] == clone_type).all()
+        assert rows["capacity_gb_per_desktop"].dropna().eq(high.iloc[0]).all()
+        assert rows["capacity_tb"].dropna().eq(sizing["capacity_tb_high"].iloc[0]).all()
+        assert sizing["capacity_tb_high"].iloc[0] == pytest.approx(2000 * high.iloc[0] / 1000)
+        got[era] = high.iloc[0]
+    seed_swap = inputs["capacity_by_clone"]["per_desktop"]["seed"][clone_type]["swap_gb"]
+    modern_mem = _modern_memory(results, sources_df)["value"].max()
+    assert modern_mem != seed_swap, "the records no longer imply a direction"
+    assert (got["modern"] > got["seed"]) == (modern_mem > seed_swap)
+    assert got["modern"] - got["seed"] == pytest.approx(modern_mem - seed_swap)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
+@pytest.mark.parametrize("era", ["seed", "modern"])
+def test_javascript_sizing_reads_the_same_capacity(inputs, era):
+    """sizing.js (the HTML calculator) gives the capacity columns scenario.size gives, per era
+    and clone type."""
+    js = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
+    runner = (
+        "const s=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
+        "console.log(JSON.stringify(d.p.map(p=>s.size(p,d.i,null,''))))"
+    )
+    ps = [{"desktops": 3000, "era": era, "clone_type": c} for c in config.SCENARIO_CLONE_TYPES]
+    out = subprocess.run(
+        ["node", "-e", runner, str(js)],
+        input=json.dumps({"p": ps, "i": inputs}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for p, rows in zip(ps, json.loads(out.stdout)):
+        py = scenario.size(p, inputs)
+        assert [r["clone_type"] for r in rows] == py["clone_type"].tolist() == [p["clone_type"]] * len(rows)
+        for col in ("capacity_gb_per_desktop_low", "capacity_gb_per_desktop_high", "capacity_tb_high"):
+            assert [r[col] for r in rows] == pytest.approx(py[col].tolist(), rel=1e-12), col
 
 
 def test_capacity_lines_match_the_documents_words(inputs, results):
@@ -433,6 +524,7 @@ SCENARIOS = (
     {"desktops": 2000},
     {"desktops": 3000, "raid": "raid5", "failover": "controller"},
     {"desktops": 10000, "clone_type": "full"},
+    {"desktops": 2000, "era": "seed"},  # the seed era's swap: another capacity per desktop
 )
 ALL_QUOTES = {"netapp_tr4540": 350000.0, "hitachi_g600:config2": 250000.0, "accelstor_p710": 1e6}
 
@@ -444,7 +536,7 @@ def _dollars(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("quotes", [ALL_QUOTES, {}], ids=["quotes", "no quotes"])
-@pytest.mark.parametrize("values", SCENARIOS, ids=["2000", "3000-raid5-failover", "10000-full"])
+@pytest.mark.parametrize("values", SCENARIOS, ids=["2000", "3000-raid5-failover", "10000-full", "2000-seed"])
 def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quotes):
     """For three scenarios with and without quotes: page 1's sentence, the per-array table
     (Table 2), the cost section's sentence and the HTML calculator (verdicts.js) give the USD per
@@ -483,6 +575,14 @@ def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quo
         assert not _dollars(page1) and "No quote is given" in cost
     for _, r in mine[mine["arrays_needed_binding"].notna()].iterrows():
         assert answers.arrays_words(r["arrays_needed_binding"], r["arrays_needed_kind"]) in page1
+    # one capacity per desktop: the sizing table's (Table 23, sizing_scenario.csv) is the per-array rows'
+    assert (rows["capacity_gb_per_desktop"] == sizing["capacity_gb_per_desktop_high"].iloc[0]).all()
+    assert (rows["capacity_tb"] == sizing["capacity_tb_high"].iloc[0]).all()
+    ctx.sizing = sizing
+    ctx.sources = sources.load_sources()
+    words = answers.capacity_sentence(ctx)
+    assert f"{answers.fmt.num(sizing['capacity_gb_per_desktop_high'].iloc[0])} GB per desktop" in words
+    assert f"{answers.fmt.num(sizing['capacity_tb_high'].iloc[0])} TB for" in words
     if shutil.which("node"):
         runner = (
             "const v=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
@@ -504,7 +604,16 @@ def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quo
         def norm(x):
             return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
-        for col in ("arrays_needed_binding", "arrays_needed_kind", "usd_per_desktop", "capacity_tb"):
+        for col in (
+            "arrays_needed_binding",
+            "arrays_needed_kind",
+            "usd_per_desktop",
+            "capacity_tb",
+            "capacity_gb_per_desktop",
+            "protection",
+            "protection_write_penalty",
+            "protection_be_iops",
+        ):
             for a, b in zip(rows[col].tolist(), [r[col] for r in js]):
                 a, b = norm(a), norm(b)
                 assert (a is None) == (b is None) and (a == b or a == pytest.approx(b, rel=1e-12)), (col, a, b)
@@ -582,3 +691,52 @@ def test_latency_target_is_validated_before_any_notebook():
             verdicts.validate_latency_target(bad)
     (problem,) = stages.check_parameters({"LATENCY_TARGET_MS": "0"})
     assert problem.startswith("LATENCY_TARGET_MS=0: latency_target_ms must be a positive number")
+
+
+# ---- protection and write penalty (issue 25 item 6): a classic penalty only where the document states that RAID
+
+
+def test_every_arrays_protection_has_a_quoted_source(inputs, sources_df):
+    """Each tested configuration's protection comes from a test_setup.csv line (factor protection)
+    whose quote is on that line of the document; a classic write penalty sits beside a classic
+    RAID level only (Hitachi's RAID-10 (2D+2D), 002:L263-267); NetApp's RAID DP (000:L242),
+    AccelStor's FlexiRemap (003:L34) and Dell's unstated level (001:L202) carry none."""
+    from vdi_report.raw import provenance, test_setup
+
+    setup = test_setup.load_test_setup()
+    prot = setup[setup["factor"] == "protection"]
+    dirs = sources_df.set_index("source_id")["text_dir"]
+    want = {
+        "netapp_tr4540": "raid_dp",
+        "dell_sc9000": "not_stated",
+        "hitachi_g600": "raid10",
+        "accelstor_p710": "flexiremap",
+    }
+    for a in inputs["arrays"]:
+        sid, conf = a["source_id"], a["configuration"]
+        assert a["protection"] == want[sid], (sid, conf)
+        line = prot[(prot["source_id"] == sid) & prot["configuration"].isin([conf, ""])]
+        line = line.sort_values("configuration", ascending=False).iloc[0]
+        assert a["protection_source"] == f"{line['text_file']}:L{line['line']}" and line["value"] == a["protection"]
+        text = provenance.text_path(dirs[sid], line["text_file"])
+        if text.exists():
+            assert line["quote"] in text.read_text(encoding="utf-8").splitlines()[line["line"] - 1]
+        classic = a["protection"] in scenario.WRITE_PENALTY
+        assert a["protection_write_penalty"] == (scenario.WRITE_PENALTY[a["protection"]] if classic else None)
+
+
+@pytest.mark.parametrize("raid", list(scenario.WRITE_PENALTY))
+def test_no_array_without_a_stated_classic_raid_gets_a_classic_penalty(inputs, raid):
+    """Whatever RAID the user gives for their own array (RAID, the scenario's back end), the
+    per-array rows carry a penalty and a back end only for a classic RAID level the array's own
+    document states: back end = demand x (read share + (1 - read share) x that penalty)."""
+    params, size_rows = _size(inputs, raid=raid, desktops=3000)
+    demand = {r["phase"]: r for r in size_rows}
+    for r in verdicts.verdicts(size_rows, inputs, params, {}):
+        if r["protection"] not in scenario.WRITE_PENALTY:
+            assert r["protection_write_penalty"] is None and r["protection_be_iops"] is None, r["source_id"]
+            continue
+        wp = scenario.WRITE_PENALTY[r["protection"]]
+        assert r["protection_write_penalty"] == wp
+        rs = demand[r["phase"]]["read_share"]
+        assert r["protection_be_iops"] == pytest.approx(r["demand_iops"] * (rs + (1 - rs) * wp))

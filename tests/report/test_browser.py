@@ -225,7 +225,16 @@ def test_verdict_calculator_gives_the_python_verdicts_and_costs(page):
         got.setdefault((key, phase), {})[col] = v
     assert set(got) == set(want)
     for k, cols in got.items():
-        for col in ("verdict", "arrays_needed", "arrays_needed_binding", "usd_per_desktop", "proxy_arrays_needed"):
+        for col in (
+            "verdict",
+            "arrays_needed",
+            "arrays_needed_binding",
+            "usd_per_desktop",
+            "proxy_arrays_needed",
+            "capacity_gb_per_desktop",  # the one capacity per desktop (issue 25 item 4)
+            "protection",
+            "protection_write_penalty",  # a classic penalty only where the document states that RAID
+        ):
             w = want[k][col]
             if w is None:
                 assert cols[col] == "", (k, col)

@@ -112,3 +112,36 @@ def test_page_one_with_quotes_has_no_markup_and_the_csvs_figures():
 
     html = mm.markdown2html_mistune(md)
     assert "**" not in html and html.count("<strong>") == 3
+
+
+def test_no_array_without_a_stated_classic_raid_is_shown_with_a_classic_penalty(pdf_text):
+    """Issue 25 item 6: the PDF's protection line of each tested configuration names the
+    protection its document states (reports/array_verdicts.csv ``protection``, with its line) and
+    a classic write penalty only where that protection is a classic RAID level (Hitachi's
+    RAID-10); RAID DP, FlexiRemap and an unstated level read "no classic RAID write penalty"."""
+    import re
+
+    from vdi_report.models import scenario
+    from vdi_report.raw.test_setup import PROTECTION_LABELS
+    from vdi_report.report.sections import answers
+
+    df = pd.read_csv(config.REPORTS_DIR / "array_verdicts.csv", keep_default_na=False)
+    # a page break inside the paragraph leaves the running footer (bullets, "page N of M") in the text
+    pdf_text = re.sub(r"(?: •)+ VDI storage comparison · page \d+ of \d+", "", pdf_text)
+    assert "Protection and write penalty, as each document states it" in pdf_text
+    seen = set()
+    for (vendor, conf), g in df.groupby(["vendor", "configuration"], sort=False):
+        name = answers._short(vendor, conf, g["array"].iloc[0])
+        r = g.iloc[0]
+        label = PROTECTION_LABELS[r["protection"]]
+        m = re.search(re.escape(f"{name}: {label} ({r['protection_source']})") + r"; ([^;]*)", pdf_text)
+        assert m, (name, label)
+        tail = m.group(1)
+        if r["protection"] in scenario.WRITE_PENALTY:
+            assert f"×{scenario.WRITE_PENALTY[r['protection']]}" in tail, (name, tail)
+            assert pd.to_numeric(g["protection_write_penalty"]).notna().all()
+        else:
+            assert "×" not in tail and "no classic RAID write penalty" in tail, (name, tail)
+            assert (g["protection_write_penalty"] == "").all() and (g["protection_be_iops"] == "").all()
+        seen.add(r["protection"])
+    assert seen & set(scenario.WRITE_PENALTY) and seen - set(scenario.WRITE_PENALTY), "both kinds are checked"

@@ -67,6 +67,7 @@ SIZE_COLUMNS = [
     "reference_login_window_min",
     "raid",
     "failover",
+    "clone_type",
     "active_desktops",
     "desktops_sized",
     "boot_rate_per_min",
@@ -101,12 +102,14 @@ TEXT_COLUMNS = (
     "bound",
     "raid",
     "failover",
+    "clone_type",
     "condition",
     "carried_by",
     "warning",
 )
 PHASE_STATISTIC = {"boot": "peak", "login": "peak", "steady_state": "average"}
 DEFAULT_ERA = "modern"
+DEFAULT_CLONE_TYPE = "linked"  # CLONE_TYPE's default (stages.PARAMETERS; verdicts.validate_clone_type)
 PROFILE_COLUMNS = ("phase", "iops_per_desktop", "read_share", "io_size_kb")
 # Optional last column: the login window (minutes) over which the file's login peak was measured.
 # Given, the login peak enters the storm model (steady state + I/O per logon x login rate) with that
@@ -294,18 +297,6 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     return pd.DataFrame(rows).rename(columns={"io_size_vendors": "io_size_vendors"})
 
 
-def capacity_per_desktop(results: pd.DataFrame) -> pd.DataFrame:
-    """Measured capacity per desktop: results.csv metric ``used_capacity_per_desktop`` outside
-    the ``sizing`` phase (a sizing rule is not a measurement), used in the analysis. Columns:
-    vendor, record_id, value (GB), bound, quote."""
-    r = results[
-        (results["metric"] == "used_capacity_per_desktop")
-        & results["used_in_analysis"]
-        & (results["phase"] != "sizing")
-    ]
-    return r[["vendor", "record_id", "value", "bound", "quote"]].sort_values("record_id").reset_index(drop=True)
-
-
 def _profile_window(where: str, phase: str, text: str, problems: list) -> float | None:
     """The profile's login window (minutes) from its cell ``text``, or None when empty; a problem
     (appended to ``problems``, naming ``where``, the column and the value) for a window on another
@@ -474,17 +465,18 @@ def _era_inputs(model, era: str) -> dict:
     }
 
 
-def build_inputs(model, demo, capacity) -> dict:
+def build_inputs(model, demo) -> dict:
     """The JSON-able dict ``size`` (and sizing.js) read: written to
     ``data/processed/sizing_inputs.json`` by the model stage.
 
     ``model``: the planning table by era (``era.planning_rows``). ``demo``: ``demonstrated``.
-    ``capacity``: ``capacity_per_desktop``. Keys: default_era; eras {era: {per_desktop {phase:
+    Keys: default_era; eras {era: {per_desktop {phase:
     {statistic, estimate, pi90_low, pi90_high, bound}}, read_share {phase}, io_size_kb {phase}
     (null: not reported), tested_rates {boot, login: [low, high] desktops per minute},
     login_window_min (the documents' login window behind the login peak), notes {phase}}};
-    write_penalty {raid}; capacity_gb_per_desktop {low, high, records}; demonstrated [rows of
-    ``demo``]. Per phase: boot = the peak per desktop booted per minute, login = the login peak
+    write_penalty {raid}; demonstrated [rows of ``demo``]. (Capacity per desktop by era and clone
+    type is ``verdicts.capacity``'s ``capacity_by_clone``, which the model stage adds.) Per phase:
+    boot = the peak per desktop booted per minute, login = the login peak
     per desktop, steady state = the steady-state average (the whole-test average where an era
     has none, with a note).
     """
@@ -492,18 +484,12 @@ def build_inputs(model, demo, capacity) -> dict:
     def num(x):
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
-    cap = capacity[capacity["bound"].isin(["eq", "approx", "lt"])]
     return {
         "default_era": DEFAULT_ERA,
         "lists": vocabulary_lists(),
         "parameters": parameters.declaration(),  # the scenario parameters' ranges (JavaScript twin, calculator)
         "eras": {e: _era_inputs(model, e) for e in ERAS if (model["era"] == e).any()},
         "write_penalty": dict(WRITE_PENALTY),
-        "capacity_gb_per_desktop": {
-            "low": num(cap["value"].min()) if len(cap) else None,
-            "high": num(cap["value"].max()) if len(cap) else None,
-            "records": " ".join(cap["record_id"]),
-        },
         "demonstrated": [
             {k: (num(v) if k in ("fe_iops", "fe_iops_floor", "desktops") else v) for k, v in r.items()}
             for r in demo.to_dict("records")
@@ -544,7 +530,11 @@ def rate_warning(what: str, rate: float, tested) -> str:
 def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: str = ""):
     """Size the scenario: one row per phase (boot, login, steady_state), columns ``SIZE_COLUMNS``.
 
-    ``params``: the dict of ``validate`` (validated again here). ``inputs``: ``build_inputs``.
+    ``params``: the dict of ``validate`` (validated again here), optionally with ``clone_type``
+    (``SCENARIO_CLONE_TYPES``, default ``DEFAULT_CLONE_TYPE``). ``inputs``: ``build_inputs`` with
+    the model stage's ``capacity_by_clone``: the capacity columns are its per-desktop figure of
+    the scenario's era and clone type (``verdicts.capacity``: low, high GB per desktop; TB =
+    desktops × high ÷ 1000), the figure the per-array answers read.
     ``profile``: ``read_profile`` (the architect's figures replace the era's per phase; no
     interval), ``profile_file`` its name (recorded). Formulas (k = 1 / (1 - headroom)):
     boot: rate = desktops (all provisioned: an outage reboots them all) ÷ boot window; FE = rate ×
@@ -559,11 +549,14 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     ``eq``: a value; a profile's figures are ``eq``). warning: a rate outside the documents'
     tested rates. Every input is recorded in
     the row (era, figures, desktops, concurrency, headroom, windows, raid, failover, profile).
-    Raises ValueError for invalid parameters or inputs missing an era.
+    Raises ValueError for invalid parameters (an unknown clone type too) or inputs missing an era.
     """
     import pandas as pd
 
-    p = validate(**params)
+    clone = params.get("clone_type") or DEFAULT_CLONE_TYPE
+    if clone not in SCENARIO_CLONE_TYPES:
+        raise ValueError(f"unknown clone_type {clone!r}; use {' or '.join(SCENARIO_CLONE_TYPES)}")
+    p = validate(**{k: v for k, v in params.items() if k != "clone_type"})
     if p["era"] not in inputs["eras"]:
         raise ValueError(f"sizing inputs have no {p['era']} era")
     e = inputs["eras"][p["era"]]
@@ -571,7 +564,8 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
     k = 1.0 / (1.0 - p["headroom"])
     wp = inputs["write_penalty"][p["raid"]]
     cond = "failover" if p["failover"] == "controller" else "normal"
-    cap = inputs.get("capacity_gb_per_desktop", {})
+    # the one capacity per desktop (verdicts.capacity): the era's swap, the clone type's written space
+    cap = ((inputs.get("capacity_by_clone") or {}).get("per_desktop", {}).get(p["era"]) or {}).get(clone) or {}
     w_ref = e["login_window_min"]
     nan = float("nan")
 
@@ -655,6 +649,7 @@ def size(params: dict, inputs: dict, profile: dict | None = None, profile_file: 
                 "reference_login_window_min": fl(w_ref) if phase == "login" else float("nan"),
                 "raid": p["raid"],
                 "failover": p["failover"],
+                "clone_type": clone,
                 "active_desktops": active,
                 "desktops_sized": sized,
                 "boot_rate_per_min": boot_rate,

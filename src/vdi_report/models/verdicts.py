@@ -35,7 +35,13 @@ same rules and the same keys; tests run both and compare):
 
 - ``arrays(results, register)``: one row per tested configuration with its storage ports
   (``ports x Gb/s x 125`` MB/s, decimal; ``lt`` when the audit register says the ports also
-  carried other traffic) and its controllers (for the one-controller-down proxy).
+  carried other traffic), its controllers (for the one-controller-down proxy) and its protection
+  as its document states it (``protection_of``: test_setup.csv factor ``protection``; a classic
+  RAID write penalty only for a classic RAID level the document states).
+
+- ``capacity(results, sources_df)``: capacity per desktop by era and clone type (written space
+  from the seed documents of the clone type, swap from the era's own desktops' memory), the
+  provisioning modes each era's documents state, and each configuration's capacity line.
 
 - ``verdicts(size_rows, inputs, params, prices)``: one row per configuration x phase (boot, login,
   steady state) x condition (``VERDICT_COLUMNS``). The capability compared with a demand is the
@@ -56,6 +62,11 @@ same rules and the same keys; tests run both and compare):
   reached none (untested headroom is never a purchase quantity), ``drive sets`` where only the
   drives were at their limit (the tested drive set, not the array, bounds the load); USD per
   desktop carries the same kind.
+  Protection: each row carries the array's ``protection`` and, only for a classic RAID level its
+  document states, ``protection_write_penalty`` and ``protection_be_iops`` = demand x (read share
+  + (1 - read share) x penalty); the scenario's ``RAID`` (your array) never enters these columns.
+  Capacity: the scenario's era and clone type select one ``capacity`` figure, the one
+  ``scenario.size`` reads too.
   Cost: ``usd_per_desktop = arrays x price / desktops``, the arrays by the binding constraint
   (the most arrays any phase needs by IOPS or ports, ``binding_constraint`` says which), only
   from a price the buyer gives (``prices``: ``{"<source_id>" or "<source_id>:<configuration>":
@@ -159,6 +170,10 @@ VERDICT_COLUMNS = [
     "port_mbps",
     "port_bound",
     "arrays_needed_ports",
+    "protection",
+    "protection_source",
+    "protection_write_penalty",
+    "protection_be_iops",
     "clone_type",
     "capacity_gb_per_desktop",
     "capacity_tb",
@@ -547,12 +562,34 @@ def capability(results, sources_df, claims_register=None):
     return pd.DataFrame(rows, columns=CAPABILITY_COLUMNS)
 
 
-def arrays(results, sources_df, register=None):
+def protection_of(setup_wide, source_id: str, configuration: str) -> dict:
+    """How a tested configuration protects its data as its document states it: test_setup.csv
+    factor ``protection`` (the configuration's line, else the document's; ``not_stated`` when
+    neither). Keys: protection (``test_setup.PROTECTION``), protection_source
+    (``text_file:L<line>``), protection_write_penalty (``scenario.WRITE_PENALTY`` of a classic RAID
+    level the document states, back-end I/Os per front-end write; None for any other protection:
+    RAID DP, FlexiRemap or not stated pay no classic penalty the document states)."""
+    from ..raw import test_setup
+    from .scenario import WRITE_PENALTY
+
+    value, src = test_setup.lookup(setup_wide, source_id, configuration, "protection")
+    value = value or "not_stated"
+    classic = value in WRITE_PENALTY and value != "none"
+    return {
+        "protection": value,
+        "protection_source": src,
+        "protection_write_penalty": float(WRITE_PENALTY[value]) if classic else None,
+    }
+
+
+def arrays(results, sources_df, register=None, setup_wide=None):
     """Per tested configuration (source and configuration of its capability rows): storage
-    ports and controllers from test-bed records. Columns: source_id, configuration, ports,
-    gbps, port_mbps (ports x Gb/s x 125), port_bound (``eq``; ``lt`` when an audit register
-    entry names a port record: the ports also carried other traffic), port_text, controllers,
-    controllers_record.
+    ports and controllers from test-bed records, and the protection its document states
+    (``protection_of``). Columns: source_id, configuration, ports, gbps, port_mbps (ports x Gb/s
+    x 125), port_bound (``eq``; ``lt`` when an audit register entry names a port record: the
+    ports also carried other traffic), port_text, controllers, controllers_record, protection,
+    protection_source, protection_write_penalty. ``setup_wide``: ``test_setup.wide`` of
+    test_setup.csv (read when None).
 
     Ports: a ``storage_ports`` record with a speed (``port_speed``, ``network_speed``,
     ``fc_port_speed``) on the same line; else ``fc_ports_per_adapter`` x
@@ -560,6 +597,10 @@ def arrays(results, sources_df, register=None):
     ``storage_controllers`` or ``storage_nodes``."""
     import pandas as pd
 
+    from ..raw import test_setup
+
+    if setup_wide is None:
+        setup_wide = test_setup.wide(test_setup.load_test_setup())
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]]
     speeds = ("port_speed", "network_speed", "fc_port_speed")
     named = {}
@@ -621,6 +662,7 @@ def arrays(results, sources_df, register=None):
                     "port_text": text,
                     "controllers": controllers,
                     "controllers_record": ctl["record_id"].iloc[0] if len(ctl) else "",
+                    **protection_of(setup_wide, sid, conf),
                 }
             )
     return pd.DataFrame(
@@ -635,6 +677,9 @@ def arrays(results, sources_df, register=None):
             "port_text",
             "controllers",
             "controllers_record",
+            "protection",
+            "protection_source",
+            "protection_write_penalty",
         ],
     )
 
@@ -649,30 +694,124 @@ def validate_clone_type(clone_type) -> str:
     return clone_type
 
 
-def capacity(results, sources_df) -> dict:
-    """Capacity per desktop by clone type from the documents of that clone type (sources.csv
-    ``clone_type`` ``full_clone`` or ``linked_clone``; a mixed test bed is left out), and the usable
-    capacity of each tested configuration. Returns ``{"per_desktop": {clone_type: {high, low,
-    written_gb, reduced_gb, swap_gb, text, records}}, "usable": [{source_id, configuration,
-    usable_tb, bound, text, records}]}``, GB per desktop and TB (decimal).
+# Where a modern template-image table names its provisioning mode (the record's locator), else
+# test_setup.csv's provisioning of the record's configuration, else not stated.
+MODE_IN_LOCATOR = {"(MCS)": "mcs", "(Provisioning)": "pvs", "(PVS)": "pvs"}
+
+
+def _swap(tb, m) -> tuple[float, str, str, float | None]:
+    """(swap GB, how, memory record, reservation GB or None) of one desktop ``memory`` record ``m``
+    with the reservation stated beside it in test-bed rows ``tb`` (``memory_reservation`` GB or
+    ``memory_reservation_percent``); the whole memory where no reservation is stated."""
+    res = tb[tb["metric"] == "memory_reservation"]
+    pct = tb[tb["metric"] == "memory_reservation_percent"]
+    if len(res):
+        r = float(res["value"].iloc[0])
+        how = f"{m['value']:g} - {r:g} GB reserved ({m['record_id']}, {res['record_id'].iloc[0]})"
+        return float(m["value"]) - r, how, m["record_id"], r
+    if len(pct):
+        r = float(m["value"]) * float(pct["value"].iloc[0]) / 100
+        how = f"{m['value']:g} GB, {pct['value'].iloc[0]:g} % reserved ({m['record_id']}, {pct['record_id'].iloc[0]})"
+        return float(m["value"]) - r, how, m["record_id"], r
+    return float(m["value"]), f"{m['value']:g} GB, no reservation stated ({m['record_id']})", m["record_id"], None
+
+
+def _first(x: tuple):
+    return x[0]
+
+
+def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
+    """Memory per desktop as each document states it: one line per desktop ``memory`` test-bed
+    record (infrastructure, launcher and controller VMs have their own metrics), with its era
+    (``era.ERA_OF_ROLE`` of the document's role), the reservation stated beside it and the swap it
+    leaves (memory - reservation, GB; the whole memory where none is stated), and how the desktops
+    were provisioned. Keys: era, source_id, record_id, memory_gb, reservation_gb (None: not
+    stated), swap_gb, how, clone_type (sources.csv, without ``_clone``), provisioning (``mcs``,
+    ``pvs``, ``linked_clone``, ``full_clone`` or ``not stated``: the locator's ``MODE_IN_LOCATOR``,
+    else test_setup.csv's provisioning of the record's configuration, else the document's clone
+    type when it has one, else not stated), provisioning_source.
+
+    Seed documents: only those of one scenario clone type (a mixed test bed's memory belongs to
+    no clone type) and only records without a worker class (the desktops, not a sizing table's
+    workload definition)."""
+    from ..raw import test_setup
+    from .era import ERA_OF_ROLE
+
+    if setup_wide is None:
+        setup_wide = test_setup.wide(test_setup.load_test_setup())
+    ok = results[results["used_in_analysis"] & (results["phase"] == "testbed")]
+    out = []
+    for _, d in sources_df.iterrows():
+        era = ERA_OF_ROLE.get(d.get("role", "seed"), "")
+        clone = str(d.get("clone_type", "")).removesuffix("_clone")
+        if not era or (era == "seed" and clone not in SCENARIO_CLONE_TYPES):
+            continue
+        tb = ok[ok["source_id"] == d["source_id"]]
+        if era == "seed":
+            tb = tb[tb["worker_class"] == ""]
+        seen = set()
+        for _, m in tb[tb["metric"] == "memory"].sort_values("record_id").iterrows():
+            sw, how, rid, res = _swap(tb[tb["configuration"] == m["configuration"]], m)
+            mode = next((v for k, v in MODE_IN_LOCATOR.items() if k in str(m["locator"])), "")
+            if (m["value"], m["configuration"], mode) in seen:  # a table restating the memory: one line
+                continue
+            seen.add((m["value"], m["configuration"], mode))
+            src = f"{m['record_id']} locator" if mode else ""
+            if not mode and m["configuration"]:
+                mode, src = test_setup.lookup(setup_wide, d["source_id"], m["configuration"], "provisioning")
+            if not mode and era == "seed":
+                mode, src = f"{clone}_clone", "sources.csv clone_type"
+            out.append(
+                {
+                    "era": era,
+                    "source_id": d["source_id"],
+                    "record_id": rid,
+                    "memory_gb": float(m["value"]),
+                    "reservation_gb": res,
+                    "swap_gb": sw,
+                    "how": how,
+                    "clone_type": clone,
+                    "provisioning": mode or "not stated",
+                    "provisioning_source": src,
+                }
+            )
+    return out
+
+
+def capacity(results, sources_df, setup_wide=None) -> dict:
+    """Capacity per desktop by era and clone type, the memory behind its swap, and the usable
+    capacity of each tested configuration. Returns ``{"per_desktop": {era: {clone_type: {high, low,
+    written_gb, reduced_gb, swap_gb, swap_gb_low, text, records}}}, "memory": [memory_lines],
+    "modes": {era: [{provisioning, memory_gb_low, memory_gb_high, swap_gb, written_gb, records}]},
+    "usable": [{source_id, configuration, usable_tb, bound, text, records}]}``, GB per desktop and
+    TB (decimal).
 
     written_gb: the most a desktop of that clone type wrote, before the vendor's data reduction
-    (``unreduced_capacity`` / desktops, derived, or a measured ``used_capacity_per_desktop``);
-    reduced_gb: the least after it (``used_capacity`` / desktops, derived, or a measured per-desktop
-    figure); swap_gb: memory - reservation (``memory``, ``memory_reservation`` or
-    ``memory_reservation_percent``; the whole memory where no reservation is stated). high =
-    written + the largest swap (what the scenario sizes with: no data-reduction credit, since the
-    reduction of identical synthetic clones is a test artefact); low = reduced + the smallest swap.
-    Usable: a test-bed ``usable_capacity``; else active drives x usable capacity per drive
-    (``active_drives``, ``drive_usable_capacity``, derived); else used capacity / its percentage of
-    the physical capacity (``used_capacity``, ``used_capacity_percent``, derived)."""
+    (``unreduced_capacity`` / desktops, derived, or a measured ``used_capacity_per_desktop``), from
+    the seed documents of that clone type (sources.csv ``clone_type`` ``full_clone`` or
+    ``linked_clone``; a mixed test bed is left out): the only documents that measured it (the modern
+    documents state no capacity per desktop), so both eras take it; reduced_gb: the least after it
+    (``used_capacity`` / desktops, derived, or a measured per-desktop figure). swap_gb: memory -
+    reservation (``memory_lines``) of the era's own desktops: the seed documents of that clone type
+    for ``seed``, every modern document's desktops for ``modern`` (their memory does not depend on
+    the clone type; no reservation stated: the whole memory). high = written + the largest swap
+    (what the scenario sizes with: no data-reduction credit, since the reduction of identical
+    synthetic clones is a test artefact); low = reduced + the smallest swap.
 
+    modes: per era, the provisioning modes its documents state (``memory_lines`` provisioning: MCS,
+    Citrix Provisioning, linked or full clones; ``not stated`` where a template table names none)
+    with their memory and swap; ``written_gb`` is None (not stated) where no document of the era
+    measured the space a desktop of that mode writes (every modern mode).
+
+    Usable: ``capacity_lines`` of each seed document."""
     ok = results[results["used_in_analysis"]]
     seeds = sources_df[sources_df["role"] == "seed"] if "role" in sources_df else sources_df
-    per = {}
+    mem = memory_lines(results, sources_df, setup_wide)
+    eras = list(dict.fromkeys(m["era"] for m in mem)) or ["seed"]
+    per = {e: {} for e in eras}
     for clone in SCENARIO_CLONE_TYPES:
         docs = seeds[seeds["clone_type"] == f"{clone}_clone"]
-        written, reduced, swap = [], [], []
+        written, reduced = [], []
         for _, d in docs.iterrows():
             r = ok[ok["source_id"] == d["source_id"]]
             n = float(d["desktops"])
@@ -688,44 +827,56 @@ def capacity(results, sources_df) -> dict:
                     x = tot.sort_values(["value", "record_id"], ascending=[False, True]).iloc[0]
                     how = f"{x['value']:,.0f} GB / {n:,.0f} desktops ({x['record_id']}, derived)"
                     into.append((float(x["value"]) / n, how, x["record_id"]))
-            tb = r[(r["phase"] == "testbed") & (r["worker_class"] == "")]
-            mem = tb[tb["metric"] == "memory"].sort_values("record_id")
-            if len(mem):
-                m = mem.iloc[0]
-                res = tb[tb["metric"] == "memory_reservation"]
-                pct = tb[tb["metric"] == "memory_reservation_percent"]
-                if len(res):
-                    v = float(m["value"] - res["value"].iloc[0])
-                    how = (
-                        f"{m['value']:g} - {res['value'].iloc[0]:g} GB reserved "
-                        f"({m['record_id']}, {res['record_id'].iloc[0]})"
-                    )
-                elif len(pct):
-                    v = float(m["value"]) * (1 - float(pct["value"].iloc[0]) / 100)
-                    how = (
-                        f"{m['value']:g} GB, {pct['value'].iloc[0]:g} % reserved "
-                        f"({m['record_id']}, {pct['record_id'].iloc[0]})"
-                    )
-                else:
-                    v, how = float(m["value"]), f"{m['value']:g} GB, no reservation stated ({m['record_id']})"
-                swap.append((v, how, m["record_id"]))
         if not written:
             continue
         w, rd = max(written), min(reduced) if reduced else max(written)
-        sw_hi, sw_lo = (max(swap), min(swap)) if swap else ((0.0, "swap not stated", ""), (0.0, "", ""))
-        per[clone] = {
-            "written_gb": w[0],
-            "reduced_gb": rd[0],
-            "swap_gb": sw_hi[0],
-            "high": w[0] + sw_hi[0],
-            "low": rd[0] + sw_lo[0],
-            "text": f"written {w[1]} + swap {sw_hi[1]}; after the vendor's data reduction {rd[1]}",
-            "records": " ".join(dict.fromkeys(x for x in (w[2], sw_hi[2], rd[2]) if x)),
-        }
+        for e in eras:
+            swap = [
+                (m["swap_gb"], m["how"], m["record_id"])
+                for m in mem
+                if m["era"] == e and (e != "seed" or m["clone_type"] == clone)
+            ]
+            # among equal swaps, the first record
+            sw_hi, sw_lo = (
+                (max(swap, key=_first), min(swap, key=_first))
+                if swap
+                else ((0.0, "swap not stated", ""), (0.0, "", ""))
+            )
+            whose = "" if e == "seed" else " (the seed documents': the modern documents state no capacity per desktop)"
+            mine = "" if e == "seed" else f" of the {e} desktops"
+            per[e][clone] = {
+                "written_gb": w[0],
+                "reduced_gb": rd[0],
+                "swap_gb": sw_hi[0],
+                "swap_gb_low": sw_lo[0],
+                "high": w[0] + sw_hi[0],
+                "low": rd[0] + sw_lo[0],
+                "text": (
+                    f"written {w[1]}{whose} + swap{mine} {sw_hi[1]}; after the vendor's data reduction {rd[1]}"
+                    + (f" + the smallest swap {sw_lo[1]}" if sw_lo[2] and sw_lo[2] != sw_hi[2] else "")
+                ),
+                "records": " ".join(dict.fromkeys(x for x in (w[2], sw_hi[2], rd[2], sw_lo[2]) if x)),
+            }
+    modes = {e: [] for e in eras}
+    for e in eras:
+        for mode in dict.fromkeys(m["provisioning"] for m in mem if m["era"] == e):
+            ms = [m for m in mem if m["era"] == e and m["provisioning"] == mode]
+            clone = mode.removesuffix("_clone")
+            measured = e == "seed" and clone in per[e]
+            modes[e].append(
+                {
+                    "provisioning": mode,
+                    "memory_gb_low": min(m["memory_gb"] for m in ms),
+                    "memory_gb_high": max(m["memory_gb"] for m in ms),
+                    "swap_gb": max(m["swap_gb"] for m in ms),
+                    "written_gb": per[e][clone]["written_gb"] if measured else None,  # None: not stated
+                    "records": " ".join(m["record_id"] for m in ms),
+                }
+            )
     usable = []
     for sid in seeds["source_id"]:
         usable += capacity_lines(results, sid)
-    return {"per_desktop": per, "usable": usable}
+    return {"per_desktop": per, "memory": mem, "modes": modes, "usable": usable}
 
 
 _RAID = re.compile(r"RAID-?(\d+)\s*\((\d+)D\+(\d+)[DP]\)")
@@ -959,6 +1110,15 @@ def _phase_row(head: dict, phase: str, cond: str, d: dict, mine: list[dict], a: 
         record_ids="",
         note="",
     )
+    # the array's own protection (protection_of): a back end only where its document states a classic RAID
+    wp, rs = a.get("protection_write_penalty"), d.get("read_share")
+    row.update(
+        protection=a.get("protection") or "not_stated",
+        protection_source=a.get("protection_source") or "",
+        protection_write_penalty=wp,
+    )
+    if wp is not None and rs is not None and not math.isnan(rs):
+        row["protection_be_iops"] = fe * (rs + (1 - rs) * wp)
     if a.get("port_mbps") and mbps is not None and not math.isnan(mbps):  # no I/O size known: no port constraint
         row["arrays_needed_ports"] = _ceil(mbps / a["port_mbps"])
     b, seen, over = _best(mine, want, cond, target)
@@ -1039,11 +1199,12 @@ def _kind(cap_row: dict) -> str:
     return KINDS[1] if cap_row.get("controller_headroom") else KINDS[0]
 
 
-def _capacity(rows: list[dict], inputs: dict, sid: str, conf: str, clone: str, desktops: int) -> None:
-    """Capacity for the scenario's desktops by clone type, beside the configuration's usable
-    capacity, and the arrays that capacity needs (``ceil(capacity_tb / usable_tb)``)."""
+def _capacity(rows: list[dict], inputs: dict, sid: str, conf: str, clone: str, desktops: int, era: str) -> None:
+    """Capacity for the scenario's desktops by era and clone type (``capacity``: the figure
+    ``scenario.size`` also reads), beside the configuration's usable capacity, and the arrays that
+    capacity needs (``ceil(capacity_tb / usable_tb)``)."""
     facts = inputs.get("capacity_by_clone") or {}
-    per = (facts.get("per_desktop") or {}).get(clone)
+    per = ((facts.get("per_desktop") or {}).get(era) or {}).get(clone)
     lines = [u for u in facts.get("usable") or [] if u["source_id"] == sid and u["configuration"] in (conf, "")]
     lines.sort(key=lambda u: u["configuration"] != conf)
     us = [u for u in lines if u.get("kind", "usable") == "usable" and u.get("usable_tb") is not None]
@@ -1117,7 +1278,8 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     """Verdict rows (``VERDICT_COLUMNS``, as dicts) for the scenario: ``size_rows`` are
     ``scenario.size`` rows as dicts (phase, fe_iops, fe_iops_pi90_high, io_size_kb,
     throughput_mbps); ``inputs`` has ``capability`` and ``arrays`` (``to_inputs``);
-    ``params`` the validated scenario (desktops); ``prices`` USD per array by
+    ``params`` the validated scenario (desktops, era: the capacity's era, default
+    ``inputs["default_era"]``; clone_type; latency_target_ms); ``prices`` USD per array by
     ``source_id[:configuration]``. Sorted by source (inputs order), configuration, condition,
     phase. The JavaScript twin (static/verdicts.js ``verdicts``) returns the same rows."""
     cap = inputs.get("capability", [])
@@ -1128,6 +1290,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
     desktops = params["desktops"]
     clone = validate_clone_type(params.get("clone_type", "linked"))
     target = validate_latency_target(params.get("latency_target_ms", DEFAULT_LATENCY_TARGET_MS))
+    era = params.get("era") or inputs.get("default_era")
     for sid, conf in configs:
         mine = [c for c in cap if c["source_id"] == sid and c["configuration"] == conf]
         a = arr.get((sid, conf), arr.get((sid, ""), {}))
@@ -1143,7 +1306,7 @@ def verdicts(size_rows: list[dict], inputs: dict, params: dict, prices: dict | N
         }
         for cond in ("normal", "failover"):
             rows = [_phase_row(head, phase, cond, demand[phase], mine, a) for phase in SCENARIO_PHASES]
-            _capacity(rows, inputs, sid, conf, clone, desktops)
+            _capacity(rows, inputs, sid, conf, clone, desktops, era)
             _bind(rows, cond, price, desktops)
             out += rows
     return [{k: r.get(k) for k in VERDICT_COLUMNS} for r in out]

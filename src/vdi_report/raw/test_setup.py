@@ -4,8 +4,9 @@ document (and configuration) and factor.
 Columns (``SETUP_COLUMNS``): ``source_id`` (sources.csv), ``configuration`` (vocabulary
 ``configuration``; empty: every configuration of the document), ``factor`` (one of ``FACTORS``),
 ``value`` (for ``provisioning`` one of ``PROVISIONING``; for ``profile_storage`` one of
-``PROFILE_STORAGE``; free text otherwise), ``basis`` (``stated``: the quoted line says so;
-``assumed``: the document does not state it and ``note`` says why the value is taken),
+``PROFILE_STORAGE``; for ``protection`` one of ``PROTECTION``; free text otherwise), ``basis``
+(``stated``: the quoted line says so; ``assumed``: the document does not state it and ``note``
+says why the value is taken),
 ``text_file`` (one of the source's ``text_files``), ``line`` (1-based line of ``text_file``),
 ``quote`` (verbatim, on that line) and ``note``.
 
@@ -15,7 +16,9 @@ Factors (issue 24, shared/FIELD.md):
   Enterprise EUX actions, Login VSI timers, Vdbench, a targeted IOPS load);
 - ``provisioning``: how the desktops were created (``PROVISIONING``);
 - ``profile_storage``: where user-profile I/O lands (``PROFILE_STORAGE``);
-- ``write_cache``: where a Citrix Provisioning target's write cache lives.
+- ``write_cache``: where a Citrix Provisioning target's write cache lives;
+- ``protection``: how the tested array protects its data (``PROTECTION``): a classic RAID level
+  only where the document describes it for the tested configuration, ``not_stated`` otherwise.
 
 ``load_test_setup`` validates the file (every problem named by file, line, column and value);
 ``wide`` turns it into one row per source and configuration with a column per factor and a
@@ -33,7 +36,7 @@ from .. import config
 
 SETUP_FILE = config.RAW_DIR / "test_setup.csv"
 SETUP_COLUMNS = ["source_id", "configuration", "factor", "value", "basis", "text_file", "line", "quote", "note"]
-FACTORS = ("load_tool", "probes", "provisioning", "profile_storage", "write_cache")
+FACTORS = ("load_tool", "probes", "provisioning", "profile_storage", "write_cache", "protection")
 # Desktop provisioning (shared/FIELD.md): Citrix Machine Creation Services, Citrix Provisioning
 # (streamed from the provisioning server, reads served from its memory: register D-RA2053-02),
 # VMware Horizon linked, instant or full clones.
@@ -41,6 +44,18 @@ PROVISIONING = ("mcs", "pvs", "linked_clone", "instant_clone", "full_clone", "mi
 # Where profile I/O lands: on the desktop's own disk (local profiles), in profile containers on
 # a file service running on the same storage, or on a separate file service (not counted).
 PROFILE_STORAGE = ("desktop_disk", "containers_same_storage", "file_service_separate", "not_stated")
+# How an array protects its data as its document states it (issue 25; shared/FIELD.md): classic
+# RAID levels (the keys of models.scenario.WRITE_PENALTY, whose write penalty applies), NetApp RAID
+# DP (double parity under WAFL), AccelStor FlexiRemap (no traditional RAID), or not stated.
+PROTECTION = ("raid10", "raid5", "raid6", "raid_dp", "flexiremap", "not_stated")
+PROTECTION_LABELS = {
+    "raid10": "RAID 10",
+    "raid5": "RAID 5",
+    "raid6": "RAID 6",
+    "raid_dp": "RAID DP",
+    "flexiremap": "FlexiRemap",
+    "not_stated": "not stated",
+}
 BASES = ("stated", "assumed")
 
 
@@ -80,7 +95,7 @@ def load_test_setup(path: Path = SETUP_FILE, raw_dir: Path | None = None) -> pd.
     srcs = sources.load_sources(Path(raw_dir) if raw_dir else path.parent).set_index("source_id")
     confs = set(config.CONFIGURATIONS)
     problems = []
-    allowed = {"provisioning": PROVISIONING, "profile_storage": PROFILE_STORAGE}
+    allowed = {"provisioning": PROVISIONING, "profile_storage": PROFILE_STORAGE, "protection": PROTECTION}
     seen: dict[tuple, int] = {}
     for i, r in df.iterrows():
         line = i + 2

@@ -322,9 +322,9 @@ def calibration_table(cal: pd.DataFrame) -> pd.DataFrame:
 
 def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
     """The scenario (``scenario.size``) per phase: front end with its interval, read share,
-    back end, throughput, capacity per desktop (space the documents measured per desktop in their
-    tests, fresh clones with profiles at most: a floor for a production desktop, not a sizing
-    rule) and which arrays demonstrably carried it. The rate warnings are the prose's
+    back end, throughput, capacity per desktop of the scenario's era and clone type (written space
+    the documents measured + the era's swap: ``verdicts.capacity``, the per-array answers' figure)
+    and which arrays demonstrably carried it. The rate warnings are the prose's
     (``fmt_how``), next to the table, not a column of it."""
     return pd.DataFrame(
         {
@@ -347,12 +347,15 @@ def sizing_table(t: pd.DataFrame) -> pd.DataFrame:
                 )
             ],
             "Throughput, MB/s": t["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt_number(x)),
-            "Capacity per desktop (measured in the tests: a floor)": [
-                f"{fmt_number(lo)}–{fmt_number(hi)} GB ({fmt_number(tb)} TB at the high end)"
+            "Capacity per desktop (written + swap)": [
+                f"{fmt_number(lo)}–{fmt_number(hi)} GB, {clone} clones ({fmt_number(tb)} TB at the high end)"
                 if pd.notna(hi)
                 else "not stated"
-                for lo, hi, tb in zip(
-                    t["capacity_gb_per_desktop_low"], t["capacity_gb_per_desktop_high"], t["capacity_tb_high"]
+                for lo, hi, tb, clone in zip(
+                    t["capacity_gb_per_desktop_low"],
+                    t["capacity_gb_per_desktop_high"],
+                    t["capacity_tb_high"],
+                    t["clone_type"],
                 )
             ],
             "Demonstrably carried by (" + t["condition"].iloc[0] + ")": t["carried_by"],

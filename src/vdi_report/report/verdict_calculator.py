@@ -25,11 +25,14 @@ COLUMNS = {
     "arrays_needed": "Arrays (estimate)",
     "arrays_needed_top": "Arrays (interval top)",
     "arrays_needed_ports": "Arrays (ports)",
+    "capacity_gb_per_desktop": "GB per desktop (era, clone type)",
     "arrays_needed_capacity": "Arrays (capacity)",
     "arrays_needed_binding": "Arrays needed (binding)",
     "arrays_needed_kind": "Count",
     "usd_per_desktop": "$ per desktop",
     "proxy_arrays_needed": "Proxy arrays (not a test)",
+    "protection": "Protection (document)",
+    "protection_write_penalty": "Write penalty (classic RAID stated)",
 }
 
 
@@ -83,6 +86,12 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
     var pre = (c === "usd_per_desktop" || c === "arrays_needed_binding") && r.arrays_needed_kind &&
       r.arrays_needed_kind !== "exact" ? "at most " : "";
     if (c === "usd_per_desktop") return pre + "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
+    // GB per desktop and a write penalty as the report prints them (tables.fmt_number)
+    if (c === "capacity_gb_per_desktop" || c === "protection_write_penalty") {{
+      if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+      if (Math.abs(v) >= 10) return String(Number(v.toFixed(1)));
+      return String(Number(v.toPrecision(3)));
+    }}
     return pre + Math.round(v).toLocaleString("en-US");
   }}
   function update() {{
@@ -101,7 +110,10 @@ with your quote per array (no document states a price), $ per desktop = arrays Ã
       var lt = document.getElementById("calc-latency_target_ms");
       p.latency_target_ms = lt && lt.value !== "" ? Number(lt.value) : params.latency_target_ms;
       var cond = p.failover === "controller" ? "failover" : "normal";
-      var rows = VdiVerdicts.verdicts(VdiSizing.size(params, inputs, cur.profile, "calculator"), inputs, p, prices)
+      // the sizing rows carry the same clone type's capacity per desktop as the per-array rows
+      var withClone = Object.assign({{}}, params, {{ clone_type: p.clone_type }});
+      var sized = VdiSizing.size(withClone, inputs, cur.profile, "calculator");
+      var rows = VdiVerdicts.verdicts(sized, inputs, p, prices)
         .filter(function (r) {{ return r.condition === cond; }});
       body.innerHTML = rows.map(function (r) {{
         var key = r.source_id + (r.configuration ? ":" + r.configuration : "");

@@ -96,7 +96,13 @@
     var k = 1.0 / (1.0 - p.headroom);
     var wp = inputs.write_penalty[p.raid];
     var cond = p.failover === "controller" ? "failover" : "normal";
-    var cap = inputs.capacity_gb_per_desktop || {};
+    // the one capacity per desktop (verdicts.capacity): the era's swap, the clone type's written space
+    var clone = params.clone_type === undefined || params.clone_type === null || params.clone_type === "" ?
+      "linked" : params.clone_type;
+    if (inputs.lists.clone_types.indexOf(clone) < 0) {
+      throw new Error("unknown clone_type " + JSON.stringify(clone) + "; use " + inputs.lists.clone_types.join(" or "));
+    }
+    var cap = (((inputs.capacity_by_clone || {}).per_desktop || {})[p.era] || {})[clone] || {};
     var wRef = e.login_window_min, steady, iol;
     if (profile) {
       wRef = (profile.login.login_window_min === undefined) ? null : profile.login.login_window_min;
@@ -163,7 +169,7 @@
         era: p.era, figures: source, note: note, bound: profile ? "eq" : (fig.bound || "eq"), desktops: p.desktops, concurrency: p.concurrency, headroom: p.headroom,
         boot_window_min: p.boot_window_min, login_window_min: p.login_window_min,
         reference_login_window_min: phase === "login" ? fl(wRef) : NaN, raid: p.raid, failover: p.failover,
-        active_desktops: active, desktops_sized: sized, boot_rate_per_min: bootRate, login_rate_per_min: loginRate,
+        clone_type: clone, active_desktops: active, desktops_sized: sized, boot_rate_per_min: bootRate, login_rate_per_min: loginRate,
         per_desktop: per[0], per_desktop_pi90_low: per[1], per_desktop_pi90_high: per[2],
         fe_iops: fe[0], fe_iops_pi90_low: fe[1], fe_iops_pi90_high: fe[2], read_share: rs, write_penalty: wp,
         be_iops: fe[0] * factor, be_iops_pi90_low: fe[1] * factor, be_iops_pi90_high: fe[2] * factor,

@@ -39,6 +39,7 @@
                  "vantage", "latency_ms", "latency_text", "busiest_resource", "busiest_text", "at_limit",
                  "capability_status", "binding_resource", "status_text", "status_records", "verdict",
                  "arrays_needed", "arrays_needed_top", "port_mbps", "port_bound", "arrays_needed_ports",
+                 "protection", "protection_source", "protection_write_penalty", "protection_be_iops",
                  "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb", "usable_bound", "arrays_needed_capacity",
                  "capacity_text", "arrays_needed_binding", "binding_constraint", "arrays_needed_kind", "price_usd", "usd_per_desktop", "proxy_iops",
                  "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "latency_target_ms", "note", "record_ids"];
@@ -68,9 +69,9 @@
     return isNum(prices[sid]) ? prices[sid] : null;
   }
 
-  function capacity(rows, inputs, sid, conf, clone, desktops) {
+  function capacity(rows, inputs, sid, conf, clone, desktops, era) {
     var facts = inputs.capacity_by_clone || {};
-    var per = (facts.per_desktop || {})[clone];
+    var per = ((facts.per_desktop || {})[era] || {})[clone];
     var lines = (facts.usable || []).filter(function (u) {
       return u.source_id === sid && (u.configuration === conf || u.configuration === "");
     });
@@ -92,6 +93,7 @@
 
   function verdicts(sizeRows, inputs, params, prices) {
     var clone = params.clone_type === undefined ? "linked" : params.clone_type;
+    var era = params.era || inputs.default_era;  // capacity per desktop by era and clone type
     var target = params.latency_target_ms === undefined || params.latency_target_ms === null ?
       DEFAULT_LATENCY_TARGET_MS : Number(params.latency_target_ms);
     if (!(isFinite(target) && target > 0)) {
@@ -144,7 +146,12 @@
            "proxy_verdict", "proxy_arrays_needed", "proxy_usd_per_desktop", "usd_per_desktop", "arrays_needed_binding",
            "binding_constraint", "verdict", "clone_type", "capacity_gb_per_desktop", "capacity_tb", "usable_tb",
            "usable_bound", "arrays_needed_capacity", "capability_status", "binding_resource", "status_text",
-           "status_records", "arrays_needed_kind"].forEach(function (k) { row[k] = null; });
+           "status_records", "arrays_needed_kind", "protection_be_iops"].forEach(function (k) { row[k] = null; });
+          // the array's own protection (verdicts.protection_of): a back end only where its document states a classic RAID
+          var wp = isNum(a.protection_write_penalty) ? a.protection_write_penalty : null, rs = d.read_share;
+          row.protection = a.protection || "not_stated"; row.protection_source = a.protection_source || "";
+          row.protection_write_penalty = wp;
+          if (wp !== null && isNum(rs)) { row.protection_be_iops = fe * (rs + (1 - rs) * wp); }
           // no I/O size known (the modern documents report no throughput): no port constraint
           if (isNum(a.port_mbps) && a.port_mbps > 0 && isNum(mbps)) { row.arrays_needed_ports = ceil(mbps / a.port_mbps); }
           if (b) {
@@ -185,7 +192,7 @@
           }
           return row;
         });
-        capacity(rows, inputs, sid, conf, clone, desktops);
+        capacity(rows, inputs, sid, conf, clone, desktops, era);
         var determined = rows.every(function (r) { return r.arrays_needed !== null; });
         if (determined) {
           // the most arrays; among equals the most definite count (KINDS), then the tightest

@@ -993,28 +993,9 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             "**Usable capacity per array, as each document states it** (the capacity column above):\n\n{items}",
             items="\n".join(f"- {x}" for x in lines),
         )
-    facts = ctx.sizing_inputs.get("capacity_by_clone") or {}
-    clone = ctx.params.get("clone_type", "linked")
-    per = (facts.get("per_desktop") or {}).get(clone)
-    if per:
-        usable = "; ".join(  # in short: the lines with their records are the table's capacity column
-            f"{_short(*_vendor_conf(ctx, u['source_id'], u['configuration']))} {u.get('kind', 'usable')}"
-            + (f" {fmt.num(u['usable_tb'])} TB" if u.get("usable_tb") is not None else "")
-            for u in facts.get("usable", [])
-        )
-        say(
-            "**Capacity** ({clone} clones, `CLONE_TYPE`): {high} GB per desktop, {text}; {total} TB for {desktops} "
-            "desktops (no data-reduction credit: the reduction of identical synthetic clones is a test artefact; after "
-            "the vendor's stated reduction, {low} GB per desktop). Only a usable figure sizes capacity (raw and "
-            "physical are not usable): {usable}.",
-            clone=clone,
-            high=fmt.num(per["high"]),
-            text=per["text"],
-            total=fmt.num(ctx.params["desktops"] * per["high"] / 1000),
-            desktops=fmt.num(ctx.params["desktops"]),
-            low=fmt.num(per["low"]),
-            usable=usable,
-        )
+    for line in (capacity_sentence(ctx), protection_sentence(ctx, rows)):
+        if line:
+            say("{x}", x=line)
     if not prices and rows["arrays_needed_binding"].notna().any():
         from ..charts import price_chart
 
@@ -1024,6 +1005,105 @@ def per_array(ctx, rows: pd.DataFrame) -> None:
             "scenario (no document states a price: the x axis is your quote)",
             "answers-price",
         )
+
+
+def capacity_sentence(ctx) -> str:
+    """The scenario's capacity per desktop (``sizing_scenario``: the era's and clone type's figure
+    of ``capacity_by_clone``, the one the per-array table and the calculator use), how it is made,
+    the provisioning modes the era's documents state with their memory (space written per desktop
+    not stated where no document measured it), and which capacity lines size arrays; "" without one."""
+    from ...raw.test_setup import PROVISIONING_LABELS
+
+    facts = ctx.sizing_inputs.get("capacity_by_clone") or {}
+    sz = ctx.sizing.iloc[0]
+    era, clone = sz["era"], sz["clone_type"]
+    per = ((facts.get("per_desktop") or {}).get(era) or {}).get(clone)
+    if not per or pd.isna(sz["capacity_gb_per_desktop_high"]):
+        return ""
+    usable = "; ".join(  # in short: the lines with their records are the table's capacity column
+        f"{_short(*_vendor_conf(ctx, u['source_id'], u['configuration']))} {u.get('kind', 'usable')}"
+        + (f" {fmt.num(u['usable_tb'])} TB" if u.get("usable_tb") is not None else "")
+        for u in facts.get("usable", [])
+    )
+    modes = "; ".join(
+        f"{PROVISIONING_LABELS.get(m['provisioning'], 'mode not named')}: "
+        + _gb_range(m["memory_gb_low"], m["memory_gb_high"])
+        + f" of memory ({m['records'].replace(' ', ', ')}), space written per desktop "
+        + (f"{fmt.num(m['written_gb'])} GB" if m.get("written_gb") is not None else "not stated")
+        for m in (facts.get("modes") or {}).get(era, [])
+    )
+    return fill(
+        "**Capacity** ({clone} clones, `CLONE_TYPE`; {era} era, `ERA`): {high} GB per desktop, {text}; {total} TB for "
+        "{desktops} desktops (no data-reduction credit: the reduction of identical synthetic clones is a test "
+        "artefact; after the vendor's stated reduction, {low} GB per desktop). Swap is the memory a desktop does "
+        "not reserve, from the era's own desktops; how the {era} desktops were provisioned: {modes}. {why}Only a "
+        "usable figure sizes capacity (raw and physical are not usable): {usable}.",
+        clone=clone,
+        era=ctx.label("era", era).lower(),
+        high=fmt.num(sz["capacity_gb_per_desktop_high"]),
+        text=per["text"],
+        total=fmt.num(sz["capacity_tb_high"]),
+        desktops=fmt.num(sz["desktops"]),
+        low=fmt.num(sz["capacity_gb_per_desktop_low"]),
+        modes=modes or "not stated",
+        why=_era_swap_note(facts, clone),
+        usable=usable,
+    )
+
+
+def _era_swap_note(facts: dict, clone: str) -> str:
+    """Why the default era sizes today's desktops: the swap of each era's desktops for ``clone``
+    (``capacity_by_clone``), as ERA changes it; "" when an era is missing."""
+    from ...models.scenario import DEFAULT_ERA
+
+    per = facts.get("per_desktop") or {}
+    eras = [e for e in config.ERAS if clone in (per.get(e) or {})]
+    if len(eras) < 2:
+        return ""
+    swaps = "; ".join(f"{e} {fmt.num(per[e][clone]['swap_gb'])} GB" for e in eras)
+    return f"The swap each era gives a desktop (`ERA`): {swaps}; the default, {DEFAULT_ERA}, sizes today's desktops. "
+
+
+def _gb_range(lo, hi) -> str:
+    return f"{fmt.num(lo)} GB" if lo == hi else f"{fmt.num(lo)}–{fmt.num(hi)} GB"
+
+
+def protection_lines(ctx, rows: pd.DataFrame) -> list[str]:
+    """Per tested configuration, its protection as its document states it (``array_verdicts``
+    ``protection``, ``protection_source``) and a classic RAID write penalty with the back end of
+    the scenario's login demand only where the document states a classic RAID level; otherwise
+    that no classic penalty applies."""
+    from ...raw.test_setup import PROTECTION_LABELS
+
+    cond = "failover" if ctx.params["failover"] == "controller" else "normal"
+    out = []
+    for (_sid, conf), g in rows[rows["condition"] == cond].groupby(["source_id", "configuration"], sort=False):
+        g = g.set_index("phase")
+        c = g.iloc[0]
+        what = PROTECTION_LABELS.get(c["protection"], c["protection"])
+        src = f" ({c['protection_source']})" if c["protection_source"] else ""
+        if pd.notna(c["protection_write_penalty"]):
+            be = g["protection_be_iops"].get("login")
+            tail = f"classic write penalty ×{fmt.num(c['protection_write_penalty'])}" + (
+                f": back end {fmt.num(be)} IOPS at the login demand" if be is not None and pd.notna(be) else ""
+            )
+        else:
+            tail = "no classic RAID write penalty stated, none applied"
+        out.append(f"{_short(g['vendor'].iloc[0], conf, g['array'].iloc[0])}: {what}{src}; {tail}")
+    return out
+
+
+def protection_sentence(ctx, rows: pd.DataFrame) -> str:
+    """The per-array protection lines as one paragraph (``protection_lines``); "" without rows."""
+    lines = protection_lines(ctx, rows)
+    if not lines:
+        return ""
+    return fill(
+        "**Protection and write penalty, as each document states it** (`RAID` sizes your own array's back end in "
+        "the scenario; an array's own penalty applies only where its document describes a classic RAID level): "
+        "{items}.",
+        items="; ".join(lines),
+    )
 
 
 VANTAGE = {
