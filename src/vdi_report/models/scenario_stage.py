@@ -62,7 +62,9 @@ def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = Non
     from . import scenario, verdicts
 
     sizing = scenario.size(
-        {k: v for k, v in params.items() if k in parameters.SCENARIO_NAMES or k == "clone_type"},  # capacity by clone type
+        {
+            k: v for k, v in params.items() if k in parameters.SCENARIO_NAMES or k == "clone_type"
+        },  # capacity by clone type
         inputs,
         profile,
         Path(params["profile_file"]).name if params.get("profile_file") else "",
