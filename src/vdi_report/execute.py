@@ -23,6 +23,7 @@ echoed by Make only with ``VERBOSE=1``.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -185,6 +186,19 @@ def _stop(signum, frame):  # noqa: ARG001 - signal handler signature
     raise KeyboardInterrupt
 
 
+class _DeclaredParameters(logging.Filter):
+    """Drops papermill's "Passed unknown parameter: NAME" for a NAME ``parameters.PARAMETERS``
+    declares: the report notebook sets its defaults from that declaration (no name typed in its
+    parameters cell, so papermill cannot see them); an undeclared name still gets the warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from .parameters import PARAMETERS
+
+        msg = record.getMessage()
+        prefix = "Passed unknown parameter: "
+        return not (msg.startswith(prefix) and msg[len(prefix) :] in {p.name for p in PARAMETERS})
+
+
 def main(argv: list[str]) -> int:
     """Execute the notebook (papermill) into a scratch file; publish it only on success; put the
     stage's tables back when it fails or is stopped."""
@@ -224,6 +238,7 @@ def main(argv: list[str]) -> int:
     from papermill.cli import papermill
     from papermill.exceptions import PapermillExecutionError
 
+    logging.getLogger("papermill").addFilter(_DeclaredParameters())
     socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
     _register_engine(socket_dir)
     args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :], "--engine", ENGINE]

@@ -141,3 +141,22 @@ def test_sigterm_stops_the_stage_and_its_kernel(tmp_path):
             break
         time.sleep(0.1)
     assert not Path(f"/proc/{kernel}").exists(), "the kernel outlived its stage"
+
+
+def test_papermill_warns_only_of_parameters_the_project_does_not_declare():
+    """The report notebook's defaults come from parameters.PARAMETERS (no name typed in its
+    parameters cell), so papermill would call every declared parameter unknown: those warnings
+    are dropped, an undeclared name still warns."""
+    import logging
+
+    from vdi_report import parameters
+
+    f = execute._DeclaredParameters()
+
+    def rec(msg):
+        return logging.LogRecord("papermill", logging.WARNING, __file__, 1, msg, None, None)
+
+    for p in parameters.PARAMETERS:
+        assert not f.filter(rec(f"Passed unknown parameter: {p.name}"))
+    assert f.filter(rec("Passed unknown parameter: desktopz"))
+    assert f.filter(rec("Input Notebook: notebooks/10_report.ipynb"))

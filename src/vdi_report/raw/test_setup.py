@@ -41,6 +41,14 @@ FACTORS = ("load_tool", "probes", "provisioning", "profile_storage", "write_cach
 # (streamed from the provisioning server, reads served from its memory: register D-RA2053-02),
 # VMware Horizon linked, instant or full clones.
 PROVISIONING = ("mcs", "pvs", "linked_clone", "instant_clone", "full_clone", "mixed")
+PROVISIONING_LABELS = {  # the report's words for each (the per-array capacity lines)
+    "mcs": "Citrix MCS",
+    "pvs": "Citrix Provisioning",
+    "linked_clone": "Horizon linked clones",
+    "instant_clone": "Horizon instant clones",
+    "full_clone": "Horizon full clones",
+    "mixed": "mixed clone types",
+}
 # Where profile I/O lands: on the desktop's own disk (local profiles), in profile containers on
 # a file service running on the same storage, or on a separate file service (not counted).
 PROFILE_STORAGE = ("desktop_disk", "containers_same_storage", "file_service_separate", "not_stated")
