@@ -83,13 +83,16 @@ def size(argv: list[str]) -> int:
     for p in stages.PARAMETERS:
         v = values.get(p.var, p.default)
         params[p.name] = os.path.abspath(v) if p.path and v else v
-    from .report.context import Context
+    from .models import scenario_stage
 
-    try:
-        table = Context(params).sizing
+    try:  # computed for these parameters by the scenario stage's own code (nothing written)
+        table = scenario_stage.sizing_of(params)
     except FileNotFoundError as exc:
         print(f"vdi-report size: {exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:  # e.g. a profile file that cannot be read
+        print(f"vdi-report size: {exc}", file=sys.stderr)
+        return 2
     if a.format == "csv":
         from .files import FLOAT_FORMAT
 

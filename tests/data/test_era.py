@@ -83,7 +83,7 @@ def test_planning_rows_by_era_count_documents_not_runs(plans, sources_df):
     # modern boot: the average over the boot (RA2022-0071, RA2053-0044) bounds the peak from below
     mboot = p.loc[("modern", "boot peak per boot rate")]
     assert mboot["bound"] == "gt" and pd.isna(mboot["pi90_low"]) and pd.isna(mboot["pi90_high"])  # a bound: no interval
-    assert mboot["interval_spans"] == "lower bound" and mboot["read_share_basis"].startswith("assumed")
+    assert mboot["interval_spans"] == "lower bound" and mboot["read_share_basis"].startswith("boot charts")
     assert mboot["estimate"] == pytest.approx(gmean([36480 / (880 / 18.9), 29426 / (1040 / 27.7)]))
 
 

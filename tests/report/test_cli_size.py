@@ -35,6 +35,28 @@ def test_size_json_and_text_give_the_same_phases(report_html):
     assert "Boot storm" in text and "Login storm" in text and "Steady state" in text
 
 
+def test_size_computes_a_scenario_the_report_was_not_built_with(report_html):
+    """Any parameters, not only the build's: with DESKTOPS tripled (the others as built) the
+    steady state's front end triples (active desktops × average per desktop ÷ (1 − headroom)),
+    the per-desktop figures stay, and reports/ is not touched."""
+    import io
+
+    import pandas as pd
+
+    published = config.REPORTS_DIR / "sizing_scenario.csv"
+    before = published.read_bytes()
+    base = pd.read_csv(published).set_index("phase")
+    args = [a for a in _report_parameters() if not a.startswith("DESKTOPS=")]
+    n = int(base["desktops"].iloc[0]) * 3
+    proc = _size(*args, f"DESKTOPS={n}", "--format", "csv")
+    assert proc.returncode == 0, proc.stderr
+    got = pd.read_csv(io.StringIO(proc.stdout)).set_index("phase")
+    assert (got["desktops"] == n).all()
+    assert got.at["steady_state", "fe_iops"] == pytest.approx(3 * base.at["steady_state", "fe_iops"], rel=1e-6)
+    assert got.at["steady_state", "per_desktop"] == pytest.approx(base.at["steady_state", "per_desktop"])
+    assert published.read_bytes() == before
+
+
 def test_size_names_a_bad_parameter():
     proc = _size("DESKTOPS=0", "--format", "csv")
     assert proc.returncode == 2 and proc.stdout == ""

@@ -51,6 +51,34 @@ def _none_for_nan(rows: list[dict]) -> list[dict]:
     return [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()} for r in rows]
 
 
+def _size(params: dict, inputs: dict, profile: dict | None):
+    """``scenario.size`` of the scenario ``params`` (``scenario_params``): its scenario parameters
+    and clone type (capacity by clone type), the profile's file name recorded."""
+    from .. import parameters
+    from . import scenario
+
+    return scenario.size(
+        {k: v for k, v in params.items() if k in parameters.SCENARIO_NAMES or k == "clone_type"},
+        inputs,
+        profile,
+        Path(params["profile_file"]).name if params.get("profile_file") else "",
+    )
+
+
+def sizing_of(values: dict):
+    """The sizing scenario of report parameters ``values`` (papermill names; the others at their
+    defaults), computed as the stage computes it and typed as the catalogue's ``sizing_scenario``
+    (columns ``scenario.SIZE_COLUMNS``), without writing anything: what ``vdi-report size`` prints
+    for any parameters. Reads ``sizing_inputs`` (FileNotFoundError naming the make target when
+    the model stage has not run). Raises ValueError for an invalid parameter or profile file."""
+    from .. import catalogue
+    from . import scenario
+
+    params = scenario_params(values)
+    profile = scenario.read_profile(params["profile_file"]) if params["profile_file"] else None
+    return catalogue.validate("sizing_scenario", _size(params, catalogue.read("sizing_inputs"), profile))
+
+
 def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = None):
     """(sizing, verdicts) DataFrames of the scenario ``params`` (``scenario_params``):
     ``scenario.size`` (columns ``scenario.SIZE_COLUMNS``) and ``verdicts.verdicts`` with
@@ -58,17 +86,9 @@ def compute(params: dict, inputs: dict, prices: dict, profile: dict | None = Non
     ``verdicts.VERDICT_COLUMNS``). ``profile``: ``scenario.read_profile`` of the profile file."""
     import pandas as pd
 
-    from .. import parameters
-    from . import scenario, verdicts
+    from . import verdicts
 
-    sizing = scenario.size(
-        {
-            k: v for k, v in params.items() if k in parameters.SCENARIO_NAMES or k == "clone_type"
-        },  # capacity by clone type
-        inputs,
-        profile,
-        Path(params["profile_file"]).name if params.get("profile_file") else "",
-    )
+    sizing = _size(params, inputs, profile)
     rows = verdicts.verdicts(_none_for_nan(sizing.to_dict("records")), inputs, params, prices)
     return sizing, pd.DataFrame(rows, columns=verdicts.VERDICT_COLUMNS)
 
