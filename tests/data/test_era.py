@@ -161,7 +161,7 @@ def test_leave_one_lab_out_calibration(results):
     n_in = int((cal["verdict"] == "inside").sum())
     assert cov.iloc[0]["inside"] == n_in and cov.iloc[0]["checked"] == int((cal["verdict"] != "not checkable").sum())
     assert cov.iloc[1]["coverage"] == 0.0 and cov.iloc[1]["checked"] == len(cal)
-    none = era.calibration(results, boot.boot_storms(results), tau2_source="none")
+    none = era.calibration(results, boot.boot_storms(results), choices=era.EraChoices(tau2_source="none"))
     assert (none["verdict"] == none["range_verdict"]).all()  # none: the rows print the ranges, as before
 
 
