@@ -114,16 +114,20 @@ def boot_share_clause(ctx) -> str:
     b = p[(p["era"] == "modern") & (p["phase"] == "boot")]
     if not len(b) or not str(b["read_share_basis"].iloc[0]).startswith("boot charts"):
         return ""
+    prov = b["provisioning"].iloc[0]
+    w = p[(p["era"] == "modern") & (p["phase"] == "full_run")]
+    w = w[w["provisioning"] == prov] if (w["provisioning"] == prov).any() else w  # pooled: the MCS+PVS row
+    whole = (
+        fill(", not the whole runs' ({share})", share=fmt.pct(w["read_share"].iloc[0]))
+        if len(w) == 1 and pd.notna(w["read_share"].iloc[0])
+        else ""
+    )
     return fill(
         "; the modern boot's read share ({share}) is the boot charts' of {docs} (a boot runs no Login "
-        "Enterprise session, so that edition's probe setting does not reach it), not the whole runs' ({whole})",
+        "Enterprise session, so that edition's probe setting does not reach it){whole}",
         share=fmt.pct(b["read_share"].iloc[0]),
         docs=b["read_share_vendors"].iloc[0],
-        whole=fmt.pct(
-            p[(p["era"] == "modern") & (p["provisioning"] == b["provisioning"].iloc[0]) & (p["phase"] == "full_run")][
-                "read_share"
-            ].iloc[0]
-        ),
+        whole=whole,
     )
 
 
