@@ -266,9 +266,13 @@ $(VENV)/.installed: FORCE
 # $(call install_lock,VENV,LOCK): uv installs exactly LOCK into VENV (`uv pip sync`: hashes checked,
 # any package the lock does not list removed, e.g. JupyterLab from an environment made before it
 # moved to .venv-lab), then the project (editable, no dependencies) and its kernel. uv runs from
-# build/tools (installed there with pip on first use), outside the lock.
+# build/tools (installed there with pip on first use), outside the lock. --compile-bytecode: the
+# packages' .pyc are written once at install; without them (uv writes none by default, and
+# PYTHONDONTWRITEBYTECODE=1 forbids writing them later) every Python process of the build
+# compiled pandas, scipy, altair and statsmodels from source again: importing the build's
+# libraries took 11 s instead of 3 s, a one-parameter rebuild 61 s instead of 38 s.
 install_lock = $(need_uv); \
-  $(UV) pip sync --quiet --require-hashes --python $(1)/bin/python $(2); \
+  $(UV) pip sync --quiet --require-hashes --compile-bytecode --python $(1)/bin/python $(2); \
   $(UV) pip install --quiet --python $(1)/bin/python --no-deps -e .; \
   $(1)/bin/python -m ipykernel install --sys-prefix --name vdi-report --display-name "vdi-report" >/dev/null
 need_uv = test -x $(UV) || { python3 -m venv build/tools && build/tools/bin/pip install --quiet uv==$(UV_VERSION); }
