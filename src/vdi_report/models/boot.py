@@ -84,7 +84,7 @@ def boot_storms(
     from ..raw import sources, test_setup
 
     src = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
-    setup = test_setup.wide(test_setup.load_test_setup())
+    setup = test_setup.setup_wide()
     rows = []
     for sid, g in r.groupby("source_id", sort=True):
         dur = _pick(g[g["metric"] == "duration"])

@@ -144,7 +144,7 @@ def _setup() -> pd.DataFrame:
     """data/raw/test_setup.csv, one row per source and configuration (``raw.test_setup.wide``)."""
     from ..raw import test_setup
 
-    return test_setup.wide(test_setup.load_test_setup())
+    return test_setup.setup_wide()
 
 
 def provisioning_of(setup_wide: pd.DataFrame, source_id: str, configuration: str) -> str:
@@ -1084,6 +1084,21 @@ def _choice_notes(d: pd.DataFrame, peak_point: str, labels: dict[str, str]) -> s
     return out
 
 
+def _fill(t: pd.DataFrame, rows: pd.Index, column: str, values) -> None:
+    """``t.loc[row, column] = value`` for each of ``rows`` and ``values`` in turn, as one
+    assignment per column (a new column starts as NaN; the column's dtype ends as the cell-by-cell
+    assignments would leave it)."""
+    if not len(rows):
+        if column not in t.columns:
+            t[column] = np.nan
+        return
+    if column not in t.columns:
+        t[column] = np.nan
+    col = t[column].astype(object)
+    col.loc[rows] = list(values)
+    t[column] = col.infer_objects() if col.map(lambda v: isinstance(v, (int, float, np.number))).all() else col
+
+
 def planning_rows(
     results: pd.DataFrame,
     storms: pd.DataFrame,
@@ -1173,20 +1188,24 @@ def planning_rows(
                 r["pi90_high"] / s["pi90_low"],
             ]
     ch = chars.set_index("phase")
-    for i, r in t[t["era"] == "seed"].iterrows():
-        key = r["phase"] if r["phase"] in ch.index else "steady_state"
-        for c in ("read_share", "io_size_kb", "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors"):
-            t.loc[i, c] = ch.at[key, c] if c in ch.columns else np.nan
+    seed_rows = t.index[t["era"] == "seed"]
+    keys = [p if p in ch.index else "steady_state" for p in t.loc[seed_rows, "phase"]]
+    for c in ("read_share", "io_size_kb", "latency_ms", "read_share_vendors", "io_size_vendors", "latency_vendors"):
+        values = ch.loc[keys, c].to_numpy() if c in ch.columns else np.full(len(keys), np.nan)
+        _fill(t, seed_rows, c, values)
     t.loc[t["era"] == "seed", "read_share_basis"] = "the seeds' own phase (derived, median over vendors)"
     mp = modern_profile(results, sources_df, opts)
+    found, keys = [], []
     for i, r in t[t["era"] == "modern"].iterrows():
         key = (r["provisioning"], r["phase"])
         if key not in mp.index:  # e.g. the MCS-only boot rows when MCS and Provisioning are pooled
             group = provisioning_group("modern", pd.Series([r["provisioning"]]), opts.provisioning_pooling).iloc[0]
             key = (group, r["phase"])
         if key in mp.index:
-            for c in mp.columns:
-                t.loc[i, c] = mp.at[key, c]
+            found.append(i)
+            keys.append(key)
+    for c in mp.columns:
+        _fill(t, pd.Index(found), c, np.array([mp.at[k, c] for k in keys], dtype=object))
     t.loc[t["era"] == "modern", "io_size_vendors"] = ""
     t["identifiable"] = np.where(
         t["phase"] == "boot",

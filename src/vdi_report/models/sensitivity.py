@@ -26,8 +26,11 @@ specification used).
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
+import hashlib
 import itertools
+import pickle
 from types import SimpleNamespace
 
 import numpy as np
@@ -132,6 +135,10 @@ def planning_under(
 # runs whatever the options): ``sensitivity`` computes each once per grid, not once per
 # specification. A name era no longer has is skipped.
 CHOICE_INDEPENDENT = ("_modern_runs", "login_windows", "modern_profile")
+# Pure functions of models.era that many specifications call with equal arguments built anew
+# (document figures, pooled cells, boot rows, the era's variance floors): within the grid each
+# runs once per argument *content* (the arguments' pickled bytes), not per specification.
+CONTENT_KEYED = ("era_heterogeneity", "boot_rows", "pool", "grouped_runs", "document_figures")
 
 
 def _arg_key(v):
@@ -142,8 +149,11 @@ def _arg_key(v):
 @contextlib.contextmanager
 def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
     """Within the block, each function ``names`` of ``models.era`` runs once per set of arguments
-    (tables compared by identity, other arguments by value; a copy of the result is returned, so
-    a caller changing it changes no other call's). The block ends with the functions restored."""
+    (tables compared by identity, other arguments by value), and each of ``CONTENT_KEYED`` once
+    per argument content (a hash of the pickled arguments: equal tables built anew by another
+    specification hit; an argument that cannot be pickled calls the function). A copy of the
+    result is returned, so a caller changing it changes no other call's. The block ends with the
+    functions restored."""
     from . import era
 
     memo: dict = {}
@@ -160,12 +170,30 @@ def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
 
         return wrapper
 
+    by_content = {n: getattr(era, n) for n in CONTENT_KEYED if hasattr(era, n)}
+
+    def once_per_content(name, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            try:
+                blob = pickle.dumps((name, args, sorted(kwargs.items())), protocol=5)
+            except (pickle.PicklingError, TypeError, AttributeError):  # an argument that cannot be pickled
+                return func(*args, **kwargs)
+            key = ("content", hashlib.blake2b(blob, digest_size=20).digest())
+            if key not in memo:
+                memo[key] = func(*args, **kwargs)
+            return copy.deepcopy(memo[key])
+
+        return wrapper
+
     try:
         for n, f in saved.items():
             setattr(era, n, once(n, f))
+        for n, f in by_content.items():
+            setattr(era, n, once_per_content(n, f))
         yield
     finally:
-        for n, f in saved.items():
+        for n, f in {**saved, **by_content}.items():
             setattr(era, n, f)
 
 

@@ -600,7 +600,7 @@ def arrays(results, sources_df, register=None, setup_wide=None):
     from ..raw import test_setup
 
     if setup_wide is None:
-        setup_wide = test_setup.wide(test_setup.load_test_setup())
+        setup_wide = test_setup.setup_wide()
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]]
     speeds = ("port_speed", "network_speed", "fc_port_speed")
     named = {}
@@ -738,7 +738,7 @@ def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
     from .era import ERA_OF_ROLE
 
     if setup_wide is None:
-        setup_wide = test_setup.wide(test_setup.load_test_setup())
+        setup_wide = test_setup.setup_wide()
     ok = results[results["used_in_analysis"] & (results["phase"] == "testbed")]
     out = []
     for _, d in sources_df.iterrows():

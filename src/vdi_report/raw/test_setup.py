@@ -27,6 +27,7 @@ Factors (issue 24, shared/FIELD.md):
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 import pandas as pd
@@ -154,12 +155,56 @@ def wide(setup: pd.DataFrame) -> pd.DataFrame:
     return v.join(src).reset_index().reindex(columns=cols).astype(object).fillna("")
 
 
+def setup_wide(path: Path = SETUP_FILE) -> pd.DataFrame:
+    """``wide(load_test_setup(path))``, read and validated once per process for a file whose
+    size and modification time (and those of sources.csv beside it) have not changed: the
+    sensitivity grid asks for it about a hundred times, each read and validation costing about
+    0.1 s. A copy is returned, so a caller may change it. Raises as ``load_test_setup``."""
+    path = Path(path)
+    key = (str(path.resolve()), *_stat(path), *_stat(path.parent / "sources.csv"))
+    if key not in _WIDE:
+        _WIDE.clear()
+        _WIDE[key] = wide(load_test_setup(path))
+    return _WIDE[key].copy()
+
+
+_WIDE: dict[tuple, pd.DataFrame] = {}
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
+
+
+_INDEX: dict[int, tuple[weakref.ref, dict]] = {}
+
+
+def _index(setup_wide: pd.DataFrame) -> dict[tuple[str, str], dict]:
+    """{(source_id, configuration): the first row of ``setup_wide`` with them, as a dict}, built
+    once per frame (held by a weak reference: a frame's index goes with it). A frame is never
+    changed in place after ``wide`` made it."""
+    hit = _INDEX.get(id(setup_wide))
+    if hit is not None and hit[0]() is setup_wide:
+        return hit[1]
+    idx: dict[tuple[str, str], dict] = {}
+    for rec in setup_wide.to_dict("records"):
+        idx.setdefault((rec["source_id"], rec["configuration"]), rec)
+    _INDEX[id(setup_wide)] = (weakref.ref(setup_wide), idx)
+    return idx
+
+
 def lookup(setup_wide: pd.DataFrame, source_id: str, configuration: str, factor: str) -> tuple[str, str]:
     """(value, source) of ``factor`` for a test: the configuration's own line, else the
-    document's (empty configuration), else ``("", "")``."""
-    w = setup_wide
+    document's (empty configuration), else ``("", "")``. Raises KeyError for a factor that is not
+    a column of ``setup_wide``."""
+    if factor not in setup_wide.columns:
+        raise KeyError(factor)
+    idx = _index(setup_wide)
     for conf in (configuration, ""):
-        m = w[(w["source_id"] == source_id) & (w["configuration"] == conf)]
-        if len(m) and m.iloc[0][factor]:
-            return m.iloc[0][factor], m.iloc[0][f"{factor}_source"]
+        rec = idx.get((source_id, conf))
+        if rec is not None and rec[factor]:
+            return rec[factor], rec[f"{factor}_source"]
     return "", ""

@@ -69,3 +69,29 @@ def test_ranking_reports_a_choice_that_moves_an_interval_but_no_estimate():
     assert r.at["probe_handling", "max_abs_change"] == pytest.approx(0.2)
     assert r.at["probe_handling", "max_abs_interval_change"] == pytest.approx(0.2)
     assert list(r.index) == ["probe_handling", "tau2_source"]
+
+
+def test_content_keyed_parts_run_once_per_argument_content_and_are_restored(monkeypatch):
+    """era functions of CONTENT_KEYED run once per argument content within the grid: an equal
+    table built anew hits, a different one computes; the caller gets its own copy."""
+    calls = []
+
+    def figures(runs):
+        calls.append(len(runs))
+        return runs.assign(value=runs["x"] * 2)
+
+    monkeypatch.setattr(era, "document_figures", figures)
+    a, b, c = pd.DataFrame({"x": [1]}), pd.DataFrame({"x": [1]}), pd.DataFrame({"x": [1, 2]})
+    with sensitivity.choice_independent_once(()):
+        first = era.document_figures(a)
+        first.loc[0, "value"] = 99
+        again = era.document_figures(b)  # equal content, another table: from the memo
+        other = era.document_figures(c)
+    assert calls == [1, 2]
+    assert again.loc[0, "value"] == 2 and list(other["value"]) == [2, 4]
+    assert era.document_figures is figures
+
+
+def test_the_content_memo_covers_functions_era_still_has():
+    for name in sensitivity.CONTENT_KEYED:
+        assert callable(getattr(era, name, None)), f"models.era has no {name}: update CONTENT_KEYED"

@@ -3,6 +3,7 @@ the line it comes from; bad input named by file, line, column and value."""
 
 import shutil
 
+import pandas as pd
 import pytest
 
 from vdi_report import config
@@ -61,3 +62,46 @@ def test_bad_setup_line_is_named_and_nothing_else_changes(tmp_path, line, messag
         test_setup.load_test_setup(f)
     n = len(before.splitlines()) + 1
     assert str(f) in str(e.value) and f"line {n}" in str(e.value)
+
+
+def test_setup_wide_is_read_once_and_again_when_the_file_changes(tmp_path):
+    """setup_wide keeps the validated file for a process (the sensitivity grid asks ~100 times)
+    and reads it again when it changes: a changed line is seen, a bad line is refused."""
+    import os
+
+    raw = tmp_path / "raw"
+    shutil.copytree(config.RAW_DIR, raw)
+    f = raw / "test_setup.csv"
+    first = test_setup.setup_wide(f)
+    first.loc[:, "probes"] = "changed by a caller"  # a copy: the next call is not affected
+    assert test_setup.setup_wide(f).equals(test_setup.wide(test_setup.load_test_setup(f)))
+    text = f.read_text(encoding="utf-8")
+    f.write_text(text + "nutanix_ra2022,,load_tool,x,stated,nutanix_ra2022_06_validation_results.md,11,x,\n")
+    st = f.stat()
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    with pytest.raises(sources.RawDataError, match="given twice"):
+        test_setup.setup_wide(f)
+
+
+def test_lookup_takes_the_configurations_line_then_the_documents():
+    w = test_setup.wide(
+        pd.DataFrame(
+            {
+                "source_id": ["s", "s", "s"],
+                "configuration": ["", "c1", "c2"],
+                "factor": ["probes", "probes", "provisioning"],
+                "value": ["doc-wide", "own", "mcs"],
+                "basis": ["stated"] * 3,
+                "text_file": ["t.md"] * 3,
+                "line": [1, 2, 3],
+                "quote": ["q"] * 3,
+                "note": [""] * 3,
+            }
+        )
+    )
+    assert test_setup.lookup(w, "s", "c1", "probes") == ("own", "t.md:L2")
+    assert test_setup.lookup(w, "s", "c2", "probes") == ("doc-wide", "t.md:L1")
+    assert test_setup.lookup(w, "s", "c9", "provisioning") == ("", "")
+    assert test_setup.lookup(w, "other", "c1", "probes") == ("", "")
+    with pytest.raises(KeyError):
+        test_setup.lookup(w, "s", "c1", "no_such_factor")
