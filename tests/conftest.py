@@ -99,6 +99,20 @@ def sources_df() -> pd.DataFrame:
     return sources.load_sources()
 
 
+@pytest.fixture(scope="session")
+def source_texts() -> dict:
+    """The folders of the source texts (``config.TEXT_DIRS``: seeds and external); a test that reads
+    them (``@pytest.mark.usefixtures("source_texts")``) is skipped where one is missing, naming it
+    and the variable that moves it (provenance is verified where ../shared holds the texts)."""
+    missing = {kind: path for kind, path in config.TEXT_DIRS.items() if not path.is_dir()}
+    if missing:
+        pytest.skip(
+            "source texts not found at "
+            + ", ".join(f"{path} (set VDI_{kind.upper()}_DIR)" for kind, path in missing.items())
+        )
+    return dict(config.TEXT_DIRS)
+
+
 # Issue 16's "Done when": make report ERA=modern DESKTOPS=3000 CONCURRENCY=0.8 LOGIN_WINDOW=30 BOOT_WINDOW=30,
 # the other report parameters at their defaults.
 DONE_WHEN = {

@@ -1,0 +1,38 @@
+"""Rule ``capacity``: drives x drive capacity against the stated raw capacity (usable may be lower)."""
+
+import math
+
+
+def test_capacity(rec, run):
+    tb = {"unit": "GB", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3"}
+    rows = [
+        rec(
+            "drives",
+            "60",
+            60,
+            unit="count",
+            statistic="single",
+            phase="testbed",
+            test_id="testbed",
+            locator="Section 3",
+        ),
+        rec("drive_capacity", "1.92TB", 1920, **tb),
+        rec("raw_capacity", "99TB", 99000, **tb),
+    ]
+    rows[1]["reported_value"], rows[1]["reported_unit"] = 1.92, "TB"
+    rows[2]["reported_value"], rows[2]["reported_unit"] = 99, "TB"
+    f = run(rows, "capacity")
+    assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 115200)
+    rows[2].update(value=115000.0, value_low=115000.0, value_high=115000.0, reported_value=115, value_text="115TB")
+    assert run(rows, "capacity").empty  # 115TB within 60 x (1.915-1.925) TB and its own rounding
+    rows[2].update(
+        metric="usable_capacity",
+        value=80000.0,
+        value_low=80000.0,
+        value_high=80000.0,
+        reported_value=80,
+        value_text="80TB",
+    )
+    assert run(rows, "capacity").empty  # usable below raw is fine
+    rows[2].update(value=130000.0, value_low=130000.0, value_high=130000.0, reported_value=130, value_text="130TB")
+    assert len(run(rows, "capacity")) == 1
