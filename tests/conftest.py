@@ -100,6 +100,27 @@ def sources_df() -> pd.DataFrame:
     return sources.load_sources()
 
 
+# --- chart specs --------------------------------------------------------------------------------------
+
+
+def _vega_nodes(spec):
+    """Every object (dict) of a Vega-Lite spec (``chart.to_dict()``), in document order: an object
+    before the objects inside it, a list's items in turn."""
+    if isinstance(spec, dict):
+        yield spec
+        for v in spec.values():
+            yield from _vega_nodes(v)
+    elif isinstance(spec, list):
+        for v in spec:
+            yield from _vega_nodes(v)
+
+
+@pytest.fixture(scope="session")
+def vega_nodes():
+    """``vega_nodes(spec)``: every object of a Vega-Lite spec (the one chart-spec walker, ``_vega_nodes``)."""
+    return _vega_nodes
+
+
 # --- the JavaScript twins (static/*.js), run by node ---------------------------------------------------
 
 STATIC_DIR = config.PROJ_ROOT / "src" / "vdi_report" / "static"
