@@ -1,13 +1,26 @@
 """Shared helpers of the audit rules' tests (one test file per rule module): synthetic normalized
 records and statements, and one rule run over them. Each helper is a fixture returning a function
-(``rec``, ``stmt``, ``run``, ``run_facts``, ``base_records``), so the test files import nothing
-from here."""
+placed beside the function it returns (``run``, ``rec``, ``stmt``), so the test files import
+nothing from here."""
 
 import pandas as pd
 import pytest
 
 from vdi_report import audit
 from vdi_report.transform import normalize
+
+
+@pytest.fixture(scope="session")
+def run():
+    """``run(rows, rule, facts=None)``: the findings of the rule ``rule`` alone on the records
+    ``rows`` (dicts, e.g. from ``rec``) and, for a statement rule, the statements ``facts``
+    (dicts, e.g. from ``stmt``)."""
+
+    def run_rule(rows, rule, facts=None):
+        return audit.run_rules(pd.DataFrame(rows), rules=[rule], facts=None if facts is None else pd.DataFrame(facts))
+
+    return run_rule
+
 
 _n = iter(range(1, 10_000))
 
@@ -69,9 +82,10 @@ def make_record(
     }
 
 
-def _run(rows, rule):
-    """The findings of ``rule`` alone on the records ``rows``."""
-    return audit.run_rules(pd.DataFrame(rows), rules=[rule])
+@pytest.fixture(scope="session")
+def rec():
+    """``rec(metric, value_text, value, **columns)``: one normalized record (``make_record``)."""
+    return make_record
 
 
 def make_statement(
@@ -107,36 +121,7 @@ def make_statement(
     }
 
 
-def _run_facts(facts, records, rule):
-    """The findings of the statement rule ``rule`` on ``facts`` (statements) and ``records``."""
-    return audit.run_rules(pd.DataFrame(records), rules=[rule], facts=pd.DataFrame(facts))
-
-
-@pytest.fixture(scope="session")
-def rec():
-    """``rec(metric, value_text, value, **columns)``: one normalized record (``make_record``)."""
-    return make_record
-
-
 @pytest.fixture(scope="session")
 def stmt():
     """``stmt(fact_id, fact, value, **columns)``: one statement of data/raw/facts.csv's shape."""
     return make_statement
-
-
-@pytest.fixture(scope="session")
-def run():
-    """``run(rows, rule)``: the findings of one rule on records (``audit.run_rules``)."""
-    return _run
-
-
-@pytest.fixture(scope="session")
-def run_facts():
-    """``run_facts(facts, records, rule)``: the findings of one statement rule."""
-    return _run_facts
-
-
-@pytest.fixture
-def base_records():
-    """Any records (one): the statement rules read the facts."""
-    return [make_record("iops", "1,000", 1000.0)]

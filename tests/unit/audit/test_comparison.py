@@ -4,20 +4,11 @@ unstated, wrong, not reproduced)."""
 
 def test_comparison_wrong_base_and_unstated_base(rec, run):
     common = {"locator": "Table 15", "line": 20, "statistic": "average"}
+    difference = {"unit": "%", "statistic": "single", "test_id": "", "locator": "Table 15", "line": 21}
     rows = [
         rec("iops", "21.1K", 21100, test_id="boot", **common),
         rec("iops", "3.6K", 3600, test_id="ss", **common),
-        rec(
-            "percent_difference",
-            "83%",
-            83,
-            unit="%",
-            statistic="single",
-            test_id="",
-            locator="Table 15",
-            line=21,
-            quote="% difference 83%",
-        ),
+        rec("percent_difference", "83%", 83, quote="% difference 83%", **difference),
     ]
     f = run(rows, "comparison")
     assert list(f["severity"]) == ["note"] and "larger" in f.at[0, "message"]

@@ -21,8 +21,10 @@ def test_run_rules_is_deterministic_and_rejects_unknown_rule(rec):
         audit.run_rules(pd.DataFrame(rows).drop(columns="vantage"))
 
 
-def test_fact_rules_without_facts_find_nothing(base_records):
-    assert audit.run_rules(pd.DataFrame(base_records), rules=["statement_changes", "similar_claim"]).empty
+def test_fact_rules_without_facts_find_nothing(rec):
+    assert audit.run_rules(
+        pd.DataFrame([rec("iops", "1,000", 1000.0)]), rules=["statement_changes", "similar_claim"]
+    ).empty
 
 
 def test_register_coverage_says_stated_only_when_a_finding_cites_every_statement():
