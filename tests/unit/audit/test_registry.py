@@ -13,16 +13,17 @@ from vdi_report.report import audit_tables
 
 HERE = Path(__file__).parent
 RULES_DIR = Path(rules.__file__).parent
-# The audit package's shared modules (audit/*.py) have a test file here too.
-SHARED_MODULES = ("common", "registry", "run")
+AUDIT_DIR = RULES_DIR.parent  # the package's shared modules (common, registry, run) have a test file here too
 
 
-def untested_modules(rules_dir: Path, tests_dir: Path) -> list[str]:
-    """The rule modules of ``rules_dir`` (every module but ``__init__``) without a test file
-    ``tests_dir/test_<module>.py``, sorted."""
-    return sorted(
-        m.name for m in pkgutil.iter_modules([str(rules_dir)]) if not (tests_dir / f"test_{m.name}.py").is_file()
-    )
+def modules(package_dir: Path) -> set[str]:
+    """The modules (not subpackages) of the package folder ``package_dir``."""
+    return {m.name for m in pkgutil.iter_modules([str(package_dir)]) if not m.ispkg}
+
+
+def untested_modules(package_dir: Path, tests_dir: Path) -> list[str]:
+    """The modules of ``package_dir`` without a test file ``tests_dir/test_<module>.py``, sorted."""
+    return sorted(m for m in modules(package_dir) if not (tests_dir / f"test_{m}.py").is_file())
 
 
 def function_names(path: Path) -> set[str]:
@@ -32,11 +33,11 @@ def function_names(path: Path) -> set[str]:
 
 def test_every_rule_module_has_its_own_test_file():
     """Adding an audit rule is adding its module under audit/rules/ and tests/unit/audit/test_<module>.py;
-    every test file here names a rule module or a shared module of the audit package."""
+    the audit package's own modules have theirs, and every test file here names one of them."""
     assert untested_modules(RULES_DIR, HERE) == []
-    modules = {m.name for m in pkgutil.iter_modules([str(RULES_DIR)])} | set(SHARED_MODULES)
-    assert all((RULES_DIR.parent / f"{m}.py").is_file() for m in SHARED_MODULES)
-    strays = sorted(p.name for p in HERE.glob("test_*.py") if p.stem.removeprefix("test_") not in modules)
+    assert untested_modules(AUDIT_DIR, HERE) == []
+    known = modules(RULES_DIR) | modules(AUDIT_DIR)
+    strays = sorted(p.name for p in HERE.glob("test_*.py") if p.stem.removeprefix("test_") not in known)
     assert strays == [], f"test files in {HERE} that name no module of vdi_report.audit: {strays}"
 
 
