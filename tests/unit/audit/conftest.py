@@ -88,6 +88,23 @@ def rec():
     return make_record
 
 
+def restate_record(record: dict, value: float, value_text: str, *, reported: float | None = None, **columns) -> dict:
+    """Change ``record`` (a ``make_record`` dict, bound ``eq``) in place to state ``value`` printed as
+    ``value_text``: value, value_low and value_high, reported_value (``reported`` where the printed
+    unit differs, else ``value``) and any other ``columns``. Returns the record."""
+    reported_value = value if reported is None else reported
+    record.update(value=value, value_low=value, value_high=value, reported_value=reported_value, value_text=value_text)
+    record.update(columns)
+    return record
+
+
+@pytest.fixture(scope="session")
+def restate():
+    """``restate(record, value, value_text, *, reported=None, **columns)``: a record changed in place
+    to state another value (``restate_record``)."""
+    return restate_record
+
+
 def make_statement(
     fact_id,
     fact,

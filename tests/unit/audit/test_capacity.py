@@ -3,7 +3,7 @@
 import math
 
 
-def test_capacity(rec, run):
+def test_capacity(rec, run, restate):
     tb = {"unit": "GB", "statistic": "single", "phase": "testbed", "test_id": "testbed", "locator": "Section 3"}
     rows = [
         rec(
@@ -23,16 +23,9 @@ def test_capacity(rec, run):
     rows[2]["reported_value"], rows[2]["reported_unit"] = 99, "TB"
     f = run(rows, "capacity")
     assert len(f) == 1 and math.isclose(f.at[0, "recomputed"], 115200)
-    rows[2].update(value=115000.0, value_low=115000.0, value_high=115000.0, reported_value=115, value_text="115TB")
+    restate(rows[2], 115000.0, "115TB", reported=115)
     assert run(rows, "capacity").empty  # 115TB within 60 x (1.915-1.925) TB and its own rounding
-    rows[2].update(
-        metric="usable_capacity",
-        value=80000.0,
-        value_low=80000.0,
-        value_high=80000.0,
-        reported_value=80,
-        value_text="80TB",
-    )
+    restate(rows[2], 80000.0, "80TB", reported=80, metric="usable_capacity")
     assert run(rows, "capacity").empty  # usable below raw is fine
-    rows[2].update(value=130000.0, value_low=130000.0, value_high=130000.0, reported_value=130, value_text="130TB")
+    restate(rows[2], 130000.0, "130TB", reported=130)
     assert len(run(rows, "capacity")) == 1

@@ -2,7 +2,7 @@
 unstated, wrong, not reproduced)."""
 
 
-def test_comparison_wrong_base_and_unstated_base(rec, run):
+def test_comparison_wrong_base_and_unstated_base(rec, run, restate):
     common = {"locator": "Table 15", "line": 20, "statistic": "average"}
     difference = {"unit": "%", "statistic": "single", "test_id": "", "locator": "Table 15", "line": 21}
     rows = [
@@ -15,14 +15,7 @@ def test_comparison_wrong_base_and_unstated_base(rec, run):
     rows[2]["quote"] = "An 83% IOPS increase is seen during boot"
     f = run(rows, "comparison")
     assert list(f["severity"]) == ["inconsistent"] and "increase" in f.at[0, "message"]
-    rows[2].update(
-        value=486.0,
-        value_low=486.0,
-        value_high=486.0,
-        reported_value=486.0,
-        value_text="486%",
-        quote="a 486% increase during boot",
-    )
+    restate(rows[2], 486.0, "486%", quote="a 486% increase during boot")
     assert run(rows, "comparison").empty  # growth from the smaller value: consistent
-    rows[2].update(value=50.0, value_low=50.0, value_high=50.0, reported_value=50.0, value_text="50%")
+    restate(rows[2], 50.0, "50%")
     assert "not reproduced" in run(rows, "comparison").at[0, "message"]

@@ -7,7 +7,7 @@ import pandas as pd
 from vdi_report import audit
 
 
-def test_per_session_target_flags_a_figure_derived_from_a_target(rec):
+def test_per_session_target_flags_a_figure_derived_from_a_target(rec, restate):
     tb = {"phase": "testbed", "test_id": "testbed", "statistic": "single", "vantage": ""}
     rows = []
     for cfg, cores, mhz, users, per in (
@@ -29,5 +29,5 @@ def test_per_session_target_flags_a_figure_derived_from_a_target(rec):
     measured = [dict(r) for r in rows]
     for r in measured:
         if r["metric"] == "cpu_mhz_per_session" and r["configuration"] == "g8":
-            r.update(value=950.0, value_low=950.0, value_high=950.0, reported_value=950.0, value_text="950")
+            restate(r, 950.0, "950")
     assert audit.run_rules(pd.DataFrame(measured), rules=["per_session_target"]).empty

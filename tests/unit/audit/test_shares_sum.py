@@ -1,7 +1,7 @@
 """Rule ``shares_sum``: shares of one table that should add to 100 % (within their rounding)."""
 
 
-def test_shares_sum(rec, run):
+def test_shares_sum(rec, run, restate):
     row = {"locator": "Table 11", "line": 5, "statistic": "single", "phase": "boot", "unit": "%"}
     bad = [
         rec("random_read_percent", "53", 53, **row),
@@ -11,12 +11,12 @@ def test_shares_sum(rec, run):
     ]
     assert len(run(bad, "shares_sum")) == 1  # 105: beyond 4 x 0.5
     ok = [dict(r) for r in bad]
-    ok[3].update(value=6.0, value_low=6.0, value_high=6.0, reported_value=6.0, value_text="6")  # 101: rounding
+    restate(ok[3], 6.0, "6")  # 101: rounding
     assert run(ok, "shares_sum").empty
     profile = [
         rec("workload_percent", str(v), v, unit="%", statistic="single", locator="Table 16", line=i, test_id="boot")
         for i, v in enumerate([17, 7, 7, 17, 18, 33, 1])
     ]
     assert run(profile, "shares_sum").empty
-    profile[0].update(value=27.0, value_low=27.0, value_high=27.0, reported_value=27.0, value_text="27")
+    restate(profile[0], 27.0, "27")
     assert len(run(profile, "shares_sum")) == 1
