@@ -13,6 +13,7 @@ A test in a lower layer that asks for a fixture of a higher one is a collection 
 layer with ``pytest -m unit`` (``make test-unit``, ``make test-data``, ``make test-report``).
 """
 
+import json
 import os
 import re
 import shutil
@@ -97,6 +98,79 @@ def seed_boot(processed) -> tuple[pd.DataFrame, pd.DataFrame]:
 @pytest.fixture(scope="session")
 def sources_df() -> pd.DataFrame:
     return sources.load_sources()
+
+
+# --- chart specs --------------------------------------------------------------------------------------
+
+
+def _vega_nodes(spec):
+    """Every object (dict) of a Vega-Lite spec (``chart.to_dict()``), in document order: an object
+    before the objects inside it, a list's items in turn."""
+    if isinstance(spec, dict):
+        yield spec
+        for v in spec.values():
+            yield from _vega_nodes(v)
+    elif isinstance(spec, list):
+        for v in spec:
+            yield from _vega_nodes(v)
+
+
+@pytest.fixture(scope="session")
+def vega_nodes():
+    """``vega_nodes(spec)``: every object of a Vega-Lite spec (the one chart-spec walker, ``_vega_nodes``)."""
+    return _vega_nodes
+
+
+# --- the JavaScript twins (static/*.js), run by node ---------------------------------------------------
+
+STATIC_DIR = config.PROJ_ROOT / "src" / "vdi_report" / "static"
+
+# Loads a twin (its CommonJS export), reads {fn, inputs, calls} from stdin and prints, as JSON, the
+# function's result for each call; the sizing inputs go once and are every call's second argument.
+TWIN_RUNNER = """
+const twin = require(process.argv[1]);
+const d = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+console.log(JSON.stringify(d.calls.map(a => twin[d.fn](a[0], d.inputs, ...a.slice(1)))));
+"""
+
+
+def _run_twin(script: str, function: str, calls: list[list], inputs: dict) -> list:
+    """``function`` of the JavaScript twin ``static/<script>`` once per call, in one node process:
+    ``function(call[0], inputs, *call[1:])`` (the twins take the sizing inputs, sizing_inputs.json, as
+    their second argument). Returns each call's result as JSON reads it back (NaN as None); skips the
+    test where node is not installed; fails it with node's message when the script throws."""
+    if shutil.which("node") is None:
+        pytest.skip(f"node not installed: the JavaScript twin {script} cannot be run here")
+    proc = subprocess.run(
+        ["node", "-e", TWIN_RUNNER, str(STATIC_DIR / script)],
+        input=json.dumps({"fn": function, "inputs": inputs, "calls": calls}, allow_nan=False),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, f"node {script} {function}: {proc.stderr[-3000:]}"
+    return json.loads(proc.stdout)
+
+
+@pytest.fixture(scope="session")
+def javascript_twin():
+    """``javascript_twin(script, function, calls, inputs)``: a JavaScript twin's function run by node
+    once per call (see ``_run_twin``; any layer)."""
+    return _run_twin
+
+
+@pytest.fixture(scope="session")
+def source_texts() -> dict:
+    """The folders of the source texts (``config.TEXT_DIRS``: seeds and external); a test that reads
+    them (``@pytest.mark.usefixtures("source_texts")``) is skipped where one is missing, naming it
+    and the variable that moves it (provenance is verified where ../shared holds the texts)."""
+    missing = {kind: path for kind, path in config.TEXT_DIRS.items() if not path.is_dir()}
+    if missing:
+        pytest.skip(
+            "source texts not found at "
+            + ", ".join(f"{path} (set VDI_{kind.upper()}_DIR)" for kind, path in missing.items())
+        )
+    return dict(config.TEXT_DIRS)
 
 
 # Issue 16's "Done when": make report ERA=modern DESKTOPS=3000 CONCURRENCY=0.8 LOGIN_WINDOW=30 BOOT_WINDOW=30,

@@ -4,32 +4,23 @@ Figure 4 are drawn as ordinary marks")."""
 from vdi_report.report import charts
 
 
-def _caret_rows(spec):
+def _caret_rows(spec, vega_nodes):
     """{caret glyph: set of vendors drawn with it}."""
     out = {}
-
-    def walk(x):
-        if isinstance(x, dict):
-            if isinstance(x.get("mark"), dict) and x["mark"].get("type") == "text" and "text" in x["mark"]:
-                rows = spec["datasets"][x["data"]["name"]] if "data" in x else []
-                out.setdefault(x["mark"]["text"], set()).update(r["vendor"] for r in rows)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(spec)
+    for x in vega_nodes(spec):
+        if isinstance(x.get("mark"), dict) and x["mark"].get("type") == "text" and "text" in x["mark"]:
+            rows = spec["datasets"][x["data"]["name"]] if "data" in x else []
+            out.setdefault(x["mark"]["text"], set()).update(r["vendor"] for r in rows)
     return out
 
 
-def test_boot_storm_bounds_have_carets_in_their_direction(seed_boot):
+def test_boot_storm_bounds_have_carets_in_their_direction(seed_boot, vega_nodes):
     model, storms = seed_boot
     from vdi_report.models.scenario_stage import boot_demand_line
 
     line = boot_demand_line(model, storms, 1.0)  # the scenario stage's line (boot_demand.csv) at rate 1
     spec = charts.demand_chart(line, storms, scenario_rate=1.0).to_dict()
-    carets = _caret_rows(spec)
+    carets = _caret_rows(spec, vega_nodes)
     rate_gt = (storms["rate_bound"] == "gt").any()
     peak_lt = ((storms["peak_bound"] == "lt") & storms["peak_iops"].notna()).any()
     average_only = (storms["peak_iops"].isna() & storms["average_iops"].notna()).any()

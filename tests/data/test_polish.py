@@ -17,27 +17,11 @@ def test_coefficient_table_of_the_model_has_no_raw_term_names(processed):
     assert not t["Term"].str.contains(r"[\[\]]").any()
 
 
-def _axis_values(spec):
-    found = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            if isinstance(x.get("axis"), dict) and "values" in x["axis"]:
-                found.append(x["axis"]["values"])
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(spec)
-    return found
-
-
-def test_per_desktop_chart_has_power_of_ten_ticks_and_no_title(results):
+def test_per_desktop_chart_has_power_of_ten_ticks_and_no_title(results, vega_nodes):
     spec = charts.per_desktop_iops_chart(results).to_dict()
     assert "title" not in spec
-    found = _axis_values(spec)  # the same axis in each layer (marks, bounds, carets)
+    # the same axis in each layer (marks, bounds, carets)
+    found = [x["axis"]["values"] for x in vega_nodes(spec) if isinstance(x.get("axis"), dict) and "values" in x["axis"]]
     assert found and all(v == found[0] for v in found)
     assert all(v > 0 and abs(math.log10(v) % 1) < 1e-9 for v in found[0])
 

@@ -2,10 +2,7 @@
 from specific records, the architect's profile file, rate warnings, the CLI the Makefile calls,
 and the JavaScript twin (node)."""
 
-import json
 import math
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -15,7 +12,6 @@ from scipy.stats import gmean  # the hand calculations' geometric mean
 from vdi_report import config
 from vdi_report.models import boot, scenario
 
-JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
 EXAMPLE_PROFILE = config.RAW_DIR / "profile_example.csv"
 
 
@@ -299,29 +295,14 @@ def test_boot_storm_table_hand_calculation(results):
     assert d["boot_rate_per_min"] == pytest.approx(5000 / 6)
 
 
-JS_RUNNER = """
-const s = require(process.argv[1]);
-const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-const out = input.cases.map(c => s.size(c.params, input.inputs, c.profile || null, c.profile_file || ""));
-console.log(JSON.stringify(out));
-"""
+def _size_in_javascript(javascript_twin, cases: list[dict], inputs: dict) -> list[list[dict]]:
+    """sizing.js's ``size`` of each case (``params``, optional ``profile`` and ``profile_file``), run
+    by ``javascript_twin``: per case, its rows as JSON objects (NaN read back as None)."""
+    calls = [[c["params"], c.get("profile"), c.get("profile_file", "")] for c in cases]
+    return javascript_twin("sizing.js", "size", calls, inputs)
 
 
-def _size_in_javascript(cases: list[dict], inputs: dict) -> list[list[dict]]:
-    """The JavaScript twin's ``size`` (node, ``JS_RUNNER``) of each case (``params``, optional
-    ``profile`` and ``profile_file``): per case, its rows as JSON objects (NaN read back as None)."""
-    out = subprocess.run(
-        ["node", "-e", JS_RUNNER, str(JS)],
-        input=json.dumps({"cases": cases, "inputs": inputs}),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
-def test_javascript_twin_matches_python(inputs, done_when, seed_failover):
+def test_javascript_twin_matches_python(inputs, done_when, seed_failover, javascript_twin):
     mine = {
         "boot": {"iops_per_desktop": 500.0, "read_share": 0.6, "io_size_kb": 24.0},
         "login": {"iops_per_desktop": 30.0, "read_share": 0.4, "io_size_kb": None},
@@ -355,7 +336,7 @@ def test_javascript_twin_matches_python(inputs, done_when, seed_failover):
             "profile_file": "mine.csv",
         },
     ]
-    js = _size_in_javascript(cases, inputs)
+    js = _size_in_javascript(javascript_twin, cases, inputs)
     for c, rows in zip(cases, js):
         py = scenario.size(c["params"], inputs, c.get("profile"), c.get("profile_file", ""))
         assert [r["phase"] for r in rows] == list(py["phase"])
@@ -397,7 +378,9 @@ def test_an_approximate_demonstration_must_cover_the_demand_at_its_low_end(input
 
 
 @pytest.mark.parametrize("era", config.ERAS)
-def test_login_storm_never_below_steady_state_at_any_window_python_and_javascript(inputs, done_when, era):
+def test_login_storm_never_below_steady_state_at_any_window_python_and_javascript(
+    inputs, done_when, era, javascript_twin
+):
     """Done when (issue 24): for every LOGIN_WINDOW from 5 to 240 minutes and every era, login demand >= steady
     demand (estimate and each interval end that exists), in scenario.size and in its JavaScript twin."""
     cases = [{"params": {**done_when, "era": era, "login_window_min": w}} for w in range(5, 241)]
@@ -406,9 +389,7 @@ def test_login_storm_never_below_steady_state_at_any_window_python_and_javascrip
         for col in ("fe_iops", "fe_iops_pi90_low", "fe_iops_pi90_high"):
             lo, st = t.at["login", col], t.at["steady_state", col]
             assert math.isnan(lo) == math.isnan(st) and (math.isnan(lo) or lo >= st - 1e-9), (c, col, lo, st)
-    if shutil.which("node") is None:
-        pytest.skip("node not installed: the JavaScript twin's sweep cannot be run here")
-    for c, rows in zip(cases, _size_in_javascript(cases, inputs)):
+    for c, rows in zip(cases, _size_in_javascript(javascript_twin, cases, inputs)):
         by = {r["phase"]: r for r in rows}
         for col in ("fe_iops", "fe_iops_pi90_low", "fe_iops_pi90_high"):
             lo, st = by["login"][col], by["steady_state"][col]

@@ -4,8 +4,6 @@ JavaScript twin gives the same rows; the report with a quote file renders them."
 
 import json
 import math
-import shutil
-import subprocess
 
 import pandas as pd
 import pytest
@@ -13,8 +11,6 @@ import pytest
 from vdi_report import config
 from vdi_report.models import scenario, verdicts
 from vdi_report.raw import sources
-
-JS = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "verdicts.js"
 
 
 def _value(results, record_id):
@@ -159,12 +155,7 @@ def test_port_check_against_the_tested_ports(inputs, results):
     assert _row(rows, "dell_sc9000", "login", "normal")["port_mbps"] == 16 * 16 * 125
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
-def test_javascript_twin_gives_the_same_verdicts(inputs):
-    runner = (
-        "const v=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-        "console.log(JSON.stringify(d.cases.map(c=>v.verdicts(c.s,d.i,c.p,c.pr))))"
-    )
+def test_javascript_twin_gives_the_same_verdicts(inputs, javascript_twin):
     cases = []
     for p, prices in (
         ({"failover": "controller"}, {"netapp_tr4540": 400000.0, "hitachi_g600:config2": 250000.0}),
@@ -177,14 +168,8 @@ def test_javascript_twin_gives_the_same_verdicts(inputs):
         cases.append(
             {"s": size_rows, "p": params, "pr": prices, "py": verdicts.verdicts(size_rows, inputs, params, prices)}
         )
-    out = subprocess.run(
-        ["node", "-e", runner, str(JS)],
-        input=json.dumps({"cases": [{k: c[k] for k in ("s", "p", "pr")} for c in cases], "i": inputs}),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    for c, js in zip(cases, json.loads(out.stdout)):
+    out = javascript_twin("verdicts.js", "verdicts", [[c["s"], c["p"], c["pr"]] for c in cases], inputs)
+    for c, js in zip(cases, out):
         assert len(c["py"]) == len(js) > 0
         for a, b in zip(c["py"], js):
             assert list(a) == list(b)
@@ -336,25 +321,13 @@ def test_era_changes_the_capacity_as_the_memory_records_imply(inputs, results, s
     assert got["modern"] - got["seed"] == pytest.approx(modern_mem - seed_swap)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed: the JavaScript twin cannot be run here")
 @pytest.mark.parametrize("era", ["seed", "modern"])
-def test_javascript_sizing_reads_the_same_capacity(inputs, era):
+def test_javascript_sizing_reads_the_same_capacity(inputs, era, javascript_twin):
     """sizing.js (the HTML calculator) gives the capacity columns scenario.size gives, per era
     and clone type."""
-    js = config.PROJ_ROOT / "src" / "vdi_report" / "static" / "sizing.js"
-    runner = (
-        "const s=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-        "console.log(JSON.stringify(d.p.map(p=>s.size(p,d.i,null,''))))"
-    )
     ps = [{"desktops": 3000, "era": era, "clone_type": c} for c in config.SCENARIO_CLONE_TYPES]
-    out = subprocess.run(
-        ["node", "-e", runner, str(js)],
-        input=json.dumps({"p": ps, "i": inputs}),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    for p, rows in zip(ps, json.loads(out.stdout)):
+    out = javascript_twin("sizing.js", "size", [[p, None, ""] for p in ps], inputs)
+    for p, rows in zip(ps, out):
         py = scenario.size(p, inputs)
         assert [r["clone_type"] for r in rows] == py["clone_type"].tolist() == [p["clone_type"]] * len(rows)
         for col in ("capacity_gb_per_desktop_low", "capacity_gb_per_desktop_high", "capacity_tb_high"):
@@ -537,7 +510,7 @@ def _dollars(text: str) -> list[str]:
 
 @pytest.mark.parametrize("quotes", [ALL_QUOTES, {}], ids=["quotes", "no quotes"])
 @pytest.mark.parametrize("values", SCENARIOS, ids=["2000", "3000-raid5-failover", "10000-full", "2000-seed"])
-def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quotes):
+def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quotes, javascript_twin):
     """For three scenarios with and without quotes: page 1's sentence, the per-array table
     (Table 2), the cost section's sentence and the HTML calculator (verdicts.js) give the USD per
     desktop and arrays of the scenario stage's rows (array_verdicts.csv), never another figure."""
@@ -583,40 +556,31 @@ def test_every_usd_per_desktop_is_the_scenario_stages_figure(inputs, values, quo
     words = answers.capacity_sentence(ctx)
     assert f"{answers.fmt.num(sizing['capacity_gb_per_desktop_high'].iloc[0])} GB per desktop" in words
     assert f"{answers.fmt.num(sizing['capacity_tb_high'].iloc[0])} TB for" in words
-    if shutil.which("node"):
-        runner = (
-            "const v=require(process.argv[1]);const d=JSON.parse(require('fs').readFileSync(0,'utf8'));"
-            "console.log(JSON.stringify(v.verdicts(d.s,d.i,d.p,d.pr)))"
-        )
-        size_rows = [
-            {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
-            for r in sizing.to_dict("records")
-        ]
-        out = subprocess.run(
-            ["node", "-e", runner, str(JS)],
-            input=json.dumps({"s": size_rows, "i": inputs, "p": params, "pr": quotes}),
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        js = json.loads(out.stdout)
+    # the JavaScript twin (the HTML calculator) gives the same per-array rows
+    size_rows = [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+        for r in sizing.to_dict("records")
+    ]
+    (js,) = javascript_twin(
+        "verdicts.js", "verdicts", [[size_rows, params, quotes]], inputs
+    )  # last: skips without node
 
-        def norm(x):
-            return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+    def norm(x):
+        return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
 
-        for col in (
-            "arrays_needed_binding",
-            "arrays_needed_kind",
-            "usd_per_desktop",
-            "capacity_tb",
-            "capacity_gb_per_desktop",
-            "protection",
-            "protection_write_penalty",
-            "protection_be_iops",
-        ):
-            for a, b in zip(rows[col].tolist(), [r[col] for r in js]):
-                a, b = norm(a), norm(b)
-                assert (a is None) == (b is None) and (a == b or a == pytest.approx(b, rel=1e-12)), (col, a, b)
+    for col in (
+        "arrays_needed_binding",
+        "arrays_needed_kind",
+        "usd_per_desktop",
+        "capacity_tb",
+        "capacity_gb_per_desktop",
+        "protection",
+        "protection_write_penalty",
+        "protection_be_iops",
+    ):
+        for a, b in zip(rows[col].tolist(), [r[col] for r in js]):
+            a, b = norm(a), norm(b)
+            assert (a is None) == (b is None) and (a == b or a == pytest.approx(b, rel=1e-12)), (col, a, b)
 
 
 def test_the_built_tables_are_the_scenario_of_the_build(inputs):

@@ -110,13 +110,10 @@ VERDICTS = (
 # sub-millisecond results (NetApp < 1 ms 000:L459, AccelStor 003:L258, Nutanix < 1 ms), a target a
 # buyer of all-flash may set with LATENCY_TARGET_MS=1.
 DEFAULT_LATENCY_TARGET_MS = 15.0
+# A per-array row's key: one tested configuration of a document's array, in one phase and condition.
+ARRAY_ROW_KEY = ["source_id", "vendor", "array", "configuration", "phase", "condition"]
 CAPABILITY_COLUMNS = [
-    "source_id",
-    "vendor",
-    "array",
-    "configuration",
-    "phase",
-    "condition",
+    *ARRAY_ROW_KEY,
     "test_id",
     "statistic",
     "vantage",
@@ -141,12 +138,7 @@ CAPABILITY_COLUMNS = [
     "record_ids",
 ]
 VERDICT_COLUMNS = [
-    "source_id",
-    "vendor",
-    "array",
-    "configuration",
-    "phase",
-    "condition",
+    *ARRAY_ROW_KEY,
     "desktops",
     "demand_iops",
     "demand_iops_top",
@@ -227,6 +219,18 @@ def _phase_rank(phase: str, cap_phase: str, rec_phase: str) -> int | None:
     return None
 
 
+def _of_test(results, rec):
+    """A boolean mask (Series) of the records of ``rec``'s test run used in the analysis: same ``source_id``,
+    ``test_id``, ``condition`` and ``configuration`` as ``rec`` (a capability row or a record)."""
+    return (
+        (results["source_id"] == rec["source_id"])
+        & (results["test_id"] == rec["test_id"])
+        & (results["condition"] == rec["condition"])
+        & (results["configuration"] == rec["configuration"])
+        & results["used_in_analysis"]
+    )
+
+
 def _latency(results, rec, cap_phase: str = "", statistic: str = "") -> dict:
     """Latency of the load ``rec`` (same source, test, condition, configuration) from the same
     phase and, first, the same statistic as the load (a peak latency beside a peak load, an average
@@ -236,11 +240,7 @@ def _latency(results, rec, cap_phase: str = "", statistic: str = "") -> dict:
     groups), the highest is taken and the others are named. Returns latency_ms, latency_bound,
     latency_text ('' when none is stated), latency_records."""
     r = results[
-        (results["source_id"] == rec["source_id"])
-        & (results["test_id"] == rec["test_id"])
-        & (results["condition"] == rec["condition"])
-        & (results["configuration"] == rec["configuration"])
-        & results["used_in_analysis"]
+        _of_test(results, rec)
         & results["metric"].isin(["latency", "write_latency", "read_latency"])
         & (results["vantage"] != "guest")
     ]
@@ -320,23 +320,12 @@ def _resources(results, rec, not_testable: dict, cap_phase: str = "", statistic:
         & results["metric"].isin(list(UTILIZATION))
         & results["statistic"].isin(["peak", "average"])
     ]
-    r = base[
-        (base["test_id"] == rec["test_id"])
-        & (base["condition"] == rec["condition"])
-        & (base["configuration"] == rec["configuration"])
-    ]
+    r = base[_of_test(base, rec)]
     r = r.assign(_p=[_phase_rank(p, cap_phase, rec["phase"]) for p in r["phase"]])
     r = r[r["_p"].notna()]
     if r.empty:
         r = base[base["phase"].isin(["overall", ""])].assign(_p=2)
-    vsi = results[
-        (results["source_id"] == rec["source_id"])
-        & (results["test_id"] == rec["test_id"])
-        & (results["condition"] == rec["condition"])
-        & (results["configuration"] == rec["configuration"])
-        & results["used_in_analysis"]
-        & (results["metric"] == "vsi_response_percent_of_threshold")
-    ]
+    vsi = results[_of_test(results, rec) & (results["metric"] == "vsi_response_percent_of_threshold")]
     out = {
         "busiest_resource": "",
         "busiest_pct": None,

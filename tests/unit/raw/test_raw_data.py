@@ -10,14 +10,6 @@ from vdi_report.raw import provenance, sources
 
 SOURCE_IDS = sources.load_sources()["source_id"].tolist()
 
-SEEDS_PRESENT = config.SEEDS_DIR.is_dir()
-
-needs_seeds = pytest.mark.skipif(
-    not SEEDS_PRESENT,
-    reason=f"source texts not found at {config.SEEDS_DIR} "
-    "(set VDI_SEEDS_DIR); provenance is verified in CI where ../shared/seeds exists",
-)
-
 
 def test_every_source_has_a_records_file_and_back(sources_df):
     on_disk = {p.stem for p in config.RECORDS_DIR.glob("*.csv")}
@@ -31,7 +23,7 @@ def test_records_validate(source_id):
     assert recs["record_id"].is_unique
 
 
-@needs_seeds
+@pytest.mark.usefixtures("source_texts")
 @pytest.mark.parametrize("source_id", SOURCE_IDS)
 def test_text_checksums(source_id, sources_df):
     row = sources_df.set_index("source_id").loc[source_id]
@@ -39,7 +31,7 @@ def test_text_checksums(source_id, sources_df):
         assert provenance.sha256(provenance.text_path(row["text_dir"], name)) == digest, name
 
 
-@needs_seeds
+@pytest.mark.usefixtures("source_texts")
 @pytest.mark.parametrize("source_id", SOURCE_IDS)
 def test_every_record_traces_to_its_source_text(source_id, sources_df):
     """Quote verbatim in the document, value inside the quote, quote near its line, locator exists."""

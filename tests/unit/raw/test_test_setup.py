@@ -9,14 +9,8 @@ import pytest
 from vdi_report import config
 from vdi_report.raw import provenance, sources, test_setup
 
-needs_texts = pytest.mark.skipif(
-    not (config.SEEDS_DIR.is_dir() and config.EXTERNAL_DIR.is_dir()),
-    reason=f"source texts not found at {config.SEEDS_DIR} / {config.EXTERNAL_DIR} (set VDI_SEEDS_DIR, "
-    "VDI_EXTERNAL_DIR); provenance is verified in CI where ../shared exists",
-)
 
-
-@needs_texts
+@pytest.mark.usefixtures("source_texts")
 def test_every_setup_value_is_quoted_verbatim_at_its_line(sources_df):
     s = test_setup.load_test_setup()
     dirs = sources_df.set_index("source_id")["text_dir"]

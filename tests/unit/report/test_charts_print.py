@@ -8,21 +8,9 @@ import pytest
 from vdi_report.report import charts
 
 
-def _layers(spec):
-    out = []
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "mark" in x:
-                out.append(x)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(spec)
-    return out
+def _layers(spec, vega_nodes):
+    """The spec's layers: every object of it with a ``mark``."""
+    return [x for x in vega_nodes(spec) if "mark" in x]
 
 
 def _bound_chart(bounds):
@@ -34,9 +22,9 @@ def _rows(spec, layer):
     return spec["datasets"][layer["data"]["name"]]
 
 
-def test_a_bound_is_an_open_mark_with_a_caret_towards_the_true_value():
+def test_a_bound_is_an_open_mark_with_a_caret_towards_the_true_value(vega_nodes):
     spec = _bound_chart(["eq", "approx", "lt", "gt"])
-    layers = _layers(spec)
+    layers = _layers(spec, vega_nodes)
     (filled,) = [lay for lay in layers if lay["mark"].get("type") == "point" and lay["mark"].get("filled")]
     (opened,) = [lay for lay in layers if lay["mark"].get("filled") is False]
     carets = {lay["mark"]["text"]: lay for lay in layers if lay["mark"].get("type") == "text"}
@@ -49,17 +37,17 @@ def test_a_bound_is_an_open_mark_with_a_caret_towards_the_true_value():
     assert [r["bound"] for r in _rows(spec, carets["◀"])] == ["lt"]
 
 
-def test_the_legend_says_what_an_open_mark_and_its_caret_mean():
+def test_the_legend_says_what_an_open_mark_and_its_caret_mean(vega_nodes):
     spec = _bound_chart(["eq", "lt", "lt", "gt"])
-    legends = [enc for lay in _layers(spec) for enc in lay.get("encoding", {}).values() if "legend" in enc]
+    legends = [enc for lay in _layers(spec, vega_nodes) for enc in lay.get("encoding", {}).values() if "legend" in enc]
     assert legends, "the carets have no legend"
     assert legends[0]["legend"]["title"] == charts.BOUND_LEGEND_TITLE
     (label,) = {d for enc in legends for d in enc["scale"]["domain"]}
     assert "latency" in label and "at least" in label and "at most" in label
 
 
-def test_no_caret_and_no_legend_without_bounds():
-    layers = _layers(_bound_chart(["eq", "eq", "approx", "eq"]))
+def test_no_caret_and_no_legend_without_bounds(vega_nodes):
+    layers = _layers(_bound_chart(["eq", "eq", "approx", "eq"]), vega_nodes)
     assert not [lay for lay in layers if lay["mark"].get("type") == "text"]
 
 

@@ -173,31 +173,15 @@ def test_external_prose_counts_and_plurals(monkeypatch, sources_df):
             {"era": "seed", "cell": "whole-test average", "estimate": 5.8, "pi90_low": 4.8, "pi90_high": 6.6},
         ]
     )
-    one_exact = _ext(
-        source_id=sid,
-        cell="whole-test average",
-        observed=6.0,
-        bound="eq",
-        ratio=1.03,
-        status="exact",
-        verdict="inside",
-        covered=True,
-    )
+    average = {"source_id": sid, "cell": "whole-test average", "bound": "eq", "status": "exact"}
+    one_exact = _ext(**average, observed=6.0, ratio=1.03, verdict="inside", covered=True)
     text = _external_prose(monkeypatch, one_exact, sources_df, plan)
     assert "1 external figure from" in text and "1 whole-test average (read + write" in text
     assert "1 inside" in text and "login-peak upper bound" not in text and "– to –" not in text
     two = pd.concat(
         [
             one_exact,
-            _ext(
-                source_id=sid,
-                cell="whole-test average",
-                observed=40.0,
-                bound="eq",
-                ratio=6.9,
-                status="exact",
-                verdict="above",
-            ),
+            _ext(**average, observed=40.0, ratio=6.9, verdict="above"),
             _ext(source_id=sid),
         ],
         ignore_index=True,
