@@ -117,16 +117,21 @@ def _scenarios(trees: dict[str, Path], clean_runs: int, n: int) -> tuple[dict, d
     runs: dict[str, dict[str, list[Run]]] = {}
     stage_times: dict[str, dict[str, list[float]]] = {t: {} for t in trees}
 
+    def note(name: str, label: str, run: Run) -> None:
+        runs.setdefault(name, {}).setdefault(label, []).append(run)
+        # progress as it comes (the whole bench takes minutes; the table is printed at the end)
+        print(f"  ... {name} ({label}): {run[0]:.2f} s wall, {run[1]:.2f} s CPU", flush=True)
+
     def each(name: str, *args: str, before=None) -> None:
         for label, tree in trees.items():
             if before:
                 before(tree)
-            runs.setdefault(name, {}).setdefault(label, []).append(_make(tree, *args))
+            note(name, label, _make(tree, *args))
 
     for _ in range(clean_runs):
         for label, tree in trees.items():
             _make(tree, "clean")
-            runs.setdefault("clean make report", {}).setdefault(label, []).append(_make(tree, "report"))
+            note("clean make report", label, _make(tree, "report"))
             for stage, s in _stage_times(tree).items():
                 stage_times[label].setdefault(stage, []).append(s)
     for _ in range(n):
