@@ -137,8 +137,16 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("  publish/", "render (HTML and PDF)", ("src/vdi_report/publish", "src/vdi_report/publish/render.py")),
     (
         "  static/",
-        "sizing.js and verdicts.js: the calculator's JavaScript twins of models/scenario.size and models/verdicts",
-        ("src/vdi_report/static/sizing.js", "src/vdi_report/static/verdicts.js"),
+        "the page scripts: sizing.js and verdicts.js (the JavaScript twins of models/scenario.size and "
+        "models/verdicts), calculator.js and verdict_calculator.js (the calculator's forms and tables), "
+        "explorer_start.js",
+        (
+            "src/vdi_report/static/sizing.js",
+            "src/vdi_report/static/verdicts.js",
+            "src/vdi_report/static/calculator.js",
+            "src/vdi_report/static/verdict_calculator.js",
+            "src/vdi_report/static/explorer_start.js",
+        ),
     ),
     (
         "templates/vdi_report/",

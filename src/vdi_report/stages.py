@@ -194,7 +194,9 @@ STAGES = (
         reads_stages=("sensitivity", "combine", "audit", "iops_model", "density_cost", "scenario"),
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", CHOICES_RAW),
         params=tuple(p.var for p in PARAMETERS),
-        inputs=("$(PARAMS_STAMP)", "data/processed/datapackage.json"),
+        # the page scripts the report inlines (static/*.js: the JavaScript twins, the calculator,
+        # the explorer's start) are code of this stage, not imported modules
+        inputs=("$(PARAMS_STAMP)", "data/processed/datapackage.json", "$(wildcard src/vdi_report/static/*.js)"),
         outputs=("$(STAGED)/notebooks/10_report.ipynb",),
         executed="$(STAGED)/notebooks",
     ),

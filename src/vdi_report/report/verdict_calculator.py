@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import config
 
 VERDICTS_JS = Path(__file__).resolve().parents[1] / "static" / "verdicts.js"
+PAGE_JS = VERDICTS_JS.with_name("verdict_calculator.js")  # the page's script: prices, table
 COLUMNS = {
     "array": "Array",
     "phase": "Phase",
@@ -38,7 +39,7 @@ COLUMNS = {
 
 def verdicts_html(ctx, prices: dict) -> str:
     """Price inputs (one per tested configuration) and the verdict table; raises
-    FileNotFoundError when ``verdicts.js`` is missing."""
+    FileNotFoundError when ``verdicts.js`` or ``verdict_calculator.js`` is missing."""
     seen, fields = set(), []
     for c in ctx.sizing_inputs.get("capability", []):
         key = c["source_id"] + (f":{c['configuration']}" if c["configuration"] else "")
@@ -66,74 +67,14 @@ def verdicts_html(ctx, prices: dict) -> str:
     )
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in COLUMNS.values())
     js = VERDICTS_JS.read_text(encoding="utf-8")
+    page_js = PAGE_JS.read_text(encoding="utf-8")
+    page_config = json.dumps({"columns": list(COLUMNS)}).replace("</", "<\\/")  # what verdict_calculator.js reads
     return f"""<div class="vdi-calculator vdi-screen-only" id="verdict-calculator">
 <p>Per-array answers for the scenario above: verdict per phase, arrays needed by the binding constraint and,
 with your quote per array (no document states a price), $ per desktop = arrays × price ÷ desktops.</p>
 <form id="calc-prices" onsubmit="return false;">{"".join(fields)}</form>
 <table id="calc-verdicts"><thead><tr>{heads}</tr></thead><tbody></tbody></table>
 <script>{js}</script>
-<script>
-(function () {{
-  var COLUMNS = {json.dumps(list(COLUMNS))};
-  var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
-  var form = document.getElementById("calc-form"), priceForm = document.getElementById("calc-prices");
-  // an arrays count or $ per desktop that is not exact reads "at most" (verdicts.KINDS)
-  var STATUS = {{ at_limit: "at a limit", not_stressed: "no: a lower bound", unknown: "not reported: a lower bound" }};
-  function cell(c, v, r) {{
-    if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
-    if (c === "capability_status") return STATUS[v] || v;
-    if (typeof v === "string") return v.replace(/_/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;");
-    var pre = (c === "usd_per_desktop" || c === "arrays_needed_binding") && r.arrays_needed_kind &&
-      r.arrays_needed_kind !== "exact" ? "at most " : "";
-    if (c === "usd_per_desktop") return pre + "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
-    // GB per desktop and a write penalty as the report prints them (tables.fmt_number)
-    if (c === "capacity_gb_per_desktop" || c === "protection_write_penalty") {{
-      if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
-      if (Math.abs(v) >= 10) return String(Number(v.toFixed(1)));
-      return String(Number(v.toPrecision(3)));
-    }}
-    return pre + Math.round(v).toLocaleString("en-US");
-  }}
-  function update() {{
-    var prices = {{}};
-    if (!window.VdiCalcScenario) {{ return; }}  // the sizing calculator's script defines it
-    Array.prototype.forEach.call(priceForm.querySelectorAll(".calc-price"), function (el) {{
-      if (el.value !== "" && Number(el.value) > 0) {{ prices[el.dataset.key] = Number(el.value); }}
-    }});
-    var body = document.querySelector("#calc-verdicts tbody");
-    try {{
-      // the sizing calculator's scenario (report/calculator.py: era, windows, your per-phase figures)
-      var cur = window.VdiCalcScenario(), params = cur.params;
-      var p = VdiSizing.validate(params, inputs);
-      var ct = document.getElementById("calc-clone_type");
-      p.clone_type = ct ? ct.value : params.clone_type;
-      var lt = document.getElementById("calc-latency_target_ms");
-      p.latency_target_ms = lt && lt.value !== "" ? Number(lt.value) : params.latency_target_ms;
-      var cond = p.failover === "controller" ? "failover" : "normal";
-      // the sizing rows carry the same clone type's capacity per desktop as the per-array rows
-      var withClone = Object.assign({{}}, params, {{ clone_type: p.clone_type }});
-      var sized = VdiSizing.size(withClone, inputs, cur.profile, "calculator");
-      var rows = VdiVerdicts.verdicts(sized, inputs, p, prices)
-        .filter(function (r) {{ return r.condition === cond; }});
-      body.innerHTML = rows.map(function (r) {{
-        var key = r.source_id + (r.configuration ? ":" + r.configuration : "");
-        return "<tr data-key=\\"" + key + "\\" data-phase=\\"" + r.phase + "\\">" +
-          COLUMNS.map(function (c) {{
-            var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? (v || "") : v;
-            var val = String(raw).replace(/"/g, "&quot;");
-            return "<td data-col=\\"" + c + "\\" data-value=\\"" + val + "\\">" + cell(c, v, r) + "</td>";
-          }}).join("") + "</tr>";
-      }}).join("");
-    }} catch (e) {{ body.innerHTML = ""; }}
-  }}
-  function changed() {{ update(); if (window.VdiCalcToAddress) {{ window.VdiCalcToAddress(); }} }}
-  form.addEventListener("input", update); form.addEventListener("change", update);
-  form.addEventListener("vdi-scenario", update);
-  priceForm.addEventListener("input", changed);
-  priceForm.addEventListener("change", changed);
-  // a shared link (#scenario?...) also carries the clone type and the prices (calculator.py)
-  if (window.VdiCalcFromAddress) {{ window.VdiCalcFromAddress(priceForm); }}
-  update();
-}})();
-</script>
+<script type="application/json" id="vdi-verdict-config">{page_config}</script>
+<script>{page_js}</script>
 </div>"""

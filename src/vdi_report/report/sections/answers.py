@@ -114,9 +114,9 @@ def boot_share_clause(ctx) -> str:
     b = p[(p["era"] == "modern") & (p["phase"] == "boot")]
     if not len(b) or not str(b["read_share_basis"].iloc[0]).startswith("boot charts"):
         return ""
-    prov = b["provisioning"].iloc[0]
+    # ctx.plan holds the rows a sizing reads (era.sizing_rows): one modern whole-run row, MCS's,
+    # or MCS and Provisioning pooled under provisioning_pooling=pooled
     w = p[(p["era"] == "modern") & (p["phase"] == "full_run")]
-    w = w[w["provisioning"] == prov] if (w["provisioning"] == prov).any() else w  # pooled: the MCS+PVS row
     whole = (
         fill(", not the whole runs' ({share})", share=fmt.pct(w["read_share"].iloc[0]))
         if len(w) == 1 and pd.notna(w["read_share"].iloc[0])
