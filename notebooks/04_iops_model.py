@@ -47,6 +47,7 @@ from vdi_report.raw import sources
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = catalogue.read("results")
+sources_df = sources.load_sources()  # read once here: the model functions take it as an argument
 choices = analysis.resolve(choices_file or None)
 pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 
@@ -62,8 +63,8 @@ pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 # left out is listed with its reason.
 
 # %%
-run = sensitivity.planning_under(results, choices)
-tables = sensitivity.model_tables(results, choices, run=run)  # every table of this stage, one path
+run = sensitivity.planning_under(results, choices, sources_df)
+tables = sensitivity.model_tables(results, choices, sources_df, run=run)  # every table of this stage, one path
 excl = tables["iops_model_exclusions"]
 catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()
@@ -195,9 +196,8 @@ ext_boot
 # ## The sizing inputs
 
 # %%
-inputs = scenario.build_inputs(plan, scenario.demonstrated(results))
+inputs = scenario.build_inputs(plan, scenario.demonstrated(results, sources_df))
 # what each tested configuration demonstrably carried, and its ports and controllers (verdicts.py)
-sources_df = sources.load_sources()
 capability = verdicts.capability(results, sources_df, sources.read_csv_text(config.RAW_DIR / "claims.csv"))
 arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"))
 inputs.update(verdicts.to_inputs(capability, arrays, verdicts.capacity(results, sources_df)))
