@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 
 import vdi_report.models
-from vdi_report.models import boot, era, iops, scenario, semantics, sensitivity
-from vdi_report.raw import sources
+from vdi_report.models import boot, era, iops, scenario, semantics, sensitivity, verdicts
+from vdi_report.raw import sources, test_setup
 
 MODELS_DIR = Path(vdi_report.models.__file__).parent
 LOADERS = ("load_sources", "load_test_setup", "setup_wide")  # the raw readers of sources.csv and test_setup.csv
@@ -21,8 +21,6 @@ ALLOWED = {
     ("cost.py", "check_cost_file", "load_sources"): "COST_FILE parameter check, run alone by make (check(path))",
     ("era.py", "_setup", "setup_wide"): "test_setup.csv, cached per file version; threading it through era deferred",
     ("boot.py", "boot_storms", "setup_wide"): "test_setup.csv provisioning, cached per file version; deferred",
-    ("verdicts.py", "arrays", "setup_wide"): "default when no setup_wide is passed (cached per file version)",
-    ("verdicts.py", "memory_lines", "setup_wide"): "default when no setup_wide is passed (cached per file version)",
 }
 
 
@@ -85,6 +83,19 @@ def test_a_model_function_without_sources_df_says_what_to_pass(call, name):
         call()
 
 
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: verdicts.arrays(pd.DataFrame(), pd.DataFrame()), "verdicts.arrays"),
+        (lambda: verdicts.memory_lines(pd.DataFrame(), pd.DataFrame(), None), "verdicts.memory_lines"),
+        (lambda: verdicts.capacity(pd.DataFrame(), pd.DataFrame(), None), "verdicts.capacity"),
+    ],
+)
+def test_a_verdict_without_the_test_setup_says_what_to_pass(call, name):
+    with pytest.raises(TypeError, match=rf"{name}: pass setup_wide=vdi_report\.raw\.test_setup\.setup_wide\(\)"):
+        call()
+
+
 def test_required_returns_the_table_it_is_given():
     s = pd.DataFrame({"source_id": ["a"]})
-    assert sources.required(s, "x") is s
+    assert sources.required(s, "x") is s and test_setup.required(s, "x") is s
