@@ -16,7 +16,8 @@
 # %% [markdown]
 # # IOPS per desktop and boot storms by rate: the planning model
 #
-# Reads `data/processed/results.csv` and `data/raw/sources.csv` (via `vdi_report.raw.sources`).
+# Reads `data/processed/results.csv`, `data/raw/sources.csv` (via `vdi_report.raw.sources`) and
+# `data/raw/test_setup.csv` (via `vdi_report.raw.test_setup`).
 # Writes, through the table catalogue (`vdi_report.catalogue`; the README's data contract lists
 # their columns), `data/processed/iops_per_desktop_model.csv` (the planning table),
 # `iops_model_observations.csv`, `iops_model_exclusions.csv`,
@@ -43,10 +44,11 @@ import pandas as pd
 from vdi_report import catalogue, config
 from vdi_report.models import iops, scenario, sensitivity, verdicts
 from vdi_report.raw import choices as analysis
-from vdi_report.raw import sources
+from vdi_report.raw import sources, test_setup
 
 pd.set_option("display.width", 200, "display.max_columns", 30, "display.precision", 3)
 results = catalogue.read("results")
+sources_df = sources.load_sources()  # read once here: the model functions take it as an argument
 choices = analysis.resolve(choices_file or None)
 pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 
@@ -62,8 +64,8 @@ pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 # left out is listed with its reason.
 
 # %%
-run = sensitivity.planning_under(results, choices)
-tables = sensitivity.model_tables(results, choices, run=run)  # every table of this stage, one path
+run = sensitivity.planning_under(results, choices, sources_df)
+tables = sensitivity.model_tables(results, choices, sources_df, run=run)  # every table of this stage, one path
 excl = tables["iops_model_exclusions"]
 catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()
@@ -195,12 +197,12 @@ ext_boot
 # ## The sizing inputs
 
 # %%
-inputs = scenario.build_inputs(plan, scenario.demonstrated(results))
+inputs = scenario.build_inputs(plan, scenario.demonstrated(results, sources_df))
 # what each tested configuration demonstrably carried, and its ports and controllers (verdicts.py)
-sources_df = sources.load_sources()
 capability = verdicts.capability(results, sources_df, sources.read_csv_text(config.RAW_DIR / "claims.csv"))
-arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"))
-inputs.update(verdicts.to_inputs(capability, arrays, verdicts.capacity(results, sources_df)))
+setup = test_setup.setup_wide()  # test_setup.csv, read once here: the protection and provisioning of each test
+arrays = verdicts.arrays(results, sources_df, sources.read_csv_text(config.RAW_DIR / "discrepancies.csv"), setup)
+inputs.update(verdicts.to_inputs(capability, arrays, verdicts.capacity(results, sources_df, setup)))
 catalogue.write("sizing_inputs", inputs)
 scenario.size(scenario.validate(2000), inputs)
 

@@ -84,7 +84,7 @@ ports
 # ## Per array: demonstrated, then extrapolated
 
 # %%
-summ = density.summary(dens, density.claims(results), ports, scenario.demonstrated(results))
+summ = density.summary(dens, density.claims(results), ports, scenario.demonstrated(results, sources_df))
 catalogue.write("density_summary", summ)
 summ
 

@@ -22,8 +22,8 @@ def ch(**opts):
 # --- each choice applied (one representative per choice) ---------------------------------------
 
 
-def _reason(results, record_id, choices):
-    c = iops.candidate_records(results, choices=choices).set_index("record_id")
+def _reason(results, record_id, choices, sources_df):
+    c = iops.candidate_records(results, choices=choices, sources_df=sources_df).set_index("record_id")
     return c.at[record_id, "reason"]
 
 
@@ -38,48 +38,56 @@ def _reason(results, record_id, choices):
         ("boosted_load", "include", "DELL-0064", "choice boosted_load", ""),
     ],
 )
-def test_record_selection_choice(results, choice, option, record_id, default_reason, flipped_reason):
-    got_default = _reason(results, record_id, None)
-    got = _reason(results, record_id, ch(**{choice: option}))
+def test_record_selection_choice(results, sources_df, choice, option, record_id, default_reason, flipped_reason):
+    got_default = _reason(results, record_id, None, sources_df)
+    got = _reason(results, record_id, ch(**{choice: option}), sources_df)
     assert (default_reason in got_default) if default_reason else got_default == ""
     assert (flipped_reason in got) if flipped_reason else got == ""
 
 
-def test_total_source_uses_the_read_plus_write_sum_wherever_both_are_stated(results):
+def test_total_source_uses_the_read_plus_write_sum_wherever_both_are_stated(results, sources_df):
     """D-ACCS-17: prefer the sum of the stated read and write averages; ACCS-0217 (3,200) is a
     stated total of the knowledge steady state whose parts ACCS-0215 + ACCS-0216 sum to 2,896."""
-    c = iops.candidate_records(results).set_index("record_id")
+    c = iops.candidate_records(results, sources_df=sources_df).set_index("record_id")
     assert "choice total_source" in c.at["ACCS-0217", "reason"]
     summed = c.loc["ACCS-0200+ACCS-0199"]  # Figure 26's write 2.6K + read 296, the same test
     assert summed["reason"] == "" and summed["iops_per_desktop"] == pytest.approx(2896 / 500)
     # every stated average total with both parts stated is replaced, in every source (one rule everywhere)
     replaced = c[c["reason"].str.contains("choice total_source")]
     assert (replaced["statistic"] == "average").all() and replaced["source_id"].nunique() >= 1
-    flipped = iops.candidate_records(results, choices=ch(total_source="stated_total")).set_index("record_id")
+    flipped = iops.candidate_records(results, choices=ch(total_source="stated_total"), sources_df=sources_df).set_index(
+        "record_id"
+    )
     assert "total_source" not in flipped.at["ACCS-0217", "reason"]
     assert "ACCS-0200+ACCS-0199" not in flipped.index  # a stated total exists: no sum stands in
 
 
-def test_whole_test_window_choice_moves_the_whole_test_average(results):
-    c = iops.candidate_records(results, choices=ch(whole_test_window="steady_state")).set_index("record_id")
+def test_whole_test_window_choice_moves_the_whole_test_average(results, sources_df):
+    c = iops.candidate_records(results, choices=ch(whole_test_window="steady_state"), sources_df=sources_df).set_index(
+        "record_id"
+    )
     assert c.at["NTAP-0096", "cell"] == "steady_state average"
-    assert iops.candidate_records(results).set_index("record_id").at["NTAP-0096", "cell"] == (
+    assert iops.candidate_records(results, sources_df=sources_df).set_index("record_id").at["NTAP-0096", "cell"] == (
         "login_and_steady_state average"
     )
 
 
-def test_bounds_and_ranges_choices(results):
-    mid = iops.observations(results).set_index("record_ids")
-    low = iops.observations(results, choices=ch(approx_point="low")).set_index("record_ids")
+def test_bounds_and_ranges_choices(results, sources_df):
+    mid = iops.observations(results, sources_df=sources_df).set_index("record_ids")
+    low = iops.observations(results, choices=ch(approx_point="low"), sources_df=sources_df).set_index("record_ids")
     assert mid.at["HDS-0259", "iops_per_desktop"] == pytest.approx(3.5)  # 'between 3 and 4'
     assert low.at["HDS-0259", "iops_per_desktop"] == pytest.approx(3.0)
-    lt_gt = iops.candidate_records(results).query("bound in ['lt', 'gt'] and reason == '' and role == 'seed'")
-    at_bound = " ".join(iops.observations(results, choices=ch(bounded_values="at_bound"))["record_ids"]).split()
+    lt_gt = iops.candidate_records(results, sources_df=sources_df).query(
+        "bound in ['lt', 'gt'] and reason == '' and role == 'seed'"
+    )
+    at_bound = " ".join(
+        iops.observations(results, choices=ch(bounded_values="at_bound"), sources_df=sources_df)["record_ids"]
+    ).split()
     assert set(lt_gt["record_id"]) <= set(at_bound)
 
 
-def test_boot_pooling_and_estimate_statistic(results):
-    storms = boot.boot_storms(results)
+def test_boot_pooling_and_estimate_statistic(results, sources_df):
+    storms = boot.boot_storms(results, sources_df=sources_df)
     ok = storms[(storms["role"] == "seed") & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
     for pooling, f in (("highest", max), ("lowest", min)):
         m = boot.rate_model(storms, pooling).set_index("statistic")
@@ -88,28 +96,30 @@ def test_boot_pooling_and_estimate_statistic(results):
     # seed boot rows as boot.rate_model, under every option of boot_pooling
     from vdi_report.models import era
 
-    floors, tau2s = era.era_heterogeneity(era.document_figures(era.grouped_runs(results)), storms)
+    floors, tau2s = era.era_heterogeneity(
+        era.document_figures(era.grouped_runs(results, sources_df=sources_df)), storms
+    )
     for pooling in boot.POOLINGS:
-        plan = sensitivity.planning_under(results, ch(boot_pooling=pooling)).plan
+        plan = sensitivity.planning_under(results, ch(boot_pooling=pooling), sources_df=sources_df).plan
         pub = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].set_index("statistic")
         m = boot.rate_model(storms, pooling, floors["seed"], tau2s).set_index("statistic")
         for stat in ("peak_per_rate", "io_per_boot"):
             got = m.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float)
             assert np.allclose(got, pub.loc[stat, ["estimate", "pi90_low", "pi90_high"]].to_numpy(dtype=float))
-    model = iops.fit(iops.observations(results), "pooled")
+    model = iops.fit(iops.observations(results, sources_df=sources_df), "pooled")
     med, mean = iops.predict_grid(model, results), iops.predict_grid(model, results, "mean")
     assert np.allclose(mean["estimate"], med["estimate"] * np.exp(model.result.scale / 2))
     assert np.allclose(mean["pi90_high"], med["pi90_high"])  # the interval does not change
 
 
-def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
+def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results, sources_df):
     """provisioning_pooling: separate (register D-RA2053-02, D-RA2136-02) gives MCS and Provisioning rows;
     pooled one row from both. boot_peak_to_average: documents turns the modern boot lower bound into the
     bound x NetApp's peak-to-average (117,752 / 57,231, NTAP-0006 / NTAP-0080), marked assumed."""
     from vdi_report.models import era
 
-    sep = sensitivity.planning_under(results).plan
-    pooled = sensitivity.planning_under(results, ch(provisioning_pooling="pooled")).plan
+    sep = sensitivity.planning_under(results, sources_df=sources_df).plan
+    pooled = sensitivity.planning_under(results, ch(provisioning_pooling="pooled"), sources_df=sources_df).plan
     m = sep[sep["era"] == "modern"]
     assert {"mcs", "pvs"} <= set(m["provisioning"]) and "mcs+pvs" not in set(m["provisioning"])
     assert set(pooled.loc[pooled["era"] == "modern", "provisioning"]) == {"mcs+pvs", "mcs"}  # boot: MCS tests only
@@ -124,17 +134,17 @@ def test_provisioning_and_peak_to_average_choices_move_the_modern_rows(results):
         assert t.loc[t["era"] == "modern", "read_share"].notna().all()
     from vdi_report.models import scenario
 
-    inputs = scenario.build_inputs(pooled, scenario.demonstrated(results))
+    inputs = scenario.build_inputs(pooled, scenario.demonstrated(results, sources_df=sources_df))
     assert scenario.size(scenario.validate(2000), inputs)["be_iops"].notna().all()
-    pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents")).plan
+    pa = sensitivity.planning_under(results, ch(boot_peak_to_average="documents"), sources_df=sources_df).plan
     b0 = sep[(sep["era"] == "modern") & (sep["cell"] == "boot peak per boot rate")].iloc[0]
     b1 = pa[(pa["era"] == "modern") & (pa["cell"] == "boot peak per boot rate")].iloc[0]
     assert b0["bound"] == "gt" and b1["bound"] == "assumed"
     assert b1["estimate"] == pytest.approx(b0["estimate"] * 117752 / 57231)
 
 
-def test_model_spec_choice_fixes_the_specification(results):
-    run = sensitivity.planning_under(results, ch(model_spec="workload"))
+def test_model_spec_choice_fixes_the_specification(results, sources_df):
+    run = sensitivity.planning_under(results, ch(model_spec="workload"), sources_df=sources_df)
     # the fitted model predicts every class (the planning rows by era are knowledge-worker rows, issue 16)
     assert run.spec == "workload" and set(run.pred.loc[run.pred["phase"] != "boot", "worker_class"]) == set(
         config.LOGIN_VSI_CLASSES
@@ -152,21 +162,21 @@ def memo():
 
 
 @pytest.fixture(scope="module")
-def default_modern(results, memo):
-    plan = sensitivity.model_tables(results, None, memo=memo)["iops_per_desktop_model"]
+def default_modern(results, memo, sources_df):
+    plan = sensitivity.model_tables(results, None, memo=memo, sources_df=sources_df)["iops_per_desktop_model"]
     # (phase, statistic) pairs: a choice may split or pool a cell by provisioning, never drop it
     return plan[plan["era"] == "modern"][["phase", "statistic"]].drop_duplicates()
 
 
 @pytest.mark.parametrize("choice, option", EVERY_OPTION, ids=[f"{c}={o}" for c, o in EVERY_OPTION])
-def test_every_option_of_every_choice_builds_the_model_stage(results, memo, default_modern, choice, option):
+def test_every_option_of_every_choice_builds_the_model_stage(results, memo, default_modern, choice, option, sources_df):
     """Every table of the model stage under every option of every choice in
     data/raw/analysis_choices.csv (new choices are covered as they are declared) matches its
     catalogue entry, and the planning table keeps the rows page 1 reads (every era's rows the
     defaults give). front_end_vantage = array_only once stopped the stage: no model could be
     fitted and the coefficients were written with only ``term``."""
     c = ch(**{choice: option})
-    tables = sensitivity.model_tables(results, c, memo=memo)
+    tables = sensitivity.model_tables(results, c, memo=memo, sources_df=sources_df)
     assert set(tables) == set(sensitivity.MODEL_TABLES)
     for name, df in tables.items():
         catalogue.validate(name, df)  # raises TableError naming the column and line
@@ -179,8 +189,8 @@ def test_every_option_of_every_choice_builds_the_model_stage(results, memo, defa
     assert (plan["era"] == "seed").any()
 
 
-def test_array_only_writes_empty_coefficients_with_their_declared_columns(results, memo):
-    tables = sensitivity.model_tables(results, ch(front_end_vantage="array_only"), memo=memo)
+def test_array_only_writes_empty_coefficients_with_their_declared_columns(results, memo, sources_df):
+    tables = sensitivity.model_tables(results, ch(front_end_vantage="array_only"), memo=memo, sources_df=sources_df)
     coefs = tables["iops_model_coefficients"]
     assert list(coefs.columns) == catalogue.table("iops_model_coefficients").column_names
     assert coefs.empty  # one document (NetApp) remains: nothing to fit across vendors
@@ -188,14 +198,16 @@ def test_array_only_writes_empty_coefficients_with_their_declared_columns(result
 
 
 @pytest.mark.parametrize("option, seconds", [("mid", 192.0), ("low", 184.0), ("high", 200.0)])
-def test_approx_point_reaches_the_boot_duration(results, option, seconds):
+def test_approx_point_reaches_the_boot_duration(results, option, seconds, sources_df):
     """Hitachi's boot took "3 minutes and 4-20 seconds" (HDS-0213, 002:L464): the declared
     default ``approx_point = mid`` puts it at 192 s (it was the short end, 184 s, under every
     option), and the boot rate and peak per rate follow."""
-    s = boot.boot_storms(results, approx=option).set_index("source_id")
+    s = boot.boot_storms(results, approx=option, sources_df=sources_df).set_index("source_id")
     assert s.at["hitachi_g600", "duration_min"] * 60 == pytest.approx(seconds)
     assert s.at["hitachi_g600", "boot_rate_per_min"] == pytest.approx(580 / (seconds / 60))
-    plan = sensitivity.planning_under(results, ch(approx_point=option)).storms.set_index("source_id")
+    plan = sensitivity.planning_under(results, ch(approx_point=option), sources_df=sources_df).storms.set_index(
+        "source_id"
+    )
     assert plan.at["hitachi_g600", "duration_min"] * 60 == pytest.approx(seconds)
 
 
@@ -231,23 +243,23 @@ def test_sensitivity_has_every_choice_option_and_the_defaults(sens, processed):
     assert set(sens["era"]) >= {"seed"}
 
 
-def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens):
+def test_a_reviewers_choices_give_the_matching_sensitivity_rows(results, sens, sources_df):
     joint = [c for c in DECL.ids if DECL.joint[c]]
     for combo in itertools.islice(itertools.combinations(joint, 3), 0, 20, 7):
         c = DECL.defaults().with_options(**{k: next(o for o in DECL.options[k] if o != DECL.default[k]) for k in combo})
-        plan = era.sizing_rows(sensitivity.planning_under(results, c).plan)
+        plan = era.sizing_rows(sensitivity.planning_under(results, c, sources_df=sources_df).plan)
         rows = sens[(sens["kind"] == "joint") & (sens["specification"] == c.key())]
         m = plan.merge(rows, on=["era", "phase", "worker_class", "statistic"], suffixes=("", "_s"))
         assert len(m) == len(plan), c.key()
         assert np.allclose(m["estimate"], m["estimate_s"], equal_nan=True), c.key()
 
 
-def test_the_choices_move_the_planning_figures_themselves(results, sens):
+def test_the_choices_move_the_planning_figures_themselves(results, sens, sources_df):
     """The planning table (not only the observations or the regression model) follows the choices:
     the seed rows pool the observations under them, the boot rows pool by ``boot_pooling``. (Issue
     16's planning path once dropped both, and every one-at-a-time change in sensitivity.csv was 0.)"""
     one = sens[sens["kind"] == "one_at_a_time"].set_index(["choice_id", "option", "era", "phase", "statistic"])
-    storms = boot.boot_storms(results)
+    storms = boot.boot_storms(results, sources_df=sources_df)
     ok = storms[(storms["role"] == "seed") & storms["peak_per_rate_bound"].isin(["eq", "approx"])]
     for option, f in (("highest", max), ("lowest", min)):
         got = one.loc[("boot_pooling", option, "seed", "boot", "peak_per_rate"), "estimate"]
@@ -301,7 +313,7 @@ def test_make_data_with_choices_reruns_only_the_model_stage_and_matches_sensitiv
     assert p.returncode != 0 and "bad.csv: line 2: column 'option' = 'friday'" in p.stderr
 
 
-def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
+def test_declared_choices_reach_the_modern_rows_page_one_reads(results, sources_df):
     """Issue 26 item 2: the modern rows (page 1's default basis) were unmoved by every choice. The
     login peak known only by bounds enters at their geometric midpoint (assumed), or at either
     bound (choice peak_bounds_point), MCS and Provisioning rows alike; the register's set-aside
@@ -309,7 +321,7 @@ def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
     (The modern boot rows are lower bounds: the choice boot_peak_to_average moves them.)"""
 
     def modern(**opts):
-        p = sensitivity.planning_under(results, ch(**opts)).plan
+        p = sensitivity.planning_under(results, ch(**opts), sources_df=sources_df).plan
         return p[p["era"] == "modern"].set_index(["provisioning", "phase", "statistic"])["estimate"]
 
     base = modern()
@@ -317,7 +329,7 @@ def test_declared_choices_reach_the_modern_rows_page_one_reads(results):
     for prov in ("mcs", "pvs"):
         assert lo[(prov, "login", "peak")] < base[(prov, "login", "peak")] < hi[(prov, "login", "peak")]
     ids = {
-        o: " ".join(era._modern_runs(results, None, era.EraChoices(register=o))["record_ids"])
+        o: " ".join(era._modern_runs(results, sources_df, era.EraChoices(register=o))["record_ids"])
         for o in ("apply", "ignore")
     }
     assert "RA2053-0093" not in ids["apply"] and "RA2053-0093" in ids["ignore"]  # set aside by the register
@@ -330,12 +342,12 @@ MODERN_CHOICES = ("peak_bounds_point", "probe_handling", "profile_storage")  # c
 
 
 @pytest.fixture(scope="module")
-def modern_plans(results):
+def modern_plans(results, sources_df):
     """The planning table under every option of peak_bounds_point and probe_handling (one at a
     time, the other choices at their defaults), keyed by (choice, option)."""
     memo: dict = {}
     return {
-        (cid, opt): sensitivity.planning_under(results, ch(**{cid: opt}), memo=memo).plan
+        (cid, opt): sensitivity.planning_under(results, ch(**{cid: opt}), memo=memo, sources_df=sources_df).plan
         for cid in MODERN_CHOICES
         for opt in DECL.options[cid]
     }
@@ -443,7 +455,7 @@ def test_sensitivity_shows_the_modern_choices_moving_the_modern_rows(sens):
     assert r.at["peak_bounds_point", "max_abs_interval_change"] > 0.01
 
 
-def test_profile_storage_keeps_runs_whose_profiles_bypass_the_storage_out_by_default(results):
+def test_profile_storage_keeps_runs_whose_profiles_bypass_the_storage_out_by_default(results, sources_df):
     """Choice profile_storage: a run with profiles on a file service of another cluster (the 2023
     edition's dedicated Files run, test_setup.csv profile_storage = file_service_separate) enters
     no row by default; ``any`` enters it in the modern whole-test cell (with the 2023 edition
@@ -451,7 +463,7 @@ def test_profile_storage_keeps_runs_whose_profiles_bypass_the_storage_out_by_def
     option moves nothing, and the test says so)."""
 
     def runs(**opts):
-        r = era._modern_runs(results, None, era.EraChoices(**opts))
+        r = era._modern_runs(results, sources_df, era.EraChoices(**opts))
         return set(r["configuration"])
 
     dedicated = "g8_mcs_8n_files_dedicated"
@@ -460,14 +472,14 @@ def test_profile_storage_keeps_runs_whose_profiles_bypass_the_storage_out_by_def
     assert runs() == runs(profile_storage="any")  # no 2024 run has its profiles on another cluster
 
     def whole(**opts):
-        p = sensitivity.planning_under(results, ch(**opts)).plan
+        p = sensitivity.planning_under(results, ch(**opts), sources_df=sources_df).plan
         return _modern(p).loc[("full_run", "average")]
 
     a, b = whole(probe_handling="pooled"), whole(probe_handling="pooled", profile_storage="any")
     assert b["n_obs"] == a["n_obs"] + 1 and b["estimate"] != a["estimate"]
 
 
-def test_modern_boot_read_share_comes_from_the_boot_charts(results, processed):
+def test_modern_boot_read_share_comes_from_the_boot_charts(results, processed, sources_df):
     """The modern boot rows' read share is the 2023 edition's boot charts' read ÷ (read + write)
     averages, the two charts of the one MCS boot (register D-RA2022E-01) averaged, not the whole
     runs' share (which holds logons and steady state). Hand calculation from the records."""
@@ -481,6 +493,6 @@ def test_modern_boot_read_share_comes_from_the_boot_charts(results, processed):
     whole = plan[(plan["era"] == "modern") & (plan["provisioning"] == "mcs") & (plan["phase"] == "full_run")]
     assert abs(float(whole["read_share"].iloc[0]) - share) > 0.1  # the boot's own split, not the whole run's
     for pooling in era.PROVISIONING_POOLINGS:  # the MCS boot rows keep MCS's boot share when MCS and PVS pool
-        p = sensitivity.planning_under(results, ch(provisioning_pooling=pooling)).plan
+        p = sensitivity.planning_under(results, ch(provisioning_pooling=pooling), sources_df=sources_df).plan
         b = p[(p["era"] == "modern") & (p["phase"] == "boot")]
         assert np.allclose(b["read_share"], share), pooling

@@ -13,12 +13,12 @@ from vdi_report.models import boot, era, harness, iops, scenario
 
 
 @pytest.fixture(scope="module")
-def plans(results):
+def plans(results, sources_df):
     """The planning rows under each option of choice tau2_source (default first)."""
-    storms = boot.boot_storms(results)
-    chars = scenario.io_characteristics(results, iops.io_profile(results))
+    storms = boot.boot_storms(results, sources_df=sources_df)
+    chars = scenario.io_characteristics(results, iops.io_profile(results, sources_df=sources_df), sources_df=sources_df)
     return {
-        src: era.planning_rows(results, storms, chars, choices=era.EraChoices(tau2_source=src))
+        src: era.planning_rows(results, storms, chars, choices=era.EraChoices(tau2_source=src), sources_df=sources_df)
         for src in era.TAU2_SOURCES
     }
 
@@ -141,12 +141,12 @@ def test_modern_interval_spans_follow_the_tau2_source_choice(plans):
     assert np.allclose(a.loc[m, "estimate"], b.loc[m, "estimate"])  # one lab: its own figure under both
 
 
-def test_leave_one_lab_out_calibration(results):
+def test_leave_one_lab_out_calibration(results, sources_df):
     """Every seed cell with two labs, each lab held out: AccelStor's login peak (gmean of 8 and 11 IOPS per
     desktop) against NetApp's 20.7 alone; tau2 recomputed without AccelStor leaves only the boot cell's
     (Hitachi against NetApp), so the interval is wide and holds it. NetApp held out: no seed cell has two
     labs without it (not checkable). The ranges the rows printed before miss every held-out lab."""
-    cal = era.calibration(results, boot.boot_storms(results))
+    cal = era.calibration(results, boot.boot_storms(results, sources_df=sources_df), sources_df=sources_df)
     assert set(cal["era"]) == {"seed"}  # modern: one lab, nothing to hold out
     assert (cal["n_train_labs"] >= 1).all() and len(cal) == 2 * cal["cell"].nunique()
     c = cal.set_index(["cell", "held_out"])
@@ -161,14 +161,19 @@ def test_leave_one_lab_out_calibration(results):
     n_in = int((cal["verdict"] == "inside").sum())
     assert cov.iloc[0]["inside"] == n_in and cov.iloc[0]["checked"] == int((cal["verdict"] != "not checkable").sum())
     assert cov.iloc[1]["coverage"] == 0.0 and cov.iloc[1]["checked"] == len(cal)
-    none = era.calibration(results, boot.boot_storms(results), choices=era.EraChoices(tau2_source="none"))
+    none = era.calibration(
+        results,
+        boot.boot_storms(results, sources_df=sources_df),
+        choices=era.EraChoices(tau2_source="none"),
+        sources_df=sources_df,
+    )
     assert (none["verdict"] == none["range_verdict"]).all()  # none: the rows print the ranges, as before
 
 
 @pytest.mark.parametrize("source", era.TAU2_SOURCES)
-def test_external_evidence_reads_each_figure_with_its_status(results, plans, source):
+def test_external_evidence_reads_each_figure_with_its_status(results, plans, source, sources_df):
     plan = plans[source]
-    ext = era.external_evidence(results, plan)
+    ext = era.external_evidence(results, plan, sources_df=sources_df)
     seed = plan[plan["era"] == "seed"].set_index("cell")
     mcs = ext[(ext["test_id"] == "mcs_w11_8n_login") & (ext["variant"] == "")].set_index("status")
     assert mcs.at["lower bound", "observed"] == pytest.approx(23820 / 880)  # writes alone, RA2022-0117
@@ -192,8 +197,8 @@ def test_external_evidence_reads_each_figure_with_its_status(results, plans, sou
     assert (lower == ("above" if source == "none" else "uninformative")).all()
 
 
-def test_leave_one_document_out_holds_out_documents_within_each_era(results):
-    lodo = era.leave_one_document_out(results, boot.boot_storms(results))
+def test_leave_one_document_out_holds_out_documents_within_each_era(results, sources_df):
+    lodo = era.leave_one_document_out(results, boot.boot_storms(results, sources_df=sources_df), sources_df=sources_df)
     assert set(lodo["era"]) == {"seed", "modern"}
     w = lodo[(lodo["era"] == "modern") & (lodo["cell"] == era.WHOLE_TEST)].set_index("held_out")
     assert len(w) == 3 and (w["n_train"] == 2).all() and w["interval_kind"].str.startswith("one lab").all()

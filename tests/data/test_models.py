@@ -12,12 +12,12 @@ from vdi_report.report import model_tables as mtables
 
 
 @pytest.fixture(scope="module")
-def pred(results):
-    return iops.predict_grid(iops.fit(iops.observations(results), "pooled"), results)
+def pred(results, sources_df):
+    return iops.predict_grid(iops.fit(iops.observations(results, sources_df=sources_df), "pooled"), results)
 
 
-def _cand(results, record_id):
-    c = iops.candidate_records(results)
+def _cand(results, record_id, sources_df):
+    c = iops.candidate_records(results, sources_df=sources_df)
     return c[c["record_id"] == record_id].iloc[0]
 
 
@@ -31,12 +31,12 @@ def _cand(results, record_id):
         ("HDS-0216", 41021 / 580),  # Hitachi config1 boot peak: pooled, all 580 desktops
     ],
 )
-def test_per_desktop_figures_match_hand_calculation(results, record_id, expected):
-    assert _cand(results, record_id)["iops_per_desktop"] == pytest.approx(expected, rel=1e-9)
+def test_per_desktop_figures_match_hand_calculation(results, sources_df, record_id, expected):
+    assert _cand(results, record_id, sources_df)["iops_per_desktop"] == pytest.approx(expected, rel=1e-9)
 
 
-def test_semantics_keep_unlike_figures_apart(results):
-    c = iops.candidate_records(results).set_index("record_id")
+def test_semantics_keep_unlike_figures_apart(results, sources_df):
+    c = iops.candidate_records(results, sources_df=sources_df).set_index("record_id")
     # Hitachi's per-desktop figures are samples of four representative desktops (HDS-0252/HDS-0256)
     assert c.at["HDS-0257", "aggregation"] == "single_desktop" and c.at["HDS-0257", "reason"].startswith(
         "single-desktop peak"
@@ -52,20 +52,22 @@ def test_semantics_keep_unlike_figures_apart(results):
     assert c.at["NTAP-0006", "reason"].startswith("boot storm")
 
 
-def test_exclusions_table_lists_every_unused_record_with_a_reason(results):
-    e = iops.exclusions(results)
-    used = set(" ".join(iops.observations(results)["record_ids"]).split())
+def test_exclusions_table_lists_every_unused_record_with_a_reason(results, sources_df):
+    e = iops.exclusions(results, sources_df=sources_df)
+    used = set(" ".join(iops.observations(results, sources_df=sources_df)["record_ids"]).split())
     assert len(e) and (e["reason"] != "").all() and not used & set(e["record_id"])
 
 
-def test_bounded_values_are_excluded_unless_asked(results):
-    lt_gt = iops.candidate_records(results).query("bound in ['lt', 'gt'] and reason == ''")["record_id"]
-    main = " ".join(iops.observations(results)["record_ids"])
+def test_bounded_values_are_excluded_unless_asked(results, sources_df):
+    lt_gt = iops.candidate_records(results, sources_df=sources_df).query("bound in ['lt', 'gt'] and reason == ''")[
+        "record_id"
+    ]
+    main = " ".join(iops.observations(results, sources_df=sources_df)["record_ids"])
     assert not any(r in main.split() for r in lt_gt)
 
 
-def test_cv_never_trains_on_the_held_out_vendor(results, monkeypatch):
-    obs = iops.observations(results)
+def test_cv_never_trains_on_the_held_out_vendor(results, monkeypatch, sources_df):
+    obs = iops.observations(results, sources_df=sources_df)
     seen = []
     real_fit = iops.fit
 
@@ -83,8 +85,8 @@ def test_cv_never_trains_on_the_held_out_vendor(results, monkeypatch):
         assert r["held_out"] not in r["trained_on"].split(";")
 
 
-def test_chosen_model_pools_worker_classes(results, pred):
-    specs = iops.compare_specs(iops.observations(results))
+def test_chosen_model_pools_worker_classes(results, pred, sources_df):
+    specs = iops.compare_specs(iops.observations(results, sources_df=sources_df))
     assert iops.choose_spec(specs) == "pooled"
     assert set(pred["worker_class"]) == {"any"}
     for cell in iops.CELL_ORDER:
@@ -92,8 +94,8 @@ def test_chosen_model_pools_worker_classes(results, pred):
         assert r["pi90_low"] < r["estimate"] < r["pi90_high"]
 
 
-def test_cv_by_vendor_reports_each_vendor_without_a_pooled_row(results):
-    obs = iops.observations(results)
+def test_cv_by_vendor_reports_each_vendor_without_a_pooled_row(results, sources_df):
+    obs = iops.observations(results, sources_df=sources_df)
     t = iops.cv_by_vendor(iops.leave_one_vendor_out(obs, "pooled"))
     assert sorted(t["held_out"]) == sorted(obs["vendor"].unique())
     p = t[t["n_predicted"] > 0]
@@ -143,8 +145,13 @@ def test_density_extrapolates_only_what_scales(dens):
     assert d.at["HDS-0223", "max_bound"] == "gt" and d.at["HDS-0223", "max_desktops"] == pytest.approx(580 * 100 / 27)
 
 
-def test_density_summary_is_consistent_and_demonstrated_first(results, dens):
-    s = density.summary(dens, density.claims(results), density.port_bandwidth(results), scenario.demonstrated(results))
+def test_density_summary_is_consistent_and_demonstrated_first(results, dens, sources_df):
+    s = density.summary(
+        dens,
+        density.claims(results),
+        density.port_bandwidth(results),
+        scenario.demonstrated(results, sources_df=sources_df),
+    )
     both = s[s["peak_max"].notna() & s["average_max"].notna()]
     assert (both["peak_max"] <= both["average_max"]).all()  # peak density never above average density
     fo = s[s["peak_failover_max"].notna() & s["peak_max"].notna()]
@@ -239,19 +246,19 @@ def test_tiering_saving_hand_calculation(results):
     assert s["with_hdds"] == pytest.approx(1 - (4 + 0.15 * 20) / 16) and s["break_even_ratio"] == pytest.approx(0.6)
 
 
-def test_io_profile_hand_calculation(results):
-    p = iops.io_profile(results).set_index(["vendor", "test_id", "statistic", "vantage"])
+def test_io_profile_hand_calculation(results, sources_df):
+    p = iops.io_profile(results, sources_df=sources_df).set_index(["vendor", "test_id", "statistic", "vantage"])
     assert p.at[("NetApp", "boot", "peak", "array_frontend"), "kb_per_io"] == pytest.approx(3082e6 / 117752 / 1024)
     # Dell's 12.5 GB/s (DELL-0061) is set aside by D-DELL-11: no I/O size is derived from it
     assert ("Dell EMC", "boot", "peak", "array_frontend") not in p.index
     assert p.at[("AccelStor", "boot", "average", "host"), "read_share"] == pytest.approx(11700 / (11700 + 9400))
 
 
-def test_headline_table_fixes(results):
+def test_headline_table_fixes(results, sources_df):
     from vdi_report.report import tables
 
     tests = pd.read_csv(config.PROCESSED_DIR / "tests.csv", keep_default_na=False)
-    t = tables.headline_table(tests, results, iops.headline_iops(results))
+    t = tables.headline_table(tests, results, iops.headline_iops(results, sources_df=sources_df))
     hds = t[t["Vendor"].str.startswith("Hitachi")].set_index("Test")
     # task-user ports shown beside the power-user ports:
     # 5.6 ms at boot in config 1 (HDS-0241), 3.5 ms at login in config 2 (HDS-0300)
@@ -269,21 +276,21 @@ def test_headline_table_fixes(results):
     assert (tables.headline_table(tests)["Source"] == "").all()
 
 
-def test_observation_context_names_load_tool_os_and_clone_type(results):
+def test_observation_context_names_load_tool_os_and_clone_type(results, sources_df):
     from vdi_report.models import boot
 
-    obs = iops.observations(results)
-    ctx = iops.observation_context(obs, boot.boot_storms(results), sources.load_sources())
+    obs = iops.observations(results, sources_df=sources_df)
+    ctx = iops.observation_context(obs, boot.boot_storms(results, sources_df=sources_df), sources.load_sources())
     s = sources.load_sources().set_index("vendor")
     for _, r in ctx.iterrows():
         assert r["load_tool"] == s.at[r["vendor"], "load_tool"] and r["guest_os"] == s.at[r["vendor"], "guest_os"]
-    assert len(ctx) == len(obs) + (boot.boot_storms(results)["role"] == "seed").sum()
+    assert len(ctx) == len(obs) + (boot.boot_storms(results, sources_df=sources_df)["role"] == "seed").sum()
 
 
-def test_planning_latency_and_profile_name_their_vendors_and_use_no_bounds(results):
+def test_planning_latency_and_profile_name_their_vendors_and_use_no_bounds(results, sources_df):
     """Read share, I/O size and latency beside the planning figures: a bound ("under 0.6 ms") is
     not taken as a latency, and each figure says which vendors it rests on."""
-    chars = scenario.io_characteristics(results, iops.io_profile(results))
+    chars = scenario.io_characteristics(results, iops.io_profile(results, sources_df=sources_df), sources_df=sources_df)
     bounds = set(results.loc[~results["bound"].isin(["eq", "approx"]), "record_id"])
     latency_records = set(results.loc[results["metric"] == "latency", "record_id"])
     for recs in chars["records"]:
@@ -294,10 +301,12 @@ def test_planning_latency_and_profile_name_their_vendors_and_use_no_bounds(resul
         assert ((plan[col].notna()) == (vend != "")).all(), col
 
 
-def test_the_whole_test_planning_row_has_its_own_profile(results):
+def test_the_whole_test_planning_row_has_its_own_profile(results, sources_df):
     """The login + steady-state row of the planning table takes the whole tests' own read share,
     I/O size and latency, not steady state's."""
-    chars = scenario.io_characteristics(results, iops.io_profile(results)).set_index("phase")
+    chars = scenario.io_characteristics(
+        results, iops.io_profile(results, sources_df=sources_df), sources_df=sources_df
+    ).set_index("phase")
     plan = catalogue.read("iops_per_desktop_model").set_index(["phase", "statistic"])
     row = plan.loc[("login_and_steady_state", "average")]
     for col in ("read_share", "io_size_kb", "latency_ms"):

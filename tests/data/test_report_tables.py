@@ -28,10 +28,10 @@ def test_the_sensitivity_summaries_are_those_of_sensitivity_csv(processed, name,
             assert written[c].astype(str).tolist() == again[c].astype(str).tolist(), (name, c)
 
 
-def test_the_headline_cells_are_the_models_values_under_the_defaults(processed, results):
+def test_the_headline_cells_are_the_models_values_under_the_defaults(processed, results, sources_df):
     """The built choices are the declared defaults (no CHOICES file in a plain build)."""
     written = processed("headline_iops").set_index(["source_id", "test_id", "statistic"])
-    again = iops.headline_iops(results).set_index(["source_id", "test_id", "statistic"])
+    again = iops.headline_iops(results, sources_df=sources_df).set_index(["source_id", "test_id", "statistic"])
     assert sorted(written.index) == sorted(again.index)
     assert written["iops_per_desktop"].to_numpy() == pytest.approx(
         again.loc[written.index, "iops_per_desktop"].to_numpy(), rel=1e-9

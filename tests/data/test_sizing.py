@@ -284,8 +284,8 @@ def test_written_sizing_inputs_read_back_the_same_everywhere(inputs):
         assert set(inputs["eras"][e]["per_desktop"]) == set(config.SCENARIO_PHASES)
 
 
-def test_boot_storm_table_hand_calculation(results):
-    s = boot.boot_storms(results).set_index("source_id")
+def test_boot_storm_table_hand_calculation(results, sources_df):
+    s = boot.boot_storms(results, sources_df=sources_df).set_index("source_id")
     # NetApp: 57,231 IOPS average (NTAP-0080) over ~12 min (NTAP-0005) / 1,500 desktops = I/O per boot
     n = s.loc["netapp_tr4540"]
     assert n["io_per_boot"] == pytest.approx(57231 * 12 * 60 / 1500) and n["io_per_boot_bound"] == "approx"

@@ -10,7 +10,7 @@ import pytest
 
 from vdi_report import config
 from vdi_report.models import scenario, verdicts
-from vdi_report.raw import sources
+from vdi_report.raw import sources, test_setup
 
 
 def _value(results, record_id):
@@ -28,8 +28,8 @@ def inputs(results, cap):
     """The written sizing inputs; their capability and arrays are what the records give now."""
     reg = sources.read_csv_text(config.RAW_DIR / "discrepancies.csv")
     written = scenario.read_inputs()
-    s = sources.load_sources()
-    fresh = verdicts.to_inputs(cap, verdicts.arrays(results, s, reg), verdicts.capacity(results, s))
+    s, setup = sources.load_sources(), test_setup.setup_wide()
+    fresh = verdicts.to_inputs(cap, verdicts.arrays(results, s, reg, setup), verdicts.capacity(results, s, setup))
     assert json.loads(json.dumps(fresh)) == {k: written[k] for k in fresh}, "sizing_inputs.json is stale"
     return written
 

@@ -19,12 +19,14 @@ DECL = analysis.declared()
 FLIPS = {cid: next(o for o in DECL.options[cid] if o != DECL.default[cid]) for cid in DECL.ids}
 
 
-def _runs(results) -> list[dict[str, str]]:
+def _runs(results, sources_df) -> list[dict[str, str]]:
     """The options grouped into runs: an option that leaves no model to fit alone, the rest together."""
     alone, together = [], {}
     memo: dict = {}
     for cid, opt in FLIPS.items():
-        run = sensitivity.planning_under(results, DECL.defaults().with_options(**{cid: opt}), memo=memo)
+        run = sensitivity.planning_under(
+            results, DECL.defaults().with_options(**{cid: opt}), memo=memo, sources_df=sources_df
+        )
         if run.model is None:
             alone.append({cid: opt})
         else:
@@ -33,11 +35,11 @@ def _runs(results) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
-def test_make_report_runs_every_choice(tmp_path, copy_project, make_in):
+def test_make_report_runs_every_choice(tmp_path, copy_project, make_in, sources_df):
     from vdi_report import config
 
     results = catalogue.read("results")
-    runs = _runs(results)
+    runs = _runs(results, sources_df)
     assert {k for r in runs for k in r} == set(DECL.ids)
     root = copy_project(tmp_path / "project", "data", "reports", "build")
     for n, opts in enumerate(runs):

@@ -64,7 +64,7 @@ def _point(x: pd.DataFrame, approx: str) -> pd.Series:
 
 
 def boot_storms(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, use_register: bool = True, approx: str = "mid"
+    results: pd.DataFrame, sources_df: pd.DataFrame, use_register: bool = True, approx: str = "mid"
 ) -> pd.DataFrame:
     """One row per source with a boot storm (columns ``BOOT_COLUMNS``; IOPS, min, I/O per boot,
     desktops per minute, IOPS per desktop-per-minute). Sources of every role (``role`` says which).
@@ -74,16 +74,19 @@ def boot_storms(
     range or approximate value (a duration, a peak, an average: results' ``value_low`` ..
     ``value_high``) enters at its middle, or its ``low`` or ``high`` end (``approx``, choice
     ``approx_point``): Hitachi's "3 minutes and 4-20 seconds" (HDS-0213) is 192 s at ``mid``.
+    ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None); the test
+    set-up (provisioning) is read through ``raw.test_setup.setup_wide``.
     Raises ValueError for another ``approx``.
     """
+    from ..raw import sources, test_setup
+
+    sources.required(sources_df, "boot.boot_storms")
     if approx not in APPROX_POINTS:
         raise ValueError(f"approx must be one of {', '.join(APPROX_POINTS)}, got {approx!r}")
     r = semantics.observation_semantics(results[results["phase"] == "boot"], sources_df)
     # choice register_resolutions: ignore uses the records the register sets aside too
     r = r[(r["used_in_analysis"] | (not use_register)) & (r["condition"] != "failover")]
-    from ..raw import sources, test_setup
-
-    src = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    src = sources_df.set_index("source_id")
     setup = test_setup.setup_wide()
     rows = []
     for sid, g in r.groupby("source_id", sort=True):

@@ -16,6 +16,8 @@ the seed labs, choice ``tau2_source``, or the range of the labs' runs) -> ``plan
 ``leave_one_document_out`` checks each era's rows against each held-out document, ``calibration``
 each cell's labs held out in turn (leave one lab out);
 ``external_evidence`` reads every external figure against the seed rows with its true status.
+Every function here that takes ``sources_df`` reads sources.csv only as that argument
+(``raw.sources.load_sources``, loaded once by the stage): None raises TypeError naming the function.
 
 Cells (``CELLS``): ``login`` ``peak`` (the login storm's peak, IOPS per desktop),
 ``steady_state`` ``average``, and the whole-test average: ``login_and_steady_state`` (seed: a
@@ -134,10 +136,11 @@ def _gmean(x) -> float:
     return float(np.exp(np.log(v).mean())) if len(v) else np.nan
 
 
-def _sources(sources_df: pd.DataFrame | None) -> pd.DataFrame:
+def _sources(sources_df: pd.DataFrame | None, caller: str = "era") -> pd.DataFrame:
+    """``sources_df`` (sources.csv); TypeError naming ``caller`` when None (``raw.sources.required``)."""
     from ..raw import sources
 
-    return sources.load_sources() if sources_df is None else sources_df
+    return sources.required(sources_df, caller)
 
 
 def _setup() -> pd.DataFrame:
@@ -184,7 +187,7 @@ def sizing_rows(plan: pd.DataFrame, provisioning: str = SIZING_PROVISIONING) -> 
     return plan[keep].reset_index(drop=True)
 
 
-def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.DataFrame | None = None) -> pd.DataFrame:
+def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame, obs: pd.DataFrame | None = None) -> pd.DataFrame:
     """Seed observations of the IOPS model (``iops.observations``: one per document, cell and
     worker class, standard loads, front end preferred; ``obs`` when given, e.g. under a reviewer's
     analysis choices) of the ``PLANNING_CLASSES``."""
@@ -192,7 +195,7 @@ def _seed_runs(results: pd.DataFrame, sources_df: pd.DataFrame | None, obs: pd.D
 
     o = iops.observations(results, sources_df=sources_df) if obs is None else obs
     o = o[o["worker_class"].isin(PLANNING_CLASSES)]
-    src = _sources(sources_df).set_index("source_id")
+    src = _sources(sources_df, "era._seed_runs").set_index("source_id")
     return pd.DataFrame(
         {
             "era": "seed",
@@ -302,7 +305,7 @@ CHOICE_IDS = {  # EraChoices field -> the choice id of data/raw/analysis_choices
 
 def _modern_runs(
     results: pd.DataFrame,
-    sources_df: pd.DataFrame | None,
+    sources_df: pd.DataFrame,
     choices: EraChoices | None = None,
     variants: bool = False,
 ) -> pd.DataFrame:
@@ -339,7 +342,7 @@ def _modern_runs(
     if not variants:
         r = r[~r["variant"].isin(list(excluded_variants(opts.login_variant)))]
     keys = ["source_id", "vendor", "test_id", "configuration", "variant", "worker_class", "phase", "statistic"]
-    lab = _sources(sources_df).set_index("source_id")["lab"]
+    lab = _sources(sources_df, "era._modern_runs").set_index("source_id")["lab"]
     setup = _setup()
     rows = []
     for k, g in r.groupby(keys, sort=True):
@@ -374,7 +377,7 @@ def _modern_runs(
 
 def run_figures(
     results: pd.DataFrame,
-    sources_df: pd.DataFrame | None = None,
+    sources_df: pd.DataFrame,
     obs: pd.DataFrame | None = None,
     choices: EraChoices | None = None,
 ) -> pd.DataFrame:
@@ -389,7 +392,7 @@ def run_figures(
 
 def grouped_runs(
     results: pd.DataFrame,
-    sources_df: pd.DataFrame | None = None,
+    sources_df: pd.DataFrame,
     obs: pd.DataFrame | None = None,
     choices: EraChoices | None = None,
 ) -> pd.DataFrame:
@@ -690,7 +693,7 @@ def borrowed_tau2(tau2s: dict, cell: str, source: str = "borrowed_seed") -> tupl
     return med, f"seed median: the median over the {n} seed cells with two labs or more"
 
 
-def login_windows(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def login_windows(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """The login window behind each document's login peak: minutes for all its desktops to log
     in, and the login rate (desktops per minute = desktops ÷ window).
 
@@ -773,11 +776,10 @@ NOT_SEPARABLE = (
 PLANNING_COLUMNS = catalogue.table("iops_per_desktop_model").column_names  # the catalogue's declaration
 
 
-def _labels(sources_df: pd.DataFrame | None) -> dict[str, str]:
-    from ..raw import sources
+def _labels(sources_df: pd.DataFrame | None, caller: str = "era") -> dict[str, str]:
     from .iops import document_labels
 
-    return document_labels(sources.load_sources() if sources_df is None else sources_df)
+    return document_labels(_sources(sources_df, caller))
 
 
 PEAK_TO_AVERAGE = ("none", "documents")  # choice boot_peak_to_average (data/raw/analysis_choices.csv)
@@ -940,9 +942,7 @@ BOOT_SHARE_BASIS = (
 )
 
 
-def modern_profile(
-    results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices: EraChoices | None = None
-) -> pd.DataFrame:
+def modern_profile(results: pd.DataFrame, sources_df: pd.DataFrame, choices: EraChoices | None = None) -> pd.DataFrame:
     """Read share and latency of the modern documents per provisioning group
     (``provisioning_group`` under ``choices.provisioning_pooling``; under ``pooled`` the MCS and
     Provisioning groups are given too, for the boot rows, which are MCS storms) and phase
@@ -974,7 +974,7 @@ def modern_profile(
     setup = _setup()
     r = r.assign(_prov=[provisioning_of(setup, a, b) for a, b in zip(r["source_id"], r["configuration"])])
     r = r.assign(_group=provisioning_group("modern", r["_prov"], opts.provisioning_pooling))
-    labels = _labels(sources_df)
+    labels = _labels(sources_df, "era.modern_profile")
     keys = ["source_id", "test_id", "configuration", "_chart"]
     basis = {
         "full_run": "whole runs' read ÷ (read + write) averages (derived)",
@@ -1103,7 +1103,7 @@ def planning_rows(
     results: pd.DataFrame,
     storms: pd.DataFrame,
     chars: pd.DataFrame,
-    sources_df: pd.DataFrame | None = None,
+    sources_df: pd.DataFrame,
     obs: pd.DataFrame | None = None,
     choices: EraChoices | None = None,
 ) -> pd.DataFrame:
@@ -1130,7 +1130,7 @@ def planning_rows(
     I/O size). identifiable: what the row can and cannot tell.
     """
     opts = choices or EraChoices()
-    labels = _labels(sources_df)
+    labels = _labels(sources_df, "era.planning_rows")
     docs = document_figures(grouped_runs(results, sources_df, obs, opts))
     win = login_windows(results, sources_df).set_index("source_id")
     floors, tau2s = era_heterogeneity(docs, storms)
@@ -1231,15 +1231,13 @@ def planning_rows(
     return t.reindex(columns=PLANNING_COLUMNS).reset_index(drop=True)
 
 
-def leave_one_document_out(
-    results: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None
-) -> pd.DataFrame:
+def leave_one_document_out(results: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Each era's rows against each of its documents held out: the row pooled (``pool``) from the
     era's other documents, and the held-out document's figure beside it. Cells with two or more
     documents (IOPS per desktop cells and the boot statistics with exact values). Columns: era,
     cell, held_out, trained_on (``;``-joined labels), n_train (documents), observed, estimate,
     pi90_low, pi90_high, interval_kind, ratio (observed ÷ estimate), verdict (``verdict``)."""
-    labels = _labels(sources_df)
+    labels = _labels(sources_df, "era.leave_one_document_out")
     docs = document_figures(grouped_runs(results, sources_df))
     docs = docs[(docs["era"] == "seed") | (docs["provisioning"] == SIZING_PROVISIONING)]  # the sizing rows' cells
     b = []
@@ -1295,7 +1293,7 @@ CALIBRATION_COLUMNS = catalogue.table("iops_calibration").column_names  # the ca
 def calibration(
     results: pd.DataFrame,
     storms: pd.DataFrame,
-    sources_df: pd.DataFrame | None = None,
+    sources_df: pd.DataFrame,
     obs: pd.DataFrame | None = None,
     choices: EraChoices | None = None,
 ) -> pd.DataFrame:
@@ -1388,7 +1386,7 @@ EFFECTS = {
 }
 
 
-def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Within-lab effects on the whole-test average (``within_lab_effects.csv``, columns
     ``WITHIN_LAB_COLUMNS``): pairs of runs of one lab (the Nutanix documents, sources.csv ``lab``)
     that differ by one declared factor, each run's reported read and write IOPS averages and
@@ -1413,10 +1411,10 @@ def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = 
 
     runs = _modern_runs(results, sources_df, EraChoices(probes="pooled", profile_storage="any"))
     runs = runs[runs["cell"] == WHOLE_TEST].set_index(["source_id", "configuration"])
-    src = _sources(sources_df).set_index("source_id")
+    src = _sources(sources_df, "era.within_lab_effects").set_index("source_id")
     setup = _setup()
     val = results.set_index("record_id")
-    labels = _labels(sources_df)
+    labels = _labels(sources_df, "era.within_lab_effects")
 
     def side(key):
         r = runs.loc[key]
@@ -1497,9 +1495,7 @@ def within_lab_effects(results: pd.DataFrame, sources_df: pd.DataFrame | None = 
 EXTERNAL_COLUMNS = catalogue.table("iops_model_external").column_names
 
 
-def external_evidence(
-    results: pd.DataFrame, plan: pd.DataFrame, sources_df: pd.DataFrame | None = None
-) -> pd.DataFrame:
+def external_evidence(results: pd.DataFrame, plan: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Every external per-desktop IOPS figure read with its true status against the seed row of
     its cell (``iops_model_external.csv``): columns ``EXTERNAL_COLUMNS``.
 
@@ -1511,9 +1507,7 @@ def external_evidence(
     per desktop; ratio = observed ÷ predicted; verdict (``verdict``: inside, above, below,
     uninformative); covered = the seed interval contains the figure (``verdict == inside``, which
     only an exact value can be). Zero rows without external figures."""
-    from ..raw import sources
-
-    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    s = _sources(sources_df, "era.external_evidence").set_index("source_id")
     runs = _modern_runs(results, sources_df, variants=True)  # every run, each figure checked
     seed = plan[plan["era"] == "seed"].set_index("cell")
     rows = []

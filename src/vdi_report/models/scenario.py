@@ -151,7 +151,7 @@ def _median(values) -> float:
     return float(np.median(v)) if v else float("nan")
 
 
-def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """What each tested array demonstrably carried per phase and condition: the highest front-end
     (or host or port) IOPS total of a test run, used in the analysis, exact or approximate.
 
@@ -160,6 +160,7 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     state with its average), condition (normal, failover), statistic, fe_iops (IOPS), bound,
     fe_iops_floor (IOPS: the least the statement guarantees, i.e. results' value_low: an
     "approximately" value less ``normalize.APPROX_TOLERANCE``), desktops (of the test), record_id.
+    ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None).
     """
     import pandas as pd
 
@@ -180,7 +181,7 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     from .. import config
     from ..raw import sources
 
-    arrays = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")["array"]
+    arrays = sources.required(sources_df, "scenario.demonstrated").set_index("source_id")["array"]
     rows = []
     for phase, srcs in keep.items():
         stat = PHASE_STATISTIC[phase]
@@ -221,12 +222,13 @@ def demonstrated(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) 
     )
 
 
-def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataFrame:
+def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Read share, I/O size and latency per sizing phase (boot, login, steady_state; and
     login_and_steady_state, the whole tests' own averages), the median over vendors of each
     vendor's value (derived, front end or host; back end excluded).
 
-    ``profile``: ``iops.io_profile`` (read_share, kb_per_io per vendor, test, statistic, vantage).
+    ``profile``: ``iops.io_profile`` (read_share, kb_per_io per vendor, test, statistic, vantage);
+    ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None): its roles.
     A phase takes the tests of ``demonstrated``'s mapping (login: peaks of login tests; steady
     state: averages of steady-state tests, else of whole login + steady-state tests). Latency:
     reported average latency (ms) at the front end or host, normal condition, stated values only
@@ -236,6 +238,10 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
     """
     import pandas as pd
 
+    from ..raw import sources
+
+    sources.required(sources_df, "scenario.io_characteristics")
+
     keep = {
         "boot": (("boot",), ("average", "peak")),
         "login": (("login", "login_and_steady_state"), ("peak",)),
@@ -243,11 +249,9 @@ def io_characteristics(results: pd.DataFrame, profile: pd.DataFrame) -> pd.DataF
         # the planning table's whole-test row: the whole login + steady-state tests' own averages
         "login_and_steady_state": (("login_and_steady_state",), ("average",)),
     }
-    from ..raw import sources
-
     # Seeds only: external sources are an out-of-sample check, never pooled (sources.csv role).
     prof = profile[(profile["vantage"] != "array_backend") & (profile["role"] == "seed")]
-    seeds = set(sources.load_sources().query("role == 'seed'")["source_id"])
+    seeds = set(sources_df.query("role == 'seed'")["source_id"])
     # Stated values only: a bound ("under 0.6 ms") is not a latency to take a median of.
     lat = results[
         (results["metric"] == "latency")

@@ -41,14 +41,14 @@ def login_vsi_classes() -> tuple[str, ...]:
     return config.LOGIN_VSI_CLASSES
 
 
-def _source_facts(sources_df: pd.DataFrame | None) -> pd.DataFrame:
-    s = sources.load_sources() if sources_df is None else sources_df
-    return s.set_index("source_id")
+def _source_facts(sources_df: pd.DataFrame) -> pd.DataFrame:
+    return sources.required(sources_df, "semantics.observation_semantics").set_index("source_id")
 
 
-def observation_semantics(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def observation_semantics(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """``results`` (results.csv rows) with ``aggregation``, ``window``, ``load`` and ``role``
     (``seed``/``external`` from sources.csv) filled in; see the module docstring for the rules.
+    ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None).
 
     Recorded values (non-empty ``aggregation``/``window``/``load`` columns, once the raw records
     carry them) are kept as they are. Returns a copy; raises KeyError if a record's source_id is

@@ -90,7 +90,8 @@ def planning_under(
     memo: dict | None = None,
 ) -> SimpleNamespace:
     """The planning models under ``choices`` (``raw.choices.Choices``; default: the declared
-    defaults). ``results``: results.csv (or ``iops.prepare`` of it, for many runs); ``chars``:
+    defaults). ``results``: results.csv (or ``iops.prepare`` of it, for many runs); ``sources_df``:
+    sources.csv (``raw.sources.load_sources``, loaded by the caller: TypeError when None); ``chars``:
     ``scenario.io_characteristics`` (computed when None; no choice reaches it); ``memo``: a dict
     shared across runs (caches fits and boot models).
 
@@ -99,6 +100,9 @@ def planning_under(
     (``IopsModel`` or None when not estimable), ``pred`` (``iops.predict_grid``), ``storms``
     (``boot.boot_storms``), ``boot_model`` (the planning table's seed boot rows), ``chars``, ``plan`` (the
     planning table, ``era.PLANNING_COLUMNS``)."""
+    from ..raw import sources
+
+    sources.required(sources_df, "sensitivity.planning_under")
     ch = iops.resolve_choices(choices)
     memo = {} if memo is None else memo
     obs = iops.observations(results, sources_df=sources_df, choices=ch)
@@ -111,7 +115,7 @@ def planning_under(
         memo[bkey] = storms
     storms = memo[bkey]
     if chars is None:
-        chars = scenario.io_characteristics(results, iops.io_profile(results))
+        chars = scenario.io_characteristics(results, iops.io_profile(results, sources_df), sources_df)
     from . import era  # the planning table by era (issue 16): documents pooled, seed rows from these observations
 
     plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, choices=era.EraChoices.from_choices(ch))
@@ -234,10 +238,13 @@ def model_tables(
     read share and I/O size per test (the Models chapter's tables). A table a choice leaves without
     rows (e.g. no model can be fitted when
     ``front_end_vantage = array_only`` leaves one document) is ``catalogue.empty``: its declared
-    columns, never a partial header. ``memo``: as ``planning_under`` (shared across calls);
+    columns, never a partial header. ``sources_df``: sources.csv (``raw.sources.load_sources``,
+    loaded by the caller: TypeError when None). ``memo``: as ``planning_under`` (shared across calls);
     ``run``: a ``planning_under`` result for these choices already computed."""
+    from ..raw import sources
     from . import era
 
+    sources.required(sources_df, "sensitivity.model_tables")
     run = run or planning_under(results, choices, sources_df, memo=memo)
     cv = iops.leave_one_vendor_out(run.obs, run.spec)
     plan, storms = run.plan, run.storms
@@ -264,13 +271,13 @@ def model_tables(
         "iops_model_lodo": era.leave_one_document_out(results, storms, sources_df),
         "iops_calibration": cal,
         "within_lab_effects": era.within_lab_effects(results, sources_df),
-        "iops_model_external": era.external_evidence(results, plan),
+        "iops_model_external": era.external_evidence(results, plan, sources_df),
         "boot_external": boot.external_check(storms, plan[(plan["era"] == "seed") & (plan["phase"] == "boot")]),
         "iops_calibration_coverage": era.calibration_coverage(cal),
         "observation_context": iops.observation_context(run.obs, num_storms, sources_df),
         "rules_of_thumb": iops.rules_of_thumb(results, seed_rows.assign(worker_class=iops.ANY_CLASS)),
-        "io_profile": iops.io_profile(results),
-        "headline_iops": iops.headline_iops(results, run.choices),
+        "io_profile": iops.io_profile(results, sources_df),
+        "headline_iops": iops.headline_iops(results, sources_df, run.choices),
     }
 
 
@@ -287,8 +294,9 @@ def sensitivity(
     """The sensitivity table (columns ``SENSITIVITY_COLUMNS``): one-at-a-time rows in declared
     order (choice, option), then the specification curve; within each, the planning table's rows.
 
-    ``decl``: ``raw.choices.declared()`` (default: the project's list). ``planning(results,
-    choices) -> planning table``: default ``planning_under(...).plan`` on ``iops.prepare(results)``
+    ``decl``: ``raw.choices.declared()`` (default: the project's list). ``sources_df``:
+    sources.csv (default: read here once for the whole grid, this being the stage's entry point).
+    ``planning(results, choices) -> planning table``: default ``planning_under(...).plan`` on ``iops.prepare(results)``
     (the model stage's own path). Each distinct specification is computed once.
     """
     decl = decl or analysis.declared()
@@ -299,7 +307,7 @@ def sensitivity(
 
             sources_df = sources.load_sources()
         prepared = iops.prepare(results, sources_df)
-        chars = scenario.io_characteristics(results, iops.io_profile(results))
+        chars = scenario.io_characteristics(results, iops.io_profile(results, sources_df), sources_df)
         memo: dict = {}
 
         def planning(_r, ch):

@@ -577,8 +577,8 @@ def arrays(results, sources_df, register=None, setup_wide=None):
     (``protection_of``). Columns: source_id, configuration, ports, gbps, port_mbps (ports x Gb/s
     x 125), port_bound (``eq``; ``lt`` when an audit register entry names a port record: the
     ports also carried other traffic), port_text, controllers, controllers_record, protection,
-    protection_source, protection_write_penalty. ``setup_wide``: ``test_setup.wide`` of
-    test_setup.csv (read when None).
+    protection_source, protection_write_penalty. ``setup_wide``: ``test_setup.setup_wide()``
+    of test_setup.csv (required: TypeError when None).
 
     Ports: a ``storage_ports`` record with a speed (``port_speed``, ``network_speed``,
     ``fc_port_speed``) on the same line; else ``fc_ports_per_adapter`` x
@@ -588,8 +588,7 @@ def arrays(results, sources_df, register=None, setup_wide=None):
 
     from ..raw import test_setup
 
-    if setup_wide is None:
-        setup_wide = test_setup.setup_wide()
+    setup_wide = test_setup.required(setup_wide, "verdicts.arrays")
     tb = results[(results["phase"] == "testbed") & results["used_in_analysis"]]
     speeds = ("port_speed", "network_speed", "fc_port_speed")
     named = {}
@@ -709,7 +708,7 @@ def _first(x: tuple):
     return x[0]
 
 
-def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
+def memory_lines(results, sources_df, setup_wide) -> list[dict]:
     """Memory per desktop as each document states it: one line per desktop ``memory`` test-bed
     record (infrastructure, launcher and controller VMs have their own metrics), with its era
     (``era.ERA_OF_ROLE`` of the document's role), the reservation stated beside it and the swap it
@@ -718,7 +717,8 @@ def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
     stated), swap_gb, how, clone_type (sources.csv, without ``_clone``), provisioning (``mcs``,
     ``pvs``, ``linked_clone``, ``full_clone`` or ``not stated``: the locator's ``MODE_IN_LOCATOR``,
     else test_setup.csv's provisioning of the record's configuration, else the document's clone
-    type when it has one, else not stated), provisioning_source.
+    type when it has one, else not stated), provisioning_source. ``setup_wide``:
+    ``test_setup.setup_wide()`` of test_setup.csv (TypeError when None).
 
     Seed documents: only those of one scenario clone type (a mixed test bed's memory belongs to
     no clone type) and only records without a worker class (the desktops, not a sizing table's
@@ -726,8 +726,7 @@ def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
     from ..raw import test_setup
     from .era import ERA_OF_ROLE
 
-    if setup_wide is None:
-        setup_wide = test_setup.setup_wide()
+    setup_wide = test_setup.required(setup_wide, "verdicts.memory_lines")
     ok = results[results["used_in_analysis"] & (results["phase"] == "testbed")]
     out = []
     for _, d in sources_df.iterrows():
@@ -767,13 +766,14 @@ def memory_lines(results, sources_df, setup_wide=None) -> list[dict]:
     return out
 
 
-def capacity(results, sources_df, setup_wide=None) -> dict:
+def capacity(results, sources_df, setup_wide) -> dict:
     """Capacity per desktop by era and clone type, the memory behind its swap, and the usable
     capacity of each tested configuration. Returns ``{"per_desktop": {era: {clone_type: {high, low,
     written_gb, reduced_gb, swap_gb, swap_gb_low, text, records}}}, "memory": [memory_lines],
     "modes": {era: [{provisioning, memory_gb_low, memory_gb_high, swap_gb, written_gb, records}]},
     "usable": [{source_id, configuration, usable_tb, bound, text, records}]}``, GB per desktop and
-    TB (decimal).
+    TB (decimal). ``setup_wide``: ``test_setup.setup_wide()`` of test_setup.csv (TypeError when
+    None; ``memory_lines`` reads it).
 
     written_gb: the most a desktop of that clone type wrote, before the vendor's data reduction
     (``unreduced_capacity`` / desktops, derived, or a measured ``used_capacity_per_desktop``), from
@@ -793,6 +793,9 @@ def capacity(results, sources_df, setup_wide=None) -> dict:
     measured the space a desktop of that mode writes (every modern mode).
 
     Usable: ``capacity_lines`` of each seed document."""
+    from ..raw import test_setup
+
+    test_setup.required(setup_wide, "verdicts.capacity")
     ok = results[results["used_in_analysis"]]
     seeds = sources_df[sources_df["role"] == "seed"] if "role" in sources_df else sources_df
     mem = memory_lines(results, sources_df, setup_wide)

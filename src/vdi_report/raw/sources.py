@@ -397,6 +397,19 @@ def load_sources(raw_dir: Path = config.RAW_DIR) -> pd.DataFrame:
     return _SOURCES_CACHE[key].copy()
 
 
+def required(sources_df: pd.DataFrame | None, caller: str) -> pd.DataFrame:
+    """``sources_df`` (sources.csv as ``load_sources`` returns it) itself, for a model function
+    ``caller`` (e.g. ``"era.planning_rows"``) that reads sources.csv only as an argument: a step
+    reads only what it declares (issue 27), so its stage entry point loads the file once and
+    passes it. Raises TypeError naming ``caller`` and the call to make when ``sources_df`` is None."""
+    if sources_df is None:
+        raise TypeError(
+            f"{caller}: pass sources_df=vdi_report.raw.sources.load_sources() (sources.csv); "
+            "model functions do not load it themselves"
+        )
+    return sources_df
+
+
 def records_path(source_id: str, raw_dir: Path = config.RAW_DIR) -> Path:
     """Path of a source's records file; raises RawDataError for an unknown ``source_id``."""
     known = load_sources(raw_dir)["source_id"].tolist()

@@ -155,6 +155,19 @@ def wide(setup: pd.DataFrame) -> pd.DataFrame:
     return v.join(src).reset_index().reindex(columns=cols).astype(object).fillna("")
 
 
+def required(setup: pd.DataFrame | None, caller: str) -> pd.DataFrame:
+    """``setup`` (``setup_wide``: test_setup.csv, one row per source and configuration) itself,
+    for a model function ``caller`` that reads the test set-up only as an argument (issue 27: a
+    step reads only what it declares). Raises TypeError naming ``caller`` and the call to make
+    when ``setup`` is None."""
+    if setup is None:
+        raise TypeError(
+            f"{caller}: pass setup_wide=vdi_report.raw.test_setup.setup_wide() (test_setup.csv); "
+            "model functions do not load it themselves"
+        )
+    return setup
+
+
 def setup_wide(path: Path = SETUP_FILE) -> pd.DataFrame:
     """``wide(load_test_setup(path))``, read and validated once per process for a file whose
     size and modification time (and those of sources.csv beside it) have not changed: the

@@ -168,11 +168,12 @@ MODEL_METRICS = ("iops", "read_iops", "write_iops", "iops_per_desktop", "duratio
 _SUMS: dict = {}  # (id, rows, replace) of a prepared table -> its derived sums (``prepare``)
 
 
-def prepare(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd.DataFrame:
+def prepare(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """The results.csv rows the planning models read (metrics ``MODEL_METRICS``), with their
     semantics (``semantics.observation_semantics``: aggregation, window, load, role), for many
     runs under different choices (``sensitivity``): the semantics and the read + write sums are
-    computed once. Columns: results.csv's plus ``role``."""
+    computed once. ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when
+    None). Columns: results.csv's plus ``role``."""
     r = semantics.observation_semantics(results, sources_df)
     r = r[r["metric"].isin(MODEL_METRICS)].reset_index(drop=True)
     for replace in (False, True):
@@ -180,11 +181,12 @@ def prepare(results: pd.DataFrame, sources_df: pd.DataFrame | None = None) -> pd
     return r
 
 
-def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices=None) -> pd.DataFrame:
+def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame, choices=None) -> pd.DataFrame:
     """Every per-desktop IOPS record with its semantics and ``reason`` (empty = used), under
     ``choices`` (``raw.choices.Choices``; default: the declared defaults).
 
-    Input: results.csv (or ``prepare``'s subset). Rows: metric ``iops`` with a per-desktop figure
+    Input: results.csv (or ``prepare``'s subset); ``sources_df``: sources.csv
+    (``raw.sources.load_sources``; TypeError when None). Rows: metric ``iops`` with a per-desktop figure
     (value / desktops of the test), metric ``iops_per_desktop`` as printed, outside ``sizing``,
     and the read + write sums of ``derived_totals`` (choice ``total_source``: with
     ``read_plus_write`` a stated average total of a test whose read and write averages are both
@@ -195,6 +197,9 @@ def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = N
     sources get their reasons too (they are checked out of sample, never fitted:
     ``observations`` filters on ``role``).
     """
+    from ...raw import sources
+
+    sources.required(sources_df, "iops.candidate_records")
     ch = resolve_choices(choices)
     r = results if "role" in results.columns else semantics.observation_semantics(results, sources_df)
     replace = ch["total_source"] == "read_plus_write"
@@ -219,8 +224,9 @@ def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame | None = N
     return r.drop(columns="_replaced").reset_index(drop=True)
 
 
-def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame | None = None, choices=None) -> pd.DataFrame:
-    """The records the model does not use under ``choices``, with the reason (a table the report lists).
+def exclusions(results: pd.DataFrame, sources_df: pd.DataFrame, choices=None) -> pd.DataFrame:
+    """The records the model does not use under ``choices``, with the reason (a table the report
+    lists). ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None).
 
     Columns: source_id, vendor, role, record_id, test_id, phase, statistic, vantage,
     aggregation, window, load, worker_class, iops_per_desktop (IOPS per desktop), reason.
@@ -265,8 +271,9 @@ def observations(
     number are counted once; distinct tests are combined by their geometric mean.
     Columns: vendor, source_id, cell, phase, statistic, window, aggregation, worker_class,
     vantage, iops_per_desktop (IOPS per desktop), low, high, n_tests, record_ids, workload,
-    log_iops, log_iops_vsi (log_iops - workload). Raises ValueError for an unknown ``bounded``
-    or ``approx``. May be empty (e.g. no external source yet).
+    log_iops, log_iops_vsi (log_iops - workload). ``sources_df``: sources.csv
+    (``raw.sources.load_sources``; required: TypeError when None). Raises ValueError for an
+    unknown ``bounded`` or ``approx``. May be empty (e.g. no external source yet).
     """
     ch = resolve_choices(choices)
     bounded = ch["bounded_values"] if bounded is None else bounded
@@ -380,7 +387,7 @@ def register_id(resolution: str) -> str:
     return m.group(0) if m else "the register"
 
 
-def headline_iops(results: pd.DataFrame, choices=None) -> pd.DataFrame:
+def headline_iops(results: pd.DataFrame, sources_df: pd.DataFrame, choices=None) -> pd.DataFrame:
     """The IOPS per desktop the report's Table 'Headline results' shows per test run and statistic
     (the model stage writes it, ``headline_iops.csv``): the value
     the model's record selection takes (``iops.candidate_records`` under ``choices``), so a
@@ -389,11 +396,12 @@ def headline_iops(results: pd.DataFrame, choices=None) -> pd.DataFrame:
     test known only by its read and write IOPS gets their sum (an average exact, a sum of peaks an
     upper bound); the vantage order is ``HEADLINE_VANTAGES`` (host before back end: D-ACCS-15).
     Where the register sets every statement of the quantity aside, the value is shown as set aside
-    with the entry's id; a quantity no document states has no row.
+    with the entry's id; a quantity no document states has no row. ``sources_df``: sources.csv
+    (``raw.sources.load_sources``; TypeError when None).
 
     Columns: source_id, test_id, statistic (peak, average), iops_per_desktop (IOPS per desktop,
     derived), bound, vantage, derived (a read + write sum), set_aside (register id, or "")."""
-    c = candidate_records(results, choices=choices)
+    c = candidate_records(results, sources_df, choices)
     c = c[
         (c["metric"] == "iops")
         & c["condition"].isin(["", "normal"])

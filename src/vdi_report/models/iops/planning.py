@@ -95,14 +95,15 @@ def rules_of_thumb(results: pd.DataFrame, pred: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def io_profile(results: pd.DataFrame) -> pd.DataFrame:
+def io_profile(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """Read share and implied I/O size per vendor, test and statistic (derived).
 
     read_share = read IOPS / (read + write IOPS) where both are reported for the same test,
     statistic and vantage; kb_per_io = throughput (MB/s, decimal) x 10^6 / IOPS / 1024 (KB,
     binary, see units.py) where both are reported for the same test, statistic and vantage.
     Normal condition, records used in the analysis, sources of every role (``role`` says which:
-    only seeds may be pooled). Columns: source_id, role, vendor, test_id, phase, statistic,
+    only seeds may be pooled; ``sources_df``: sources.csv, ``raw.sources.load_sources``, TypeError
+    when None). Columns: source_id, role, vendor, test_id, phase, statistic,
     vantage, read_share, kb_per_io, records.
     """
     from ..semantics import observation_semantics
@@ -113,7 +114,7 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
         & (results["test_id"] != "")
         & results["statistic"].isin(["peak", "average"])
     ]
-    r = r.assign(role=observation_semantics(r)["role"].to_numpy())
+    r = r.assign(role=observation_semantics(r, sources_df)["role"].to_numpy())
     # test ids are unique within a source only: the source is part of the key
     keys = ["source_id", "role", "vendor", "test_id", "phase", "statistic", "vantage"]
     pick = r[r["metric"].isin(["iops", "read_iops", "write_iops", "throughput"])].sort_values("record_id")
@@ -135,19 +136,18 @@ def io_profile(results: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def observation_context(
-    obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame | None = None
-) -> pd.DataFrame:
+def observation_context(obs: pd.DataFrame, storms: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     """What each observation behind the planning table was measured with: per observation of
     the IOPS model and per seed boot storm, the source's broker, load tool (Login VSI version),
     guest OS, clone type and platform (sources.csv). Columns: vendor, what (cell, or boot storm),
     worker_class, value (IOPS per desktop, or IOPS per desktop booted per minute), bound (of the
     value: ``eq`` for a model observation, the boot storm's ``peak_per_rate_bound``), low and high
     (a model observation's printed range, e.g. "between 3 and 4"), records,
-    broker, load_tool, guest_os, clone_type, platform."""
+    broker, load_tool, guest_os, clone_type, platform. ``sources_df``: sources.csv
+    (``raw.sources.load_sources``; TypeError when None)."""
     from ...raw import sources
 
-    s = (sources.load_sources() if sources_df is None else sources_df).set_index("source_id")
+    s = sources.required(sources_df, "iops.observation_context").set_index("source_id")
     a = pd.DataFrame(
         {
             "source_id": obs["source_id"],

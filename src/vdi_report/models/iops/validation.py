@@ -199,10 +199,10 @@ def choose_spec(specs: pd.DataFrame) -> str:
     return str(s.sort_values(["_np", "_e", "aic"]).iloc[0]["spec"])
 
 
-def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.DataFrame:
+def bounds_sensitivity(results: pd.DataFrame, sources_df: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.DataFrame:
     """Refit under each treatment of bounds; columns: treatment, n_obs, phase, worker_class,
     statistic, estimate, pi90_low, pi90_high (IOPS per desktop; the reference class, or the
-    pooled row)."""
+    pooled row). ``sources_df``: sources.csv (``raw.sources.load_sources``; TypeError when None)."""
     out = []
     for name, kw in {
         "exclude lt/gt, approx at midpoint (main)": {},
@@ -210,7 +210,7 @@ def bounds_sensitivity(results: pd.DataFrame, spec: str = DEFAULT_SPEC) -> pd.Da
         "approx at high end": {"approx": "high"},
         "lt/gt at printed bound": {"bounded": "at_bound"},
     }.items():
-        o = observations(results, **kw)
+        o = observations(results, sources_df=sources_df, **kw)
         g = predict_grid(fit(o, spec), results)
         g = g[g["worker_class"].isin([REFERENCE_CLASS, ANY_CLASS])].assign(treatment=name, n_obs=len(o))
         out.append(g[["treatment", "n_obs", "phase", "worker_class", "statistic", "estimate", "pi90_low", "pi90_high"]])
