@@ -139,13 +139,14 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "  static/",
         "the page scripts: sizing.js and verdicts.js (the JavaScript twins of models/scenario.size and "
         "models/verdicts), calculator.js and verdict_calculator.js (the calculator's forms and tables), "
-        "explorer_start.js",
+        "explorer_start.js and explorer_details.js (the evidence explorer)",
         (
             "src/vdi_report/static/sizing.js",
             "src/vdi_report/static/verdicts.js",
             "src/vdi_report/static/calculator.js",
             "src/vdi_report/static/verdict_calculator.js",
             "src/vdi_report/static/explorer_start.js",
+            "src/vdi_report/static/explorer_details.js",
         ),
     ),
     (

@@ -34,6 +34,21 @@ def test_no_report_module_writes_a_function_body_into_an_f_string():
     assert not found, f"move these scripts to src/vdi_report/static/*.js: {found}"
 
 
+def test_no_report_module_holds_a_script_body_in_a_string():
+    """A <script> element whose body is typed in a Python string (beyond a line or two) belongs
+    in static/*.js: the string constants of every report module, f-string parts included."""
+    import ast
+
+    found = []
+    for py in sorted(REPORT.glob("*.py")) + sorted((REPORT / "sections").glob("*.py")):
+        for node in ast.walk(ast.parse(py.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for m in re.finditer(r"<script[^>]*>([^<]*)", node.value):
+                    if m.group(1).count("\n") >= 3:
+                        found.append(f"{py.name}:{node.lineno}")
+    assert not found, f"move these scripts to src/vdi_report/static/*.js: {found}"
+
+
 def test_the_report_stage_rebuilds_when_a_page_script_changes():
     rules = stages.make_rules()
     line = next(x for x in rules.splitlines() if x.startswith("STAGE_REPORT_IN :="))
