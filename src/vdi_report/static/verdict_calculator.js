@@ -55,7 +55,8 @@
     } catch (e) { body.innerHTML = ""; }
   }
   function changed() { update(); if (window.VdiCalcToAddress) { window.VdiCalcToAddress(); } }
-  form.addEventListener("input", update); form.addEventListener("change", update);
+  // The sizing calculator sends "vdi-scenario" after each of its own updates (input or change of
+  // its form): listening to the form's input and change as well computed every answer twice.
   form.addEventListener("vdi-scenario", update);
   priceForm.addEventListener("input", changed);
   priceForm.addEventListener("change", changed);
