@@ -205,7 +205,13 @@ def _index(setup_wide: pd.DataFrame) -> dict[tuple[str, str], dict]:
     idx: dict[tuple[str, str], dict] = {}
     for rec in setup_wide.to_dict("records"):
         idx.setdefault((rec["source_id"], rec["configuration"]), rec)
-    _INDEX[id(setup_wide)] = (weakref.ref(setup_wide), idx)
+    key = id(setup_wide)
+
+    def forget(ref: weakref.ref, key: int = key) -> None:  # the frame is gone: so is its index
+        if _INDEX.get(key, (None,))[0] is ref:
+            del _INDEX[key]
+
+    _INDEX[key] = (weakref.ref(setup_wide, forget), idx)
     return idx
 
 

@@ -82,7 +82,7 @@ def scenario_fields(ctx) -> list[str]:
     ]
 
 
-def _json_block(obj) -> str:
+def json_block(obj) -> str:
     """``obj`` as the text of a ``<script type="application/json">`` block (sorted keys; ``</``
     escaped so no string can close the block)."""
     return json.dumps(obj, sort_keys=True, allow_nan=False).replace("</", "<\\/")
@@ -125,8 +125,8 @@ def calculator_html(ctx) -> str:
         "gt_sign": config.bound_sign("gt"),  # the vocabulary's sign of a lower bound
         "profile": ctx.profile or None,  # a profile file's per-phase figures (PROFILE_FILE)
     }
-    calc_config = _json_block(page_config)
-    inputs = _json_block(ctx.sizing_inputs)
+    calc_config = json_block(page_config)
+    inputs = json_block(ctx.sizing_inputs)
     js = SIZING_JS.read_text(encoding="utf-8")
     page_js = CALCULATOR_JS.read_text(encoding="utf-8")
     return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator" data-nav-label="Sizing calculator">

@@ -10,10 +10,10 @@ names) are part of the calculator's shared link and CSV (``calculator.py``).
 """
 
 import html
-import json
 from pathlib import Path
 
 from .. import config
+from . import calculator
 
 VERDICTS_JS = Path(__file__).resolve().parents[1] / "static" / "verdicts.js"
 PAGE_JS = VERDICTS_JS.with_name("verdict_calculator.js")  # the page's script: prices, table
@@ -68,7 +68,7 @@ def verdicts_html(ctx, prices: dict) -> str:
     heads = "".join(f"<th>{html.escape(h)}</th>" for h in COLUMNS.values())
     js = VERDICTS_JS.read_text(encoding="utf-8")
     page_js = PAGE_JS.read_text(encoding="utf-8")
-    page_config = json.dumps({"columns": list(COLUMNS)}).replace("</", "<\\/")  # what verdict_calculator.js reads
+    page_config = calculator.json_block({"columns": list(COLUMNS)})  # what verdict_calculator.js reads
     return f"""<div class="vdi-calculator vdi-screen-only" id="verdict-calculator">
 <p>Per-array answers for the scenario above: verdict per phase, arrays needed by the binding constraint and,
 with your quote per array (no document states a price), $ per desktop = arrays × price ÷ desktops.</p>

@@ -99,3 +99,15 @@ def test_lookup_takes_the_configurations_line_then_the_documents():
     assert test_setup.lookup(w, "other", "c1", "probes") == ("", "")
     with pytest.raises(KeyError):
         test_setup.lookup(w, "s", "c1", "no_such_factor")
+
+
+def test_a_frames_lookup_index_goes_with_the_frame():
+    import gc
+
+    w = test_setup.wide(test_setup.load_test_setup())
+    test_setup.lookup(w, "nutanix_ra2022", "", "probes")
+    key = id(w)
+    assert key in test_setup._INDEX
+    del w
+    gc.collect()
+    assert key not in test_setup._INDEX

@@ -60,10 +60,10 @@ def test_the_calculator_reads_its_settings_from_a_json_block(tmp_path):
     (JSON.parse refuses NaN: a profile figure that is not a number fails the build, not the page)."""
     from vdi_report.report import calculator
 
-    block = calculator._json_block({"gt_sign": "≥", "x": "</script>"})
+    block = calculator.json_block({"gt_sign": "≥", "x": "</script>"})
     assert "</" not in block and json.loads(block) == {"gt_sign": "≥", "x": "</script>"}
     with pytest.raises(ValueError):
-        calculator._json_block({"profile": float("nan")})
+        calculator.json_block({"profile": float("nan")})
     js = calculator.CALCULATOR_JS.read_text(encoding="utf-8")
     for key in ("columns", "address_pause_ms", "phases", "gt_sign", "profile"):
         assert f"CONFIG.{key}" in js
