@@ -15,7 +15,9 @@ so both see the same machine load, and each line gives the baseline's median bes
 4. ``make report`` with one analysis choice changed (``CHOICES``: a file choosing Tuesday's
    login test; median of 2 runs, the second back to the defaults);
 5. ``make report`` after touching a record file without changing it (``touch``; median of 3);
-6. ``make report`` after touching a module only the report reads (``tables.py``).
+6. ``make report`` after touching a module only the report reads (``tables.py``);
+7. the built HTML in headless Chromium (``vdi_report.bench_page``: page ready, explorer set-up
+   and calculator milliseconds per keystroke, each tree's report as the scenarios left it).
 
 Prints one line per stage and per scenario with wall-clock seconds, the CPU seconds (user +
 system) of all processes make started, and, for the scenarios with a budget (issue 27), the
@@ -184,6 +186,9 @@ def main() -> int:
     print("\nscenarios (this tree" + (", then the baseline" if "baseline" in trees else "") + "):")
     for name, per_tree in runs.items():
         print(_line(name, per_tree["this tree"], per_tree.get("baseline")))
+    print("\nthe HTML report in headless Chromium at 1366 x 768 (vdi_report.bench_page):", flush=True)
+    html = "reports/vdi_storage_comparison.html"
+    subprocess.run([sys.executable, "-m", "vdi_report.bench_page", *(f"{k}={v / html}" for k, v in trees.items())], check=True)
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
     return 0
 

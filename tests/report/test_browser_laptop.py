@@ -271,15 +271,33 @@ def test_calculator_writes_the_address_when_typing_pauses(laptop):
     assert laptop.url == before  # not on the key itself
     laptop.wait_for_timeout(calculator.ADDRESS_PAUSE_MS + 300)
     assert "desktops=20007" in laptop.url
-    per_key = laptop.evaluate(
+    # Fifty keystrokes in one task: each sizes the scenario at once (the total moves with every
+    # key), none writes the address (no timer can run inside the task). How long a key takes is
+    # measured by `make bench` (page timings), not asserted here.
+    seen = laptop.evaluate(
         """() => {
-          const box = document.getElementById("calc-desktops"), t0 = performance.now();
+          const box = document.getElementById("calc-desktops"), href = location.href, totals = new Set();
           for (let i = 0; i < 50; i++) {
             box.value = String(2000 + i);
             box.dispatchEvent(new Event("input", { bubbles: true }));
+            totals.add(document.querySelector("#calc-result tbody").textContent);
           }
-          return (performance.now() - t0) / 50;
+          return { distinct: totals.size, unchanged: location.href === href };
         }"""
     )
-    print(f"calculator: {per_key:.2f} ms per keystroke")
-    assert per_key < 20  # issue 27's aim is 2 ms on a quiet machine; a loaded test machine gets slack
+    assert seen["unchanged"]
+    assert seen["distinct"] > 1
+    laptop.wait_for_timeout(calculator.ADDRESS_PAUSE_MS + 300)
+    assert "desktops=2049" in laptop.url
+
+
+def test_make_bench_times_the_page(browser, report_html, monkeypatch):
+    """`make bench`'s page timings measure the built report: a page load, the explorer's set-up
+    and the calculator's keystrokes each give a positive time (how long is printed, not asserted)."""
+    from vdi_report import bench_page
+
+    monkeypatch.setattr(bench_page, "RUNS", 1)
+    monkeypatch.setattr(bench_page, "KEYS", 3)
+    times = bench_page.measure(browser, report_html)
+    assert set(times) == {"page ready", "explorer set up", "calculator keystroke"}
+    assert all(len(v) == 1 and v[0] > 0 for v in times.values()), times
