@@ -188,7 +188,9 @@ def main() -> int:
         print(_line(name, per_tree["this tree"], per_tree.get("baseline")))
     print("\nthe HTML report in headless Chromium at 1366 x 768 (vdi_report.bench_page):", flush=True)
     html = "reports/vdi_storage_comparison.html"
-    subprocess.run([sys.executable, "-m", "vdi_report.bench_page", *(f"{k}={v / html}" for k, v in trees.items())], check=True)
+    subprocess.run(
+        [sys.executable, "-m", "vdi_report.bench_page", *(f"{k}={v / html}" for k, v in trees.items())], check=True
+    )
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
     return 0
 

@@ -86,7 +86,9 @@ def main(argv: list[str]) -> int:
                         print(f"  {name:<34} ({label}) not on this page")
                         continue
                     med, budget = statistics.median(ms), BUDGETS_MS.get(name)
-                    verdict = "" if budget is None else f"  budget {budget:g} ms: {'met' if med <= budget else 'NOT met'}"
+                    verdict = (
+                        "" if budget is None else f"  budget {budget:g} ms: {'met' if med <= budget else 'NOT met'}"
+                    )
                     runs = ", ".join(f"{x:.2f}" for x in ms)
                     print(f"  {name:<34} ({label}) {med:9.2f} ms{verdict}  (median of {len(ms)}: {runs})", flush=True)
         finally:
