@@ -94,8 +94,13 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "  stages.py",
         "the build's stages -> Make rules (build/stages.mk); execute.py (papermill, all or nothing), "
-        "bench.py (`make bench`)",
-        ("src/vdi_report/stages.py", "src/vdi_report/execute.py", "src/vdi_report/bench.py"),
+        "bench.py and bench_page.py (`make bench`: the build, then the HTML in Chromium)",
+        (
+            "src/vdi_report/stages.py",
+            "src/vdi_report/execute.py",
+            "src/vdi_report/bench.py",
+            "src/vdi_report/bench_page.py",
+        ),
     ),
     ("  cli.py", "the `vdi-report` command", ("src/vdi_report/cli.py",)),
     (
