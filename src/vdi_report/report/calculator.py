@@ -25,6 +25,7 @@ from .. import config, parameters
 
 SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
 CALCULATOR_JS = SIZING_JS.with_name("calculator.js")  # the page's script: form, table, address, CSV
+ROWS_JS = SIZING_JS.with_name("table_rows.js")  # writes the calculators' tables (only changed cells)
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)
     "phase": "Phase",
     "desktops_sized": "Desktops sized",
@@ -129,6 +130,7 @@ def calculator_html(ctx) -> str:
     inputs = json_block(ctx.sizing_inputs)
     js = SIZING_JS.read_text(encoding="utf-8")
     page_js = CALCULATOR_JS.read_text(encoding="utf-8")
+    rows_js = ROWS_JS.read_text(encoding="utf-8")
     return f"""<div class="vdi-calculator vdi-screen-only" id="sizing-calculator" data-nav-label="Sizing calculator">
 <form id="calc-form" onsubmit="return false;">{"".join(fields)}</form>
 <p class="vdi-calc-actions"><button type="button" id="calc-share">Copy link to this scenario</button>
@@ -139,5 +141,6 @@ def calculator_html(ctx) -> str:
 <script type="application/json" id="vdi-sizing-inputs">{inputs}</script>
 <script type="application/json" id="vdi-calc-config">{calc_config}</script>
 <script>{js}</script>
+<script>{rows_js}</script>
 <script>{page_js}</script>
 </div>"""

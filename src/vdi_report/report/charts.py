@@ -12,6 +12,7 @@ import html as html_lib
 import itertools
 import json
 import re
+from pathlib import Path
 
 import altair as alt
 import numpy as np
@@ -161,6 +162,17 @@ def titled_tooltips(spec):
     return out
 
 
+# A chart's vegaEmbed call waits under this type (a type the browser does not run) until
+# static/charts_start.js draws it: near the view, when the page is idle, or before printing.
+DEFERRED_TYPE = "text/x-vdi-chart"
+STARTER = Path(__file__).resolve().parents[1] / "static" / "charts_start.js"
+
+
+def starter_html() -> str:
+    """The ``<script>`` (for the page's head, after the vega bundle) that draws the charts."""
+    return f'<script data-deferred="{DEFERRED_TYPE}">\n' + STARTER.read_text(encoding="utf-8") + "</script>\n"
+
+
 def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     """Display ``chart`` (an Altair chart, or its Vega-Lite spec from ``to_dict``) as interactive
     HTML plus static SVG (one output, two MIME types).
@@ -175,7 +187,7 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     desc = html_lib.escape(spec.get("description", ""), quote=True)
     label = f' role="img" aria-label="{desc}"' if desc else ""
     html = (
-        f'<div id="{div}" class="vdi-chart"{label}></div>\n<script type="module">'
+        f'<div id="{div}" class="vdi-chart"{label}></div>\n<script type="{DEFERRED_TYPE}">'
         f'vegaEmbed("#{div}", {json.dumps(titled_tooltips(spec))}, {{"actions": false, "renderer": "svg"}});</script>'
     )
     svg = chart_svg(spec)

@@ -10,7 +10,9 @@
   var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
   var last = [];
   var form = document.getElementById("calc-form");
-  function num(x) { return Math.round(x).toLocaleString("en-US"); }
+  // one formatter for every figure: Number.toLocaleString builds a new one per call (8 ms a keystroke)
+  var INTEGER = new Intl.NumberFormat("en-US");
+  function num(x) { return INTEGER.format(Math.round(x)); }
   var LOWER_BOUND = {fe_iops: 1, be_iops: 1};  // a lower bound (bound gt) prints with its sign, no interval
   function cell(col, v, r) {
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
@@ -71,19 +73,23 @@
     return { params: params, profile: edited ? mine() : null };
   }
   window.VdiCalcScenario = scenario;  // the per-array answers (verdict_calculator.py) size the same scenario
+  var write = VdiRows.writer(document.querySelector("#calc-result tbody"), COLUMNS);  // table_rows.js
   function update() {
-    var body = document.querySelector("#calc-result tbody"), err = document.getElementById("calc-error");
+    var err = document.getElementById("calc-error");
     try {
       var cur = scenario();
       var rows = last = VdiSizing.size(cur.params, inputs, cur.profile, "calculator");
       err.textContent = "";
-      body.innerHTML = rows.map(function (r) {
-        return "<tr data-phase=\"" + r.phase + "\">" + COLUMNS.map(function (c) {
-          var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? "" : v;
-          return "<td data-col=\"" + c + "\" data-value=\"" + raw + "\">" + cell(c, v, r) + "</td>";
-        }).join("") + "</tr>";
-      }).join("");
-    } catch (e) { err.textContent = e.message; body.innerHTML = ""; last = []; }
+      write(rows.map(function (r) {
+        return {
+          attrs: { "data-phase": r.phase },
+          cells: COLUMNS.map(function (c) {
+            var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? "" : v;
+            return { value: String(raw), html: cell(c, v, r) };
+          })
+        };
+      }));
+    } catch (e) { err.textContent = e.message; write([]); last = []; }
     if (changed) toAddressSoon();
     form.dispatchEvent(new Event("vdi-scenario"));
   }

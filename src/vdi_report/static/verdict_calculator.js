@@ -7,28 +7,32 @@
   var form = document.getElementById("calc-form"), priceForm = document.getElementById("calc-prices");
   // an arrays count or $ per desktop that is not exact reads "at most" (verdicts.KINDS)
   var STATUS = { at_limit: "at a limit", not_stressed: "no: a lower bound", unknown: "not reported: a lower bound" };
+  // one formatter for every figure: Number.toLocaleString builds a new one per call (8 ms a keystroke)
+  var INTEGER = new Intl.NumberFormat("en-US");
+  function num(x) { return INTEGER.format(Math.round(x)); }
   function cell(c, v, r) {
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
     if (c === "capability_status") return STATUS[v] || v;
     if (typeof v === "string") return v.replace(/_/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;");
     var pre = (c === "usd_per_desktop" || c === "arrays_needed_binding") && r.arrays_needed_kind &&
       r.arrays_needed_kind !== "exact" ? "at most " : "";
-    if (c === "usd_per_desktop") return pre + "$" + (v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(2));
+    if (c === "usd_per_desktop") return pre + "$" + (v >= 100 ? num(v) : v.toFixed(2));
     // GB per desktop and a write penalty as the report prints them (tables.fmt_number)
     if (c === "capacity_gb_per_desktop" || c === "protection_write_penalty") {
-      if (Math.abs(v) >= 100) return Math.round(v).toLocaleString("en-US");
+      if (Math.abs(v) >= 100) return num(v);
       if (Math.abs(v) >= 10) return String(Number(v.toFixed(1)));
       return String(Number(v.toPrecision(3)));
     }
-    return pre + Math.round(v).toLocaleString("en-US");
+    return pre + num(v);
   }
+  var write = null;  // VdiRows.writer (table_rows.js, with the sizing calculator's scripts)
   function update() {
     var prices = {};
     if (!window.VdiCalcScenario) { return; }  // the sizing calculator's script defines it
+    write = write || VdiRows.writer(document.querySelector("#calc-verdicts tbody"), COLUMNS);
     Array.prototype.forEach.call(priceForm.querySelectorAll(".calc-price"), function (el) {
       if (el.value !== "" && Number(el.value) > 0) { prices[el.dataset.key] = Number(el.value); }
     });
-    var body = document.querySelector("#calc-verdicts tbody");
     try {
       // the sizing calculator's scenario (report/calculator.py: era, windows, your per-phase figures)
       var cur = window.VdiCalcScenario(), params = cur.params;
@@ -43,16 +47,17 @@
       var sized = VdiSizing.size(withClone, inputs, cur.profile, "calculator");
       var rows = VdiVerdicts.verdicts(sized, inputs, p, prices)
         .filter(function (r) { return r.condition === cond; });
-      body.innerHTML = rows.map(function (r) {
+      write(rows.map(function (r) {
         var key = r.source_id + (r.configuration ? ":" + r.configuration : "");
-        return "<tr data-key=\"" + key + "\" data-phase=\"" + r.phase + "\">" +
-          COLUMNS.map(function (c) {
+        return {
+          attrs: { "data-key": key, "data-phase": r.phase },
+          cells: COLUMNS.map(function (c) {
             var v = r[c], raw = (v === null || v === undefined || typeof v === "string") ? (v || "") : v;
-            var val = String(raw).replace(/"/g, "&quot;");
-            return "<td data-col=\"" + c + "\" data-value=\"" + val + "\">" + cell(c, v, r) + "</td>";
-          }).join("") + "</tr>";
-      }).join("");
-    } catch (e) { body.innerHTML = ""; }
+            return { value: String(raw), html: cell(c, v, r) };
+          })
+        };
+      }));
+    } catch (e) { write([]); }
   }
   function changed() { update(); if (window.VdiCalcToAddress) { window.VdiCalcToAddress(); } }
   // The sizing calculator sends "vdi-scenario" after each of its own updates (input or change of
