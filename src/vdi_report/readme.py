@@ -144,12 +144,15 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "  static/",
         "the page scripts: sizing.js and verdicts.js (the JavaScript twins of models/scenario.size and "
         "models/verdicts), calculator.js and verdict_calculator.js (the calculator's forms and tables), "
-        "explorer_start.js and explorer_details.js (the evidence explorer)",
+        "table_rows.js (writes their tables, only the changed cells), charts_start.js (draws a chart near "
+        "the view or when the page is idle), explorer_start.js and explorer_details.js (the evidence explorer)",
         (
             "src/vdi_report/static/sizing.js",
             "src/vdi_report/static/verdicts.js",
             "src/vdi_report/static/calculator.js",
             "src/vdi_report/static/verdict_calculator.js",
+            "src/vdi_report/static/table_rows.js",
+            "src/vdi_report/static/charts_start.js",
             "src/vdi_report/static/explorer_start.js",
             "src/vdi_report/static/explorer_details.js",
         ),

@@ -44,11 +44,11 @@ the knowledge figure down. Variants that are not the daily design case are left 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .. import catalogue
 from ..config import ERAS
@@ -456,7 +456,18 @@ SPANS = {
 # for the same estimators).
 TAU2_SOURCES = ("borrowed_seed", "none")  # choice tau2_source (data/raw/analysis_choices.csv)
 TAU2_ESTIMATOR = "dl"  # DerSimonian-Laird: closed form, defined from two labs (Paule-Mandel: "pm")
-BORROWED_Z = float(stats.norm.ppf(1 - PI_ALPHA / 2))  # 1.645
+
+
+@functools.cache
+def borrowed_z() -> float:
+    """The normal quantile of the 90 % interval with τ² borrowed (1.645; scipy.stats.norm.ppf).
+    A function, not a constant: importing scipy.stats took 1.5 s of every report notebook run,
+    which never needs it."""
+    from scipy import stats
+
+    return float(stats.norm.ppf(1 - PI_ALPHA / 2))
+
+
 # With τ² borrowed (fewer than MIN_FOR_PI labs in the cell), τ² is taken as known and the interval
 # uses the normal quantile: the t quantile with the cell's own k - 1 degrees of freedom does not
 # exist for one lab, and t with the 1 degree of freedom of a two-lab τ² (6.31) makes any interval
@@ -545,7 +556,7 @@ def prediction_interval(mu: float, se: float, tau2: float, quantile: float) -> t
     """The prediction interval for a new lab on the IOPS scale (Higgins, Thompson & Spiegelhalter
     2009): exp(mu ± quantile · sqrt(τ² + se²)), ``se`` the random-effects standard error of mu
     (1/sqrt(Σ 1/(v + τ²)): with one lab v + τ², so a new lab differs from it by 2τ² + v);
-    ``quantile``: t with k - 1 degrees of freedom for a cell's own τ², ``BORROWED_Z`` for a
+    ``quantile``: t with k - 1 degrees of freedom for a cell's own τ², ``borrowed_z()`` for a
     borrowed one."""
     half = quantile * np.sqrt(tau2 + se**2)
     return float(np.exp(mu - half)), float(np.exp(mu + half))
@@ -579,7 +590,7 @@ def pool(
       labs' geometric mean, the labs weighing equally (with one or two labs a random-effects
       weighting would rest on a floor variance; the estimate stays the one the range rows had),
       its standard error sqrt(Σ(v + τ²))/k (one lab: v + τ², as random effects give), and the
-      interval for a new lab with the normal quantile (``BORROWED_Z``); I² of the cell's own labs
+      interval for a new lab with the normal quantile (``borrowed_z()``); I² of the cell's own labs
       where there are two.
     - fewer and nothing borrowed (``tau2_source = none``): the labs' geometric mean and, as
       interval, the range of their documents' runs or bounds (``lows``/``highs``): "one lab's runs"
@@ -613,6 +624,8 @@ def pool(
     docs = f"{n} document{'s' if n > 1 else ''}"
     if k >= MIN_FOR_PI:
         m = meta_analysis(eff)
+        from scipy import stats  # not at import: see borrowed_z
+
         low, high = prediction_interval(m["mu"], m["se"], m["tau2"], float(stats.t.ppf(1 - PI_ALPHA / 2, k - 1)))
         return out | {
             "estimate": float(np.exp(m["mu"])),
@@ -629,7 +642,7 @@ def pool(
         tau2, source = float(borrowed[0]), borrowed[1]
         mu = float(eff["effect"].mean())  # the labs weigh equally: the estimate stays their geometric mean
         se = float(np.sqrt((eff["variance"] + tau2).sum()) / k)
-        low, high = prediction_interval(mu, se, tau2, BORROWED_Z)
+        low, high = prediction_interval(mu, se, tau2, borrowed_z())
         i2 = meta_analysis(eff)["i2"] if k >= 2 else np.nan
         return out | {
             "estimate": lab_gmean,

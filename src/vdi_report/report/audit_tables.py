@@ -285,8 +285,11 @@ def register_effects(
         r["value"]: r["label"] if r["label"][1:2].isupper() else r["label"][:1].lower() + r["label"][1:]
         for r in cfg.VOCABULARY.get("vantage", [])
     }
-    res = results.set_index("record_id", drop=False)
-    used = results[results["used_in_analysis"]]
+    narrow = results[list(dict.fromkeys([*EFFECT_KEYS, "record_id", "value", "unit", "used_in_analysis"]))]
+    res = narrow.set_index("record_id", drop=False)
+    used = narrow[narrow["used_in_analysis"]]
+    # the used records of each quantity, looked up instead of filtered per entry (2.4 s -> 0.3 s)
+    used_by_key = dict(iter(used.groupby(EFFECT_KEYS, sort=False)))
     rows = []
     for _, e in register[register["rejected_records"] != ""].iterrows():
         ids = [i for i in e["rejected_records"].split() if i in res.index]
@@ -295,9 +298,7 @@ def register_effects(
         rej = res.loc[ids]
         for key, g in rej.groupby(EFFECT_KEYS, sort=False):
             k = dict(zip(EFFECT_KEYS, key))
-            same = used
-            for c, v in k.items():
-                same = same[same[c] == v]
+            same = used_by_key.get(key, used.iloc[:0])
             what = " ".join(
                 x
                 for x in (
