@@ -320,7 +320,9 @@ def test_charts_out_of_view_are_drawn_after_the_page_has_loaded(browser, report_
         """window.addEventListener("load", () => {
              const c = Array.from(document.querySelectorAll(".vdi-chart"));
              const waits = e => e.nextElementSibling && e.nextElementSibling.type === "text/x-vdi-chart";
-             window.__atLoad = { charts: c.length, waiting: c.filter(waits).length };
+             const h = {};
+             c.filter(waits).forEach(e => { h[e.id] = e.getBoundingClientRect().height; });
+             window.__atLoad = { charts: c.length, waiting: c.filter(waits).length, heights: h };
            });"""
     )
     pg = ctx.new_page()
@@ -330,6 +332,10 @@ def test_charts_out_of_view_are_drawn_after_the_page_has_loaded(browser, report_
         assert at_load["charts"] > 1 and at_load["waiting"] >= 1, at_load
         n = at_load["charts"]
         pg.wait_for_function("n => document.querySelectorAll('.vdi-chart svg').length >= n", arg=n, timeout=60_000)
+        # a chart's box kept its drawn height while it waited: drawing it moves the page little
+        for chart_id, before in at_load["heights"].items():
+            after = pg.eval_on_selector(f"#{chart_id}", "e => e.getBoundingClientRect().height")
+            assert before > 100 and abs(after - before) < 40, (chart_id, before, after)
     finally:
         ctx.close()
 

@@ -186,11 +186,16 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     # sets it too once drawn) and the SVG's <title>, which WeasyPrint makes the PDF Figure's /Alt.
     desc = html_lib.escape(spec.get("description", ""), quote=True)
     label = f' role="img" aria-label="{desc}"' if desc else ""
+    svg = chart_svg(spec)
+    # The box keeps the drawn chart's height (that of the same spec's SVG) until the chart is
+    # drawn: a chart drawn later (charts_start.js) then moves nothing below it, nor an address's
+    # #anchor out of view.
+    size = re.search(r'<svg\b[^>]*\bheight="([\d.]+)"', svg)
+    box = f' style="min-height: {float(size.group(1)):g}px"' if size else ""
     html = (
-        f'<div id="{div}" class="vdi-chart"{label}></div>\n<script type="{DEFERRED_TYPE}">'
+        f'<div id="{div}" class="vdi-chart"{label}{box}></div>\n<script type="{DEFERRED_TYPE}">'
         f'vegaEmbed("#{div}", {json.dumps(titled_tooltips(spec))}, {{"actions": false, "renderer": "svg"}});</script>'
     )
-    svg = chart_svg(spec)
     if desc:
         svg = re.sub(r"(<svg\b[^>]*>)", lambda m: f"{m.group(1)}<title>{desc}</title>", svg, count=1)
     display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
