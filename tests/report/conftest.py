@@ -3,6 +3,7 @@ started in the background (build-safety and fault tests); the report in a browse
 
 import csv
 import hashlib
+import signal
 import subprocess
 from pathlib import Path
 
@@ -35,6 +36,14 @@ def _snapshot_fixture():
     return snapshot
 
 
+def _signals_as_from_a_terminal() -> None:
+    """In the child before make starts: SIGINT and SIGHUP at their defaults, as in a build
+    started from a terminal. A test run started in the background by a script (``nohup``,
+    ``cmd &``) inherits them ignored, and then make would outlive the Ctrl-C a test sends."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 @pytest.fixture
 def start_make(make_env):
     """``start_make(root, *args)``: ``make report ARGS`` started in the built copy ``root`` and not
@@ -50,6 +59,7 @@ def start_make(make_env):
             stderr=subprocess.STDOUT,
             text=True,
             start_new_session=True,
+            preexec_fn=_signals_as_from_a_terminal,
         )
 
     return start
