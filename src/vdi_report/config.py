@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 PROJ_ROOT = Path(__file__).resolve().parents[2]
+STATIC_DIR = Path(__file__).resolve().parent / "static"  # the HTML page's scripts (static/*.js)
 DATA_DIR = PROJ_ROOT / "data"
 RAW_DIR = DATA_DIR / "raw"
 RECORDS_DIR = RAW_DIR / "records"

@@ -288,7 +288,7 @@ def register_effects(
     narrow = results[list(dict.fromkeys([*EFFECT_KEYS, "record_id", "value", "unit", "used_in_analysis"]))]
     res = narrow.set_index("record_id", drop=False)
     used = narrow[narrow["used_in_analysis"]]
-    # the used records of each quantity, looked up instead of filtered per entry (2.4 s -> 0.3 s)
+    # the used records of each quantity, looked up instead of filtered per entry (the table: 2.4 s -> 0.9 s)
     used_by_key = dict(iter(used.groupby(EFFECT_KEYS, sort=False)))
     rows = []
     for _, e in register[register["rejected_records"] != ""].iterrows():

@@ -19,11 +19,10 @@ restores its own fields from the address through ``window.VdiCalcFromAddress`` w
 
 import html
 import json
-from pathlib import Path
 
 from .. import config, parameters
 
-SIZING_JS = Path(__file__).resolve().parents[1] / "static" / "sizing.js"
+SIZING_JS = config.STATIC_DIR / "sizing.js"
 CALCULATOR_JS = SIZING_JS.with_name("calculator.js")  # the page's script: form, table, address, CSV
 ROWS_JS = SIZING_JS.with_name("table_rows.js")  # writes the calculators' tables (only changed cells)
 RESULT_COLUMNS = {  # scenario.size column -> header (the calculator and the PDF table agree)

@@ -12,7 +12,6 @@ import html as html_lib
 import itertools
 import json
 import re
-from pathlib import Path
 
 import altair as alt
 import numpy as np
@@ -165,7 +164,7 @@ def titled_tooltips(spec):
 # A chart's vegaEmbed call waits under this type (a type the browser does not run) until
 # static/charts_start.js draws it: near the view, when the page is idle, or before printing.
 DEFERRED_TYPE = "text/x-vdi-chart"
-STARTER = Path(__file__).resolve().parents[1] / "static" / "charts_start.js"
+STARTER = config.STATIC_DIR / "charts_start.js"
 
 
 def starter_html() -> str:

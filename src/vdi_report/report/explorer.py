@@ -12,10 +12,10 @@ leave, every column but ``Numbers``."""
 
 import json
 import re
-from pathlib import Path
 
 import pandas as pd
 
+from .. import config
 from .tables import fmt_value
 
 # Widths (px) of the columns shown: 1,020 px in all, the report's column beside the sidebar at 1366 px.
@@ -166,16 +166,14 @@ DEFERRED_TYPE = "text/x-vdi-deferred"  # a script type the browser does not run
 # page is ready sooner (the table's set-up took 0.7 s of the load at 1366 x 768).
 START_JS = (
     f'<script data-box="{EXPLORER_ID}" data-deferred="{DEFERRED_TYPE}">'
-    + (Path(__file__).resolve().parents[1] / "static" / "explorer_start.js").read_text(encoding="utf-8")
+    + (config.STATIC_DIR / "explorer_start.js").read_text(encoding="utf-8")
     + "</script>"
 )
 
 
 # Details rows: a click (or Enter) on a record shows the columns not shown, under it.
 DETAILS_JS = (
-    '<script type="module">\n'
-    + (Path(__file__).resolve().parents[1] / "static" / "explorer_details.js").read_text(encoding="utf-8")
-    + "</script>"
+    '<script type="module">\n' + (config.STATIC_DIR / "explorer_details.js").read_text(encoding="utf-8") + "</script>"
 )
 
 

@@ -10,12 +10,11 @@ names) are part of the calculator's shared link and CSV (``calculator.py``).
 """
 
 import html
-from pathlib import Path
 
 from .. import config
 from . import calculator
 
-VERDICTS_JS = Path(__file__).resolve().parents[1] / "static" / "verdicts.js"
+VERDICTS_JS = config.STATIC_DIR / "verdicts.js"
 PAGE_JS = VERDICTS_JS.with_name("verdict_calculator.js")  # the page's script: prices, table
 COLUMNS = {
     "array": "Array",
