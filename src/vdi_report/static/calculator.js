@@ -10,9 +10,7 @@
   var inputs = JSON.parse(document.getElementById("vdi-sizing-inputs").textContent);
   var last = [];
   var form = document.getElementById("calc-form");
-  // one formatter for every figure: Number.toLocaleString builds a new one per call (8 ms a keystroke)
-  var INTEGER = new Intl.NumberFormat("en-US");
-  function num(x) { return INTEGER.format(Math.round(x)); }
+  function num(x) { return VdiRows.integer(x); }  // table_rows.js
   var LOWER_BOUND = {fe_iops: 1, be_iops: 1};  // a lower bound (bound gt) prints with its sign, no interval
   function cell(col, v, r) {
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";

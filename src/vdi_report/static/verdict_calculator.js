@@ -7,9 +7,7 @@
   var form = document.getElementById("calc-form"), priceForm = document.getElementById("calc-prices");
   // an arrays count or $ per desktop that is not exact reads "at most" (verdicts.KINDS)
   var STATUS = { at_limit: "at a limit", not_stressed: "no: a lower bound", unknown: "not reported: a lower bound" };
-  // one formatter for every figure: Number.toLocaleString builds a new one per call (8 ms a keystroke)
-  var INTEGER = new Intl.NumberFormat("en-US");
-  function num(x) { return INTEGER.format(Math.round(x)); }
+  function num(x) { return VdiRows.integer(x); }  // table_rows.js
   function cell(c, v, r) {
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
     if (c === "capability_status") return STATUS[v] || v;
