@@ -191,8 +191,8 @@ def test_render_is_deterministic(tmp_path):
     nb = nbformat.read(config.REPORTS_DIR / "notebooks" / "10_report.ipynb", as_version=4)
     a, b = render.to_html(nb, for_pdf=True), render.to_html(nb, for_pdf=True)
     assert a == b
-    first = render.pdf_bytes(render.print_document(nb), str(config.REPORTS_DIR))
-    assert first == render.pdf_bytes(render.print_document(nb), str(config.REPORTS_DIR))
+    first = render.pdf_bytes(render.print_document(nb))
+    assert first == render.pdf_bytes(render.print_document(nb))
     assert first == (config.REPORTS_DIR / "vdi_storage_comparison.pdf").read_bytes()
     assert render.to_html(nb) == render.to_html(nb)
 

@@ -1,23 +1,21 @@
-"""Render an executed report notebook to self-contained HTML and to PDF (nbconvert + WeasyPrint).
+"""Render an executed report notebook to self-contained HTML and to PDF (nbconvert + Chromium).
 
 One execution, two exports with the project's lean template (``templates/vdi_report``: no
 JupyterLab stylesheet, no CDN script):
 - HTML: interactive charts (``text/html`` first), the Vega and DataTables bundles inlined once,
   a table-of-contents sidebar, the evidence explorer and the sizing calculator;
 - PDF: static SVG charts (``image/svg+xml`` first), print notes instead of interactive parts
-  (``text/markdown`` before ``text/html``), then WeasyPrint in one pass: a tagged PDF/UA-1
-  (structure tree for screen readers, document language, title shown), whose printed contents
-  numbers (``target-counter``), bookmarks (``bookmark-level``) and page footers
-  (``counter(page)``/``counter(pages)``) WeasyPrint makes from ``print.css``; metadata (title,
-  subject, keywords, dates = the report date).
+  (``text/markdown`` before ``text/html``), printed by headless Chromium (``publish.pdf``): a
+  tagged PDF/UA-1 (structure tree for screen readers, document language, title shown) with
+  bookmarks from the headings, page footers from ``print.css``'s margin boxes, printed contents
+  numbers from a second print, metadata (title, subject, keywords, dates = the report date).
 
 Both get Table N / Figure N numbers in document order and resolved internal links
 (``number_captions``). Two renders of the same notebook give the same bytes.
 
 Usage: ``python -m vdi_report.publish.render [--html | --pdf] EXECUTED.ipynb OUT_BASENAME`` writes
 OUT_BASENAME.html and/or OUT_BASENAME.pdf (both without an option). The build runs the two as
-separate steps, side by side under ``make -j2``: the PDF's WeasyPrint layout takes most of the
-time, and the HTML export need not wait for it.
+separate steps, side by side under ``make -j2``.
 """
 
 import os
@@ -46,46 +44,41 @@ KEYWORDS = (
 
 
 class SystemLibraryError(RuntimeError):
-    """WeasyPrint cannot load pango: the message says what to install."""
+    """The system Chromium that prints the PDF is missing: the message says what to install."""
 
 
-PANGO_HINT = (
-    "WeasyPrint needs the system's pango and a font. On Debian/Ubuntu run:\n"
-    "  sudo apt-get install -y libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
-)
 CHROMIUM_HINT = (
-    "The browser tests need Chromium (they skip without it). On Debian/Ubuntu run:\n  sudo apt-get install -y chromium"
+    "The PDF is printed by Chromium, and the browser tests drive it. On Debian/Ubuntu run:\n"
+    "  sudo apt-get install -y chromium fonts-dejavu-core\n"
+    "(or set VDI_CHROMIUM to a Chromium or Chrome executable)"
 )
-
-
-def check_pdf_dependencies() -> None:
-    """Raise SystemLibraryError with the install command when WeasyPrint cannot load pango."""
-    try:
-        import weasyprint  # noqa: F401
-    except OSError as exc:
-        raise SystemLibraryError(f"{PANGO_HINT}\n(import error: {exc})") from None
 
 
 def chromium_path() -> str | None:
-    """The system Chromium for the browser tests (``VDI_CHROMIUM`` or the usual Debian paths)."""
+    """The system Chromium (``VDI_CHROMIUM`` or the usual Debian paths), None when there is none."""
     for p in (os.environ.get("VDI_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
         if p and Path(p).exists():
             return p
     return None
 
 
+def check_pdf_dependencies() -> str:
+    """The Chromium that prints the PDF; raises SystemLibraryError with the install command when
+    there is none."""
+    path = chromium_path()
+    if path is None:
+        raise SystemLibraryError(CHROMIUM_HINT)
+    return path
+
+
 def check_system() -> int:
-    """Print what the PDF and the browser tests need and whether it is there; 1 if the PDF cannot
-    be built (the browser is optional: its tests skip)."""
+    """Print what the PDF (and the browser tests) need and whether it is there; 1 if missing."""
     try:
-        check_pdf_dependencies()
-        print("PDF: pango found")
-        rc = 0
+        print(f"PDF and browser tests: Chromium at {check_pdf_dependencies()}")
     except SystemLibraryError as exc:
         print(exc)
-        rc = 1
-    print(f"browser tests: Chromium at {chromium_path()}" if chromium_path() else CHROMIUM_HINT)
-    return rc
+        return 1
+    return 0
 
 
 def _exporter(priority: list[str]) -> HTMLExporter:
@@ -156,8 +149,18 @@ def _headings(soup: BeautifulSoup) -> list[tuple[int, str, str]]:
     return out
 
 
-def _nav(heads, levels: tuple[int, ...]) -> str:
+def _nav(heads, levels: tuple[int, ...], pages: bool = False) -> str:
+    """The contents as nested lists of links; ``pages``: each entry also has a page number
+    (``span.vdi-toc-page``, which the PDF's second print fills in, ``publish.pdf``)."""
     items, open_sub = [], False
+
+    def page(hid: str) -> str:
+        return (
+            f'<span class="vdi-toc-leader" aria-hidden="true"></span><span class="vdi-toc-page" data-target="{hid}">0</span>'
+            if pages
+            else ""
+        )
+
     for level, hid, text in heads:
         if level not in levels:
             continue
@@ -167,12 +170,12 @@ def _nav(heads, levels: tuple[int, ...]) -> str:
                 open_sub = False
             elif items:
                 items.append("</li>")
-            items.append(f'<li class="vdi-toc-1"><a href="#{hid}">{text}</a>')
+            items.append(f'<li class="vdi-toc-1"><a href="#{hid}">{text}</a>{page(hid)}')
         else:
             if not open_sub:
                 items.append("<ol>")
                 open_sub = True
-            items.append(f'<li class="vdi-toc-2"><a href="#{hid}">{text}</a></li>')
+            items.append(f'<li class="vdi-toc-2"><a href="#{hid}">{text}</a>{page(hid)}</li>')
     if items:
         items.append("</ol></li>" if open_sub else "</li>")
     return "<ol>" + "".join(items) + "</ol>"
@@ -282,7 +285,7 @@ def print_document(nb: nbformat.NotebookNode) -> BeautifulSoup:
         soup = BeautifulSoup(
             re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup)), "html.parser"
         )
-    toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,)) + "</nav>"
+    toc = '<nav class="vdi-toc"><div class="vdi-toc-title">Contents</div>' + _nav(heads, (1,), pages=True) + "</nav>"
     for marker, html in (("vdi:toc", toc), ("vdi:nav", ""), ("vdi:head", _head(soup, True))):
         comment = soup.find(string=lambda t, m=marker: isinstance(t, Comment) and t.strip() == m)
         if comment is not None:
@@ -310,131 +313,16 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     return html.replace("<!--vdi:head-->", head, 1)
 
 
-def pdf_bytes(doc: str | BeautifulSoup, base_url: str) -> bytes:
+def pdf_bytes(doc: str | BeautifulSoup) -> bytes:
     """The tagged PDF (PDF/UA-1) of the print version ``doc`` (``print_document`` or its HTML),
-    laid out by WeasyPrint in one pass. The file identifier is derived from the HTML and the
-    dates come from the page's ``dcterms`` metadata, so the same document gives the same bytes.
+    printed by the system Chromium (``publish.pdf``); the same document gives the same bytes.
 
-    One pass replaced a layout in cached pieces joined with pypdf (``paged.py``, until 0.2.0):
-    joining loses the structure tree, and WeasyPrint numbers the contents, bookmarks and
-    footers itself; the price is the whole layout on each parameter change (``make bench``).
+    WeasyPrint laid the PDF out until 0.2.x: about 31 s of the 72 pages' build against about
+    3 s for Chromium's two prints and the finishing (``make bench``). Raises SystemLibraryError
+    without Chromium and ``pdf.PrintError`` when the print fails."""
+    from . import pdf
 
-    Printing the same print HTML with headless Chromium was measured (Chromium 156, 72 pages):
-    1.7 s of CPU (5.6 s wall with its start) against about 25 s here, with margin-box footers and
-    a structure tree, but no ``target-counter`` (the printed contents lose their page numbers)
-    and tags the PDF/UA checker refuses (outloud: 84 errors, among them untagged content on
-    every page, table headers, metadata and link descriptions). WeasyPrint stays the PDF route
-    until a Chromium print passes ``tests/report/test_pdf_ua.py``.
-    """
-    import hashlib
-    import logging
-
-    import weasyprint
-
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    logging.getLogger("fontTools").setLevel(logging.ERROR)
-    html = str(doc)
-    identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    return weasyprint.HTML(string=html, base_url=base_url).write_pdf(
-        pdf_variant="pdf/ua-1", pdf_identifier=identifier, finisher=finish_tags
-    )
-
-
-def _ref(ref) -> int:
-    """The object number of a pydyf reference (``b"12 0 R"``)."""
-    return int(ref.split()[0])
-
-
-def _reachable(objects: list, root: int) -> set[int]:
-    """Numbers of the structure elements reachable from structure element ``root`` through /K."""
-    seen, todo = set(), [root]
-    while todo:
-        n = todo.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        kids = objects[n].get("K", [])
-        todo += [_ref(k) for k in (kids if isinstance(kids, list) else [kids]) if isinstance(k, bytes)]
-    return seen
-
-
-def finish_tags(document, pdf) -> None:
-    """Complete WeasyPrint's PDF/UA-1 tagging (a ``write_pdf`` finisher: it edits the PDF
-    objects before they are written, so the bytes stay deterministic and nothing is re-parsed).
-
-    What WeasyPrint 70 leaves out, and this adds (checked by ``tests/report/test_pdf_ua.py``):
-    - **page furniture as artifacts**: WeasyPrint tags the text of the page margin boxes (the
-      running footer "… page N of M") as content but links it to no element of the structure
-      tree (``pdf/tags.py``: "could be included in tree as Artifact, but that's only allowed in
-      PDF 2.0"). Its marked content becomes ``/Artifact <</Type /Pagination>>`` (allowed in
-      PDF 1.7 content streams), its parent-tree entries ``null`` and its orphan elements empty;
-    - **links readers can name**: each link annotation's ``/Contents`` is the link's own text
-      (WeasyPrint writes the target, e.g. ``tab-foo``), and its Print flag is set (``/F 4``), so
-      print and screen agree (PDF/UA 7.18.1, 7.18.5);
-    - **table header scope**: each ``TH`` gets ``/Scope`` ``/Row`` when a data cell of its own row
-      names it in ``/Headers`` (WeasyPrint's association for ``scope="row"``), else ``/Column``.
-
-    Page ``/Tabs /S``, ``DisplayDocTitle``, ``/Lang``, the XMP ``dc:title`` and ``pdfuaid:part``
-    and the ``Figure`` ``/Alt`` (from an SVG's ``<title>``, see ``report.show.figure``) are
-    WeasyPrint's own.
-    """
-    objects = pdf.objects
-    root = objects[_ref(pdf.catalog["StructTreeRoot"])]
-    reachable = _reachable(objects, _ref(root["K"][0]))
-    _margins_as_artifacts(pdf, root, reachable)
-    _name_links(document)
-    _scope_headers(objects, reachable)
-
-
-def _margins_as_artifacts(pdf, root, reachable: set[int]) -> None:
-    """Marked content whose element the structure tree does not reach (the margin boxes)
-    becomes a pagination artifact; its parent-tree entries become null, its elements empty."""
-    import pydyf
-
-    objects = pdf.objects
-    nums = objects[_ref(root["ParentTree"])]["Nums"]
-    pages = [objects[n] for n in pdf.pages["Kids"][::3]]  # pydyf keeps "N 0 R" as three items
-    for index in range(0, len(nums), 2):
-        page_number, entry = nums[index], nums[index + 1]
-        if not isinstance(entry, list) or page_number >= len(pages):
-            continue
-        orphans = {mcid for mcid, ref in enumerate(entry) if isinstance(ref, bytes) and _ref(ref) not in reachable}
-        for mcid in orphans:
-            entry[mcid] = "null"
-        ops = objects[_ref(pages[page_number]["Contents"])].stream
-        for i, op in enumerate(ops):
-            if isinstance(op, pydyf.Dictionary) and op.get("MCID") in orphans and ops[i + 1] == b"BDC":
-                ops[i - 1], ops[i] = "/Artifact", pydyf.Dictionary({"Type": "/Pagination"})
-    for n, obj in enumerate(objects):
-        if n not in reachable and isinstance(obj, pydyf.Dictionary) and obj.get("Type") == "/StructElem":
-            obj.clear()
-
-
-def _name_links(document) -> None:
-    """Each link annotation's /Contents is the link's text (else its target); Print flag set."""
-    import pydyf
-
-    for page in document.pages:
-        for _, target, _, box in page.links:
-            annotation = getattr(box, "link_annotation", None)
-            if annotation is None:
-                continue
-            text = " ".join("".join(box.element.itertext()).split()) if box.element is not None else ""
-            annotation["Contents"] = pydyf.String(text or str(target))
-            annotation["F"] = 4
-
-
-def _scope_headers(objects: list, reachable: set[int]) -> None:
-    """Each TH's /Scope: /Row when a data cell of its own row names it in /Headers, else /Column."""
-    for n in sorted(reachable):
-        row = objects[n]
-        if row.get("S") != "/TR":
-            continue
-        cells = [objects[_ref(k)] for k in row.get("K", []) if isinstance(k, bytes)]
-        named = {id(h) for c in cells if c.get("S") == "/TD" for h in c.get("A", {}).get("Headers", [])}
-        for cell in cells:
-            if cell.get("S") == "/TH" and "A" in cell:
-                cell["A"]["Scope"] = "/Row" if id(cell.get("ID")) in named else "/Column"
+    return pdf.pdf_bytes(doc, check_pdf_dependencies())
 
 
 FORMATS = ("html", "pdf")
@@ -444,8 +332,8 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
     """Write ``out_base``.html and/or ``out_base``.pdf (``formats``) from the executed notebook
     ``executed``; returns the paths written, in the order of ``formats``.
 
-    Raises FileNotFoundError for a missing notebook, ValueError for an unknown format and
-    SystemLibraryError when pango is missing (PDF only).
+    Raises FileNotFoundError for a missing notebook, ValueError for an unknown format,
+    SystemLibraryError when Chromium is missing and ``pdf.PrintError`` when it fails (PDF only).
     """
     unknown = set(formats) - set(FORMATS)
     if unknown:
@@ -461,7 +349,7 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         if fmt == "html":
             files.write_bytes(to_html(nb).encode("utf-8"), path)
         else:
-            files.write_bytes(pdf_bytes(print_document(nb), str(out_base.parent)), path)
+            files.write_bytes(pdf_bytes(print_document(nb)), path)
         written.append(path)
     return written
 
@@ -477,7 +365,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         paths = render(Path(argv[0]), Path(argv[1]), formats)
-    except (SystemLibraryError, FileNotFoundError, ValueError) as exc:
+    except (SystemLibraryError, FileNotFoundError, ValueError, RuntimeError) as exc:
         print(f"render: {exc}", file=sys.stderr)
         return 1
     print("wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in paths))

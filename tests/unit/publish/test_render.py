@@ -61,13 +61,18 @@ def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
     assert len(list(tmp_path.glob("*.svg"))) == 2
 
 
-SMALL = """<!DOCTYPE html><html lang="en"><head><title>Small</title><style>
-@page { size: A6; @bottom-center { content: "Small · page " counter(page) " of " counter(pages) } }
+SMALL = """<!DOCTYPE html><html lang="en"><head><title>Small</title>
+<meta name="dcterms.created" content="2026-11-27"><style>
+@page { size: A6; margin: 10mm; @bottom-center { content: "Small · page " counter(page) " of " counter(pages) } }
+td { border: 1px solid black; }
 </style></head><body><h1 id="top">Small</h1><p>See <a href="#t">the table</a>.</p>
-<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><title>Bar chart: two bars</title>
-<rect width="10" height="20"/></svg>
-<table id="t"><thead><tr><th>Vendor</th><th>IOPS</th></tr></thead>
-<tbody><tr><th scope="row">NetApp</th><td>12</td></tr></tbody></table></body></html>"""
+<nav class="vdi-toc"><ol><li><a href="#top">Small</a><span class="vdi-toc-page" data-target="top">0</span></li>
+<li><a href="#t">Table</a><span class="vdi-toc-page" data-target="t">0</span></li></ol></nav>
+<ul><li>one point</li><li>another</li></ul>
+<div class="vdi-svg"><svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><title>Bar chart: two bars</title>
+<rect width="10" height="20"/><text x="1" y="10">a</text></svg></div>
+<table id="t" style="break-before: page"><thead><tr><th>Vendor</th><th>IOPS</th><th>Note</th></tr></thead>
+<tbody><tr><th scope="row">NetApp</th><td>12</td><td></td></tr></tbody></table></body></html>"""
 
 
 def _struct(node, out):
@@ -81,30 +86,45 @@ def _struct(node, out):
     return out
 
 
-def test_finisher_completes_weasyprints_pdf_ua_tagging(tmp_path):
-    """Footer text becomes a pagination artifact (no marked content outside the structure tree),
-    the link's /Contents is its text with the Print flag, TH cells get /Scope (row headers from
-    scope="row"), an SVG's <title> is the Figure's /Alt; the bytes do not vary."""
+@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+def test_chromium_print_is_finished_for_pdf_ua():
+    """Chromium's print of a small page, finished (publish.pdf): the footer text is a pagination
+    artifact and every marked-content id is in the structure tree; the link's /Contents is its
+    text with the Print flag; the chart is one Figure whose /Alt is the SVG's <title>; the empty
+    cell is an empty TD, so both rows have three cells; each list item has an LBody; Strong-like
+    types have a role map; the contents carry the targets' real pages (the table starts page 2);
+    the XMP names PDF/UA-1 and the title; the bytes do not vary."""
     import io
     import re
 
     from pypdf import PdfReader
 
-    data = render.pdf_bytes(SMALL, str(tmp_path))
-    assert data == render.pdf_bytes(SMALL, str(tmp_path))
+    data = render.pdf_bytes(SMALL)
+    assert data == render.pdf_bytes(SMALL)
     pdf = PdfReader(io.BytesIO(data))
+    assert len(pdf.pages) == 2
     elements = _struct(pdf.trailer["/Root"]["/StructTreeRoot"], [])
     by_role = {}
     for e in elements:
         by_role.setdefault(str(e["/S"]), []).append(e)
     assert [str(f["/Alt"]) for f in by_role["/Figure"]] == ["Bar chart: two bars"]
-    assert sorted(str(th["/A"]["/Scope"]) for th in by_role["/TH"]) == ["/Column", "/Column", "/Row"]
-    (link,) = [a.get_object() for a in pdf.pages[0]["/Annots"]]
-    assert str(link["/Contents"]) == "the table" and int(link["/F"]) & 4
-    stream = pdf.pages[0].get_contents().get_data()
-    assert b"/Artifact\n<</Type /Pagination>>\nBDC" in stream
-    in_tree = {e.indirect_reference.idnum for e in elements}
-    entry = pdf.trailer["/Root"]["/StructTreeRoot"]["/ParentTree"]["/Nums"][1].get_object()
-    for mcid in map(int, re.findall(rb"<</MCID (\d+)>>\s*BDC", stream)):
-        assert entry[mcid] is not None and entry[mcid].idnum in in_tree, mcid
-    assert "Small · page 1 of 1" in pdf.pages[0].extract_text()
+    assert [len([k for k in tr["/K"] if str(k.get_object()["/S"]) in ("/TD", "/TH")]) for tr in by_role["/TR"]] == [3, 3]
+    assert len(by_role["/LBody"]) == len(by_role["/LI"]) == 4  # two in the contents, two in the list
+    links = {str(a.get_object()["/Contents"]) for p in pdf.pages for a in p.get("/Annots", [])}
+    assert {"the table", "Small", "Table"} <= links
+    assert all(int(a.get_object()["/F"]) & 4 for p in pdf.pages for a in p.get("/Annots", []))
+    first = pdf.pages[0].extract_text()
+    assert re.search(r"Small\s*1\b", first) and re.search(r"Table\s*2\b", first), first
+    xmp = pdf.trailer["/Root"]["/Metadata"].get_object().get_data().decode("utf-8")
+    assert re.search(r'pdfuaid:part(="1"|[^>]*>1</pdfuaid:part>)', xmp)
+    assert "Small" in xmp and "2026-11-27" in xmp
+    in_tree = {e.indirect_reference.idnum for e in elements if e.indirect_reference}
+    nums = pdf.trailer["/Root"]["/StructTreeRoot"]["/ParentTree"]["/Nums"]
+    per_page = {int(nums[i]): nums[i + 1].get_object() for i in range(0, len(nums), 2)}
+    for i, page in enumerate(pdf.pages):
+        stream = page.get_contents().get_data()
+        assert re.search(rb"/Artifact\s*<<\s*/Type\s*/Pagination\s*>>\s*BDC", stream)
+        entry = per_page[int(page["/StructParents"])]
+        for mcid in map(int, re.findall(rb"<<\s*/MCID\s+(\d+)\s*>>\s*BDC", stream)):
+            assert entry[mcid] is not None and entry[mcid].idnum in in_tree, mcid
+        assert f"Small · page {i + 1} of 2" in page.extract_text()
