@@ -25,19 +25,23 @@ BIN = Path(sys.executable).parent
 # rule -> why the finding does not apply to this report
 OUTLOUD_ACCEPTED = {
     "PAG-001": (
-        "a heuristic: text at the same place on three or more pages. The lines it finds are table text: the "
-        "header rows of tables continued over pages (WeasyPrint repeats <thead> on each page and tags each "
-        "page's part of the table with its header row) and cell lines that happen to fall at the same place. "
-        "Joining the parts into one Table with the repeated rows as artifacts was tried: outloud then reports "
-        "TAG-002 errors (header text skipped by readers), so each part keeps its header. The running footer, "
-        "which the rule is about, is a pagination artifact "
-        "(test_report_pdf_tags.py::test_running_footer_is_an_artifact)."
+        "a heuristic: text at the same place on three or more pages. The lines it finds are table text: "
+        "cell lines of long tables that happen to fall at the same place on several pages. The running "
+        "footer, which the rule is about, and the header rows Chromium repeats on a table's later pages "
+        "are pagination artifacts (test_report_pdf_tags.py::test_running_footer_is_an_artifact)."
+    ),
+    "TBL-013": (
+        "a heuristic: two consecutive tables whose boxes overlap on the page where both start. A "
+        "table's box is the union over all its pages, so a table that continues on the next page gets "
+        "a box from its top there to its foot on the first page, which overlaps the table printed "
+        "before it; each is a table of its own, with its own caption "
+        "(test_outloud_split_table_warnings_are_tables_continued_on_the_next_page)."
     ),
 }
 PDFUA_NOT_EVALUATED = {
     "UA-14-001": (
         "pdfua 0.1.3 raises on the structure element /K arrays that mix marked-content ids and "
-        "element references, which WeasyPrint writes for headings; outloud's heading rules "
+        "element references, which Chromium writes (e.g. for table cells); outloud's heading rules "
         "(HDG-001 to HDG-005) run on the same headings and must pass"
     ),
 }
@@ -76,6 +80,18 @@ def test_outloud_accepted_warnings_are_not_the_running_footer(outloud):
         if f["rule"] == "PAG-001":
             assert "VDI storage comparison" not in f.get("evidence", ""), f
             assert not all(w in f.get("evidence", "") for w in FOOTER_WORDS), f
+
+
+def test_outloud_split_table_warnings_are_tables_continued_on_the_next_page(outloud, reader):
+    """TBL-013 is accepted only for its false positive: the second table's box starts above the
+    first's and reaches the foot of the page (its part on the next page is in the union), and
+    the PDF has a page after the one named."""
+    foot = float(reader.pages[0].mediabox.height) - 60  # within the bottom margin's reach
+    for f in outloud["findings"]:
+        if f["rule"] == "TBL-013":
+            first, second = f["boxes"]
+            assert second["y0"] < first["y0"] and second["y1"] > foot, f
+            assert f["page"] < len(reader.pages), f
 
 
 # rules outloud 0.2.1 does not run on this file, and why

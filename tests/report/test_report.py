@@ -57,7 +57,7 @@ def test_page_one_has_scope_from_sources_and_printed_contents(pages, sources_df)
     for tool in seeds["load_tool"]:
         assert tool.split(";")[0] in first
     for chapter in ("Answers", "Evidence", "Method", "Models", "Audit", "Appendix"):
-        assert re.search(chapter + r" ?\.+ ?\d+", first), f"contents line for {chapter}"
+        assert re.search(chapter + r" ?\.* ?\d+", first), f"contents line for {chapter}"
 
 
 def test_page_one_names_the_documents_behind_the_modern_rows(pages, sources_df):
@@ -81,8 +81,9 @@ def test_page_one_names_the_documents_behind_the_modern_rows(pages, sources_df):
 def test_contents_page_numbers_point_at_the_chapters(pages):
     first = pages[0]
     for chapter in ("Evidence", "Method", "Models", "Audit", "Appendix"):
-        page_no = int(re.search(chapter + r" ?\.+ ?(\d+)", first).group(1))
-        assert pages[page_no - 1].lstrip().startswith(chapter), f"{chapter} is not on page {page_no}"
+        page_no = int(re.search(chapter + r" ?\.* ?(\d+)", first).group(1))  # a dotted leader or none
+        body = re.sub(r"VDI storage comparison · page \d+ of \d+", "", pages[page_no - 1])  # the footer, drawn first
+        assert body.lstrip().startswith(chapter), f"{chapter} is not on page {page_no}"
 
 
 def test_pdf_metadata_and_bookmarks(reader, params):
@@ -127,8 +128,8 @@ def test_every_headline_cell_is_in_the_pdf(pdf_text, tests_table, results, sourc
     assert len(table) >= 15
     for col in ["Peak IOPS per desktop", "Average latency", "Duration"]:
         for cell in table[col]:
-            if cell != "–":
-                assert cell in pdf_text, f"{col} cell {cell!r} not in the PDF"
+            if cell != "–":  # (a link's text and the bracket after it are two runs: no space between)
+                assert cell in re.sub(r"(?<=[(\[]) | (?=[)\]])", "", pdf_text), f"{col} cell {cell!r} not in the PDF"
 
 
 def test_pdf_has_vector_charts_with_readable_labels(pdf_text):
