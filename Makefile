@@ -205,12 +205,12 @@ check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without 
 	@$(check_params)
 
 $(SYSTEM_STAMP): | $(STAMP)
-	@$(PY) -c "from vdi_report.publish.render import check_pdf_dependencies as c; c()" \
-	  || { echo "Missing system library for the PDF (see above)."; exit 1; }
+	@$(PY) -m vdi_report.publish.render --check-system >/dev/null \
+	  || { $(PY) -m vdi_report.publish.render --check-system; echo "Missing system package for the PDF (see above)."; exit 1; }
 	@mkdir -p build && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 .PHONY: check-system
-check-system: $(STAMP) ## Check pango and a font (PDF) and Chromium (browser tests); prints what to install
+check-system: $(STAMP) ## Check Chromium (it prints the PDF; the browser tests drive it); prints what to install
 	@rm -f $(SYSTEM_STAMP) && $(MAKE) --no-print-directory $(SYSTEM_STAMP)
 	@$(PY) -m vdi_report.publish.render --check-system
 

@@ -200,8 +200,8 @@ STAGES = (
         outputs=("$(STAGED)/notebooks/10_report.ipynb",),
         executed="$(STAGED)/notebooks",
     ),
-    # Two independent steps that make -j2 runs side by side: the PDF (WeasyPrint's layout, most of
-    # the render's time) need not wait for the HTML export, nor the HTML for the PDF.
+    # Two independent steps that make -j2 runs side by side: the PDF (Chromium's two prints) need
+    # not wait for the HTML export, nor the HTML for the PDF.
     Stage(
         "render_html",
         "render HTML",

@@ -111,7 +111,9 @@ def test_running_footer_is_an_artifact(pdf, elements, pages):
     for i, page in enumerate(pdf.pages):
         data = page.get_contents().get_data()
         if f"page {i + 1} of {len(pdf.pages)}" in pages[i]:
-            assert re.search(rb"/Artifact\s*<<\s*/Type\s*/Pagination\s*>>\s*BDC", data), f"page {i + 1}: no pagination artifact"
+            assert re.search(rb"/Artifact\s*<<\s*/Type\s*/Pagination\s*>>\s*BDC", data), (
+                f"page {i + 1}: no pagination artifact"
+            )
         entry = per_page[int(page["/StructParents"])].get_object()
         for mcid in map(int, re.findall(rb"<<\s*/MCID\s+(\d+)\s*>>\s*BDC", data)):
             ref = entry[mcid]

@@ -1,2 +1,2 @@
 """Publishing the executed report notebook: ``render`` (HTML, interactive and offline, and a
-tagged PDF/UA laid out by WeasyPrint in one pass)."""
+tagged PDF/UA printed by headless Chromium and finished with pikepdf)."""

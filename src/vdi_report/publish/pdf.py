@@ -207,8 +207,7 @@ def _kids(node) -> list:
 
 
 def _role_map(doc: pikepdf.Pdf, elements: list) -> None:
-    """A /RoleMap entry for each non-standard structure type the tree uses (ROLE_MAP, else Span).
-    """
+    """A /RoleMap entry for each non-standard structure type the tree uses (ROLE_MAP, else Span)."""
     used = {str(e.S)[1:] for e in elements} - STANDARD_TYPES
     if used:
         doc.Root.StructTreeRoot.RoleMap = pikepdf.Dictionary(
@@ -236,7 +235,9 @@ def _list_bodies(doc: pikepdf.Pdf, elements: list) -> None:
             if isinstance(k, pikepdf.Dictionary) and "/S" in k:
                 k.P = body
             else:  # a marked-content id (an integer or an /MCR) directly under the LI
-                mcid, page = (int(k), li.get("/Pg")) if isinstance(k, int) else (int(k.MCID), k.get("/Pg", li.get("/Pg")))
+                mcid, page = (
+                    (int(k), li.get("/Pg")) if isinstance(k, int) else (int(k.MCID), k.get("/Pg", li.get("/Pg")))
+                )
                 entry = parent_tree.get(page.objgen if page is not None else None)
                 if entry is not None and mcid < len(entry):
                     entry[mcid] = body
@@ -383,7 +384,9 @@ def finish(pdf: bytes, soup: BeautifulSoup) -> bytes:
         _link_contents(doc, elements, soup)
         _metadata(doc, page_meta(soup))
         out = io.BytesIO()
-        doc.save(out, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        doc.save(
+            out, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate
+        )
     return out.getvalue()
 
 
@@ -418,4 +421,3 @@ def pdf_bytes(doc: str | BeautifulSoup, chromium: str) -> bytes:
     soup = doc if isinstance(doc, BeautifulSoup) else BeautifulSoup(doc, "html.parser")
     soup = prepare(soup)
     return finish(print_pdf(str(soup), contents_targets(soup), chromium), soup)
-

@@ -155,11 +155,10 @@ def _nav(heads, levels: tuple[int, ...], pages: bool = False) -> str:
     items, open_sub = [], False
 
     def page(hid: str) -> str:
-        return (
-            f'<span class="vdi-toc-leader" aria-hidden="true"></span><span class="vdi-toc-page" data-target="{hid}">0</span>'
-            if pages
-            else ""
-        )
+        if not pages:
+            return ""
+        leader = '<span class="vdi-toc-leader" aria-hidden="true"></span>'
+        return f'{leader}<span class="vdi-toc-page" data-target="{hid}">0</span>'
 
     for level, hid, text in heads:
         if level not in levels:

@@ -4,8 +4,9 @@
 its panels, what each axis measures and over which range of the data, what colour and shape
 stand for (with the categories drawn), the reference lines and labels, and how many marks there
 are. ``show.figure`` puts it on every chart: as the spec's ``description`` (Vega makes it the
-chart's ``aria-label`` in the HTML report) and as the static SVG's ``<title>`` (WeasyPrint makes
-it the ``/Alt`` of the chart's ``Figure`` element in the tagged PDF). The caption, printed beside
+chart's ``aria-label`` in the HTML report) and as the static SVG's ``<title>`` (``publish.pdf``
+makes it the SVG's accessible name, which Chromium writes as the ``/Alt`` of the chart's
+``Figure`` element in the tagged PDF). The caption, printed beside
 the chart, says what the chart means; this text says what is drawn.
 
 Everything comes from the spec and its inline data (``datasets`` / ``data.values``), so the

@@ -182,7 +182,7 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     spec = chart if isinstance(chart, dict) else chart.to_dict()
     div = f"vdi-chart-{key or next(_ids)}"
     # The spec's description is the chart's text alternative: the HTML chart's aria-label (Vega
-    # sets it too once drawn) and the SVG's <title>, which WeasyPrint makes the PDF Figure's /Alt.
+    # sets it too once drawn) and the SVG's <title>, which becomes the PDF Figure's /Alt (publish.pdf).
     desc = html_lib.escape(spec.get("description", ""), quote=True)
     label = f' role="img" aria-label="{desc}"' if desc else ""
     svg = chart_svg(spec)

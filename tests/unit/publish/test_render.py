@@ -108,7 +108,10 @@ def test_chromium_print_is_finished_for_pdf_ua():
     for e in elements:
         by_role.setdefault(str(e["/S"]), []).append(e)
     assert [str(f["/Alt"]) for f in by_role["/Figure"]] == ["Bar chart: two bars"]
-    assert [len([k for k in tr["/K"] if str(k.get_object()["/S"]) in ("/TD", "/TH")]) for tr in by_role["/TR"]] == [3, 3]
+    assert [len([k for k in tr["/K"] if str(k.get_object()["/S"]) in ("/TD", "/TH")]) for tr in by_role["/TR"]] == [
+        3,
+        3,
+    ]
     assert len(by_role["/LBody"]) == len(by_role["/LI"]) == 4  # two in the contents, two in the list
     links = {str(a.get_object()["/Contents"]) for p in pdf.pages for a in p.get("/Annots", [])}
     assert {"the table", "Small", "Table"} <= links
