@@ -12,6 +12,7 @@ MAX_CELL_LINES lines in the tables that compare arrays or phases (the long-text 
 audit and the appendix excepted), and the density table short in portrait."""
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -41,6 +42,7 @@ LONG_TEXT_TABLES = {
     "T_model-exclusions",
 }
 CHART_MIN_PT = 8  # issue 20: tick labels were 6 pt in two figures
+MIN_PREFIX = 12  # characters of a line that begins a longer heading or caption
 CHAPTER_TOP = 0.2  # a chapter starts a page when its heading is in the top fifth of the content box
 MM = 72 / 25.4  # pt per mm
 A4_WIDTH_MM = 210  # print.css: @page { size: A4 }
@@ -178,36 +180,55 @@ def _text(el) -> str:
 
 
 def _is_prefix_of_lines(lines: list[Line], texts: set[str]) -> str | None:
-    """The text of ``texts`` (squashed) that the whole lines ``lines`` begin, if any."""
+    """The text of ``texts`` (squashed) that the whole lines ``lines`` make or begin (with at
+    least MIN_PREFIX characters: a short cell text such as "Mod" begins too many), if any."""
     joined = "".join(_squash(ln.text) for ln in lines)
-    return next((t for t in texts if joined and t.startswith(joined)), None)
+    return next((t for t in texts if joined == t or (len(joined) >= MIN_PREFIX and t.startswith(joined))), None)
 
 
 # --- pages ---------------------------------------------------------------------------------------
 
 
 def chapter_pages(pages: list[Page], soup) -> list[int]:
-    """Numbers of the pages that start a chapter: the first page, and every page with an h1 (at
-    the h1's size) or the first line of a ``vdi-new-page`` element in the top CHAPTER_TOP of its
-    content box."""
-    h1 = {_squash(_text(h)) for h in soup.select("main h1, body h1")}
+    """Numbers of the pages that start a chapter: the first page, and every page with an h1 or
+    the first line of a ``vdi-new-page`` element in the top CHAPTER_TOP of its content box (an h1
+    at the h1's size: the largest of the lines with an h1's text)."""
+    h1 = {_squash(_text(h)) for h in soup.select("h1")}
     new_page = {_squash(_text(e)) for e in soup.select(".vdi-new-page")} - {""}
     h1_pt = max((ln.size for p in pages for ln in p.lines if _squash(ln.text) in h1), default=0)
     out = [1]
     for p in pages[1:]:
         near_top = [ln for ln in p.lines if ln.y0 - p.top < CHAPTER_TOP * (p.bottom - p.top)]
         if any(
-            (ln.size >= h1_pt - 0.5 and _is_prefix_of_lines([ln], h1)) or _is_prefix_of_lines([ln], new_page)
+            (abs(ln.size - h1_pt) < 0.5 and _is_prefix_of_lines([ln], h1)) or _is_prefix_of_lines([ln], new_page)
             for ln in near_top
         ):
             out.append(p.number)
     return out
 
 
+@cache
+def body_pt() -> float:
+    """The body text's size in print.css (``body { font-size: ...pt }``). Raises ValueError without it."""
+    css = (config.TEMPLATES_DIR / "vdi_report" / "print.css").read_text(encoding="utf-8")
+    m = re.search(r"\bbody\s*\{[^}]*?font-size:\s*([\d.]+)pt", css)
+    if not m:
+        raise ValueError("templates/vdi_report/print.css: no body font-size in pt")
+    return float(m.group(1))
+
+
 def test_nothing_runs_past_the_right_margin(pdf_pages):
-    """No text and no visible drawing (table rule, chart mark) beyond the right margin + 1 pt."""
+    """No text and no visible drawing (table rule, chart mark) beyond the right margin + 1 pt,
+    and nothing shrunk to fit: the paragraphs' most common text size is print.css's body size (Chromium
+    scales the whole document down to fit an element wider than the page instead of letting it
+    run past the margin)."""
     bad = {p.number: p.past[:3] for p in pdf_pages if p.past}
     assert bad == {}, f"pages with text or drawings past the right margin: {bad}"
+    chars = Counter(  # the paragraphs' lines: long, and alone in their rows (not table cells)
+        round(ln.size, 1) for p in pdf_pages for ln in p.lines if len(ln.text) >= 60 and _alone_in_its_row(ln, p)
+    )
+    common = chars.most_common(1)[0][0]
+    assert abs(common - body_pt()) < 0.1, f"body text {common} pt, not {body_pt()} pt: the PDF is scaled to fit"
 
 
 def test_no_page_is_mostly_blank_except_before_a_chapter(pdf_pages, soup):
