@@ -3,13 +3,14 @@
 line is (a heading, a caption, a chart's label) and, where pages do not matter, Chromium's own
 layout of the print HTML in print media at the width of the page's content box.
 
-Checked: nothing past the right margin; no page less than MIN_FILL full except the last page
-before a chapter (or an element on a new page) and the last page (a page half blank before a
-figure was issue 20's first layout defect); every chapter starts a page; no heading or caption as
-the last line of a page; no table left as its caption and header at a page foot; no chart text
-under 8 pt; no word of a table cell broken between two letters; no table cell of more than
-MAX_CELL_LINES lines in the tables that compare arrays or phases (the long-text tables of the
-audit and the appendix excepted), and the density table short in portrait."""
+Checked: nothing past the right margin (nor the document shrunk to fit); no page less than
+MIN_FILL full except the last page before a chapter (or an element on a new page) and the last
+page (a page half blank before a figure was issue 20's first layout defect); every chapter starts
+a page; no heading or caption as the last line of a page; no table left as its caption and header
+at a page foot; no chart text under 8 pt; no word of a table cell broken between two letters; no
+table cell of more than MAX_CELL_LINES lines in the tables that compare arrays or phases (the
+long-text tables of the audit and the appendix excepted), and the density table short in
+portrait."""
 
 import re
 from collections import Counter
@@ -273,6 +274,9 @@ def headings_and_captions(soup) -> set[str]:
 
 
 def test_no_heading_or_caption_is_the_last_line_of_a_page(pdf_pages, soup):
+    """No page ends with a heading (h1-h4) or a caption, whole or its first lines: the page's
+    last lines, bold (headings and captions print bold) and alone in their rows (not table
+    cells), make or begin the text of one."""
     texts = headings_and_captions(soup)
     assert texts, "no heading or caption in the print HTML"
     bad = [f"page {p.number}: {hit[:60]!r}" for p in pdf_pages if (hit := last_heading_or_caption(p, texts))]
