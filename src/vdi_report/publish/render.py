@@ -312,16 +312,22 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     return html.replace("<!--vdi:head-->", head, 1)
 
 
+# the contents' pages of the last PDF print (a build cache; ``pdf_bytes``)
+PAGES_CACHE = config.PROJ_ROOT / "build" / "contents-pages.json"
+
+
 def pdf_bytes(doc: str | BeautifulSoup) -> bytes:
     """The tagged PDF (PDF/UA-1) of the print version ``doc`` (``print_document`` or its HTML),
     printed by the system Chromium (``publish.pdf``); the same document gives the same bytes.
 
-    WeasyPrint laid the PDF out until 0.2.x: about 31 s of the 72 pages' build against about
-    3 s for Chromium's two prints and the finishing (``make bench``). Raises SystemLibraryError
-    without Chromium and ``pdf.PrintError`` when the print fails."""
+    WeasyPrint laid the PDF out until 0.2.x: about 31 s for the 72 pages against about 10 s
+    now (``publish.pdf``). The contents' pages of the last print are kept in
+    ``build/contents-pages.json`` (``PAGES_CACHE``), so a rebuild whose chapters did not move
+    prints once. Raises SystemLibraryError without Chromium and ``pdf.PrintError`` when the
+    print fails."""
     from . import pdf
 
-    return pdf.pdf_bytes(doc, check_pdf_dependencies())
+    return pdf.pdf_bytes(doc, check_pdf_dependencies(), PAGES_CACHE)
 
 
 FORMATS = ("html", "pdf")

@@ -131,3 +131,34 @@ def test_chromium_print_is_finished_for_pdf_ua():
         for mcid in map(int, re.findall(rb"<<\s*/MCID\s+(\d+)\s*>>\s*BDC", stream)):
             assert entry[mcid] is not None and entry[mcid].idnum in in_tree, mcid
         assert f"Small · page {i + 1} of 2" in page.extract_text()
+
+
+@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, monkeypatch):
+    """Without a cache, with a wrong one, an unreadable one and the right one (written by the
+    first print), the PDF is the same; the cache holds each target's page; with the right
+    cache Chromium prints once, otherwise twice."""
+    import json
+
+    from playwright.sync_api import Page
+
+    from vdi_report.publish import pdf
+
+    prints = []
+    real_pdf = Page.pdf
+    monkeypatch.setattr(Page, "pdf", lambda self, **kw: prints.append(1) or real_pdf(self, **kw))
+    chromium, cache = render.chromium_path(), tmp_path / "pages.json"
+
+    def run(content: str | None) -> tuple[bytes, int]:
+        if content is not None:
+            cache.write_text(content, encoding="utf-8")
+        prints.clear()
+        return pdf.pdf_bytes(SMALL, chromium, cache), len(prints)
+
+    cold, n_cold = run(None)
+    assert json.loads(cache.read_text(encoding="utf-8")) == {"top": 1, "t": 2}
+    warm, n_warm = run(None)  # the cache the first print wrote
+    wrong, n_wrong = run('{"top": 2, "t": 1}')
+    broken, n_broken = run("not json")
+    assert cold == warm == wrong == broken
+    assert (n_cold, n_warm, n_wrong, n_broken) == (2, 1, 2, 2)
