@@ -132,8 +132,12 @@ def print_pdf(
                         return pdf, pages
             finally:
                 browser.close()
-    except Error as exc:
-        raise PrintError(f"Chromium ({chromium}) could not print the report: {exc}") from None
+    except Error as exc:  # Playwright's first line says what failed; the rest is its call log
+        reason = (str(exc).strip().splitlines() or ["no reason given"])[0]
+        raise PrintError(
+            f"Chromium ({chromium}) could not print the report: {reason} "
+            f"(does `{chromium} --version` run? VDI_CHROMIUM names another Chromium)"
+        ) from None
     raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
 
 

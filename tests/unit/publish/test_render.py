@@ -36,6 +36,40 @@ def test_render_cli_names_a_missing_notebook(tmp_path, capsys):
     assert "missing.ipynb" in capsys.readouterr().err
 
 
+def _notebook(tmp_path):
+    """A one-cell executed notebook whose print version has a heading and a paragraph."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/markdown": "# Small\n\nText."})]
+    nb.cells = [cell]
+    path = tmp_path / "small.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_render_cli_says_what_to_install_without_chromium(tmp_path, capsys, monkeypatch):
+    """No Chromium: the PDF is refused with the install command, exit 1, nothing written."""
+    monkeypatch.setattr(render, "chromium_path", lambda: None)
+    assert render.main(["--pdf", str(_notebook(tmp_path)), str(tmp_path / "report")]) == 1
+    err = capsys.readouterr().err
+    assert "apt-get install -y chromium" in err and "VDI_CHROMIUM" in err
+    assert not (tmp_path / "report.pdf").exists()
+    assert render.check_system() == 1
+
+
+def test_render_cli_names_the_browser_that_could_not_print(tmp_path, capsys, monkeypatch):
+    """A Chromium that cannot start (VDI_CHROMIUM names another program): exit 1, a one-line
+    reason naming it, no PDF written, no traceback."""
+    monkeypatch.setenv("VDI_CHROMIUM", "/bin/false")
+    assert render.main(["--pdf", str(_notebook(tmp_path)), str(tmp_path / "report")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("render: Chromium (/bin/false) could not print the report") and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and "VDI_CHROMIUM" in err
+    assert not (tmp_path / "report.pdf").exists()
+
+
 def _chart(values):
     return alt.Chart(pd.DataFrame({"x": values, "y": [1, 2, 3]})).mark_point().encode(x="x:Q", y="y:Q")
 
