@@ -139,13 +139,18 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "chapter, discovered)",
         ("src/vdi_report/report", "src/vdi_report/report/sections"),
     ),
-    ("  publish/", "render (HTML and PDF)", ("src/vdi_report/publish", "src/vdi_report/publish/render.py")),
+    (
+        "  publish/",
+        "render (HTML and PDF), pdf (Chromium's print, its contents numbered, tags finished for PDF/UA-1)",
+        ("src/vdi_report/publish", "src/vdi_report/publish/render.py", "src/vdi_report/publish/pdf.py"),
+    ),
     (
         "  static/",
         "the page scripts: sizing.js and verdicts.js (the JavaScript twins of models/scenario.size and "
         "models/verdicts), calculator.js and verdict_calculator.js (the calculator's forms and tables), "
         "table_rows.js (writes their tables, only the changed cells), charts_start.js (draws a chart near "
-        "the view or when the page is idle), explorer_start.js and explorer_details.js (the evidence explorer)",
+        "the view or when the page is idle), explorer_start.js and explorer_details.js (the evidence explorer), "
+        "contents_pages.js (writes the PDF contents' page numbers before each print)",
         (
             "src/vdi_report/static/sizing.js",
             "src/vdi_report/static/verdicts.js",
@@ -155,6 +160,7 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "src/vdi_report/static/charts_start.js",
             "src/vdi_report/static/explorer_start.js",
             "src/vdi_report/static/explorer_details.js",
+            "src/vdi_report/static/contents_pages.js",
         ),
     ),
     (

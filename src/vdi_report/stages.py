@@ -215,7 +215,13 @@ STAGES = (
         "render PDF",
         module="vdi_report.publish.render",
         args="--pdf $(STAGED)/notebooks/10_report.ipynb $(STAGED)/vdi_storage_comparison",
-        inputs=("$(STAGED)/notebooks/10_report.ipynb", "$(wildcard templates/vdi_report/*)", "$(SYSTEM_STAMP)"),
+        # the script that writes the contents' pages in the print page (publish/pdf.py reads it)
+        inputs=(
+            "$(STAGED)/notebooks/10_report.ipynb",
+            "$(wildcard templates/vdi_report/*)",
+            "$(SYSTEM_STAMP)",
+            "src/vdi_report/static/contents_pages.js",
+        ),
         outputs=("$(STAGED)/vdi_storage_comparison.pdf",),
     ),
     Stage(

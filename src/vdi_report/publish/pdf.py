@@ -38,7 +38,7 @@ from pathlib import Path
 import pikepdf
 from bs4 import BeautifulSoup
 
-from .. import files
+from .. import config, files
 
 PRINT_OPTIONS = {"tagged": True, "outline": True, "prefer_css_page_size": True, "print_background": True}
 MAX_PRINTS = 4
@@ -92,14 +92,8 @@ def destination_pages(pdf: bytes, names: list[str]) -> dict[str, int]:
     return out
 
 
-FILL_NUMBERS = """numbers => {
-  let changed = 0;
-  for (const span of document.querySelectorAll('nav.vdi-toc span.vdi-toc-page[data-target]')) {
-    const n = String(numbers[span.dataset.target]);
-    if (span.textContent !== n) { span.textContent = n; changed += 1; }
-  }
-  return changed;
-}"""
+# writes the pages into the contents in the print page; returns how many numbers changed
+FILL_NUMBERS = (config.STATIC_DIR / "contents_pages.js").read_text(encoding="utf-8")
 
 
 def print_pdf(
