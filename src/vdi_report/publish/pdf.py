@@ -204,13 +204,9 @@ def _artifacts(doc: pikepdf.Pdf) -> None:
         page.Contents = doc.make_stream(pikepdf.unparse_content_stream(_instructions(ops, keep)))
 
 
-def _elements(doc: pikepdf.Pdf):
+def _elements(doc: pikepdf.Pdf) -> list:
     """Every structure element under the structure tree root, in document order."""
-    todo = list(reversed([k for k in _kids(doc.Root.StructTreeRoot) if "/S" in k]))
-    while todo:
-        node = todo.pop()
-        yield node
-        todo += reversed([k for k in _kids(node) if "/S" in k])
+    return _descendants(doc.Root.StructTreeRoot)
 
 
 def _kids(node) -> list:
@@ -390,7 +386,7 @@ def finish(pdf: bytes, soup: BeautifulSoup) -> bytes:
     """Complete Chromium's tagging of ``pdf`` (the print of ``soup``) for PDF/UA-1 (see the
     module's docstring); the same input gives the same bytes."""
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        elements = list(_elements(doc))
+        elements = _elements(doc)
         _artifacts(doc)
         _role_map(doc, elements)
         _list_bodies(doc, elements)
