@@ -96,12 +96,93 @@ def destination_pages(pdf: bytes, names: list[str]) -> dict[str, int]:
 FILL_NUMBERS = (config.STATIC_DIR / "contents_pages.js").read_text(encoding="utf-8")
 
 
+class Printer:
+    """A headless Chromium opened in a thread of its own, so that it starts while the caller
+    makes the print document: ``with Printer(chromium) as printer: printer.print(html, ...)``.
+
+    Opening Playwright's driver, the browser and a page takes about 1.1 s, the print document
+    about 1 s (``render.render`` overlaps them). Every Playwright call runs in that one thread
+    (its sync API stays in the thread that started it); an error raised there reaches the caller
+    of ``print`` or of the ``with`` block's end as PrintError, naming ``chromium``."""
+
+    def __init__(self, chromium: str):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.chromium = chromium
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chromium")
+        self._playwright = self._browser = self._page = None
+        self._opened = self._thread.submit(self._call, self._open)
+
+    def __enter__(self) -> Printer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _call(self, fn, *args):
+        """``fn(*args)`` with Playwright's errors as PrintError (its first line: the rest is its call log)."""
+        from playwright.sync_api import Error
+
+        try:
+            return fn(*args)
+        except Error as err:
+            reason = (str(err).strip().splitlines() or ["no reason given"])[0]
+            raise PrintError(
+                f"Chromium ({self.chromium}) could not print the report: {reason} "
+                f"(does `{self.chromium} --version` run? VDI_CHROMIUM names another Chromium)"
+            ) from None
+
+    def _open(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(executable_path=self.chromium)
+        self._page = self._browser.new_page()
+
+    def _print(self, html: str, targets: list[str], guess: dict[str, int] | None) -> tuple[bytes, dict[str, int]]:
+        page = self._page
+        page.set_content(html, wait_until="load")
+        if targets and guess and set(targets) <= set(guess):
+            page.evaluate(FILL_NUMBERS, {t: guess[t] for t in targets})
+        for _ in range(MAX_PRINTS):
+            pdf = page.pdf(**PRINT_OPTIONS)
+            pages = destination_pages(pdf, targets) if targets else {}
+            if not targets or not page.evaluate(FILL_NUMBERS, pages):
+                return pdf, pages
+        raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
+
+    def print(
+        self, html: str, targets: list[str], guess: dict[str, int] | None = None
+    ) -> tuple[bytes, dict[str, int]]:
+        """Chromium's tagged PDF of ``html`` with the printed contents numbered (``print_pdf``).
+        Raises PrintError."""
+        self._opened.result()
+        return self._thread.submit(self._call, self._print, html, targets, guess).result()
+
+    def close(self) -> None:
+        """Close the browser and Playwright's driver (also when opening failed); idempotent."""
+
+        def _close() -> None:
+            try:
+                if self._browser is not None:
+                    self._browser.close()
+            finally:
+                if self._playwright is not None:
+                    self._playwright.stop()
+                self._playwright = self._browser = self._page = None
+
+        try:
+            self._thread.submit(_close).result()
+        finally:
+            self._thread.shutdown()
+
+
 def print_pdf(
-    html: str, targets: list[str], chromium: str, guess: dict[str, int] | None = None
+    html: str, targets: list[str], chromium: str | Printer, guess: dict[str, int] | None = None
 ) -> tuple[bytes, dict[str, int]]:
     """Chromium's tagged PDF of ``html`` with the printed contents numbered: print, write each
     target's page into its ``span.vdi-toc-page``, print again until no number changes. Returns
-    (the PDF, {target: 1-based page}).
+    (the PDF, {target: 1-based page}). ``chromium``: the browser's path, or an open ``Printer``.
 
     ``guess`` ({target: page}, e.g. the previous build's) is written in before the first print:
     when it is right, one print suffices. The PDF does not depend on it: the print returned is
@@ -109,30 +190,10 @@ def print_pdf(
 
     Raises PrintError when the numbers do not settle within MAX_PRINTS prints, or when Chromium
     fails (its message included)."""
-    from playwright.sync_api import Error, sync_playwright
-
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium)
-            try:
-                page = browser.new_page()
-                page.set_content(html, wait_until="load")
-                if targets and guess and set(targets) <= set(guess):
-                    page.evaluate(FILL_NUMBERS, {t: guess[t] for t in targets})
-                for _ in range(MAX_PRINTS):
-                    pdf = page.pdf(**PRINT_OPTIONS)
-                    pages = destination_pages(pdf, targets) if targets else {}
-                    if not targets or not page.evaluate(FILL_NUMBERS, pages):
-                        return pdf, pages
-            finally:
-                browser.close()
-    except Error as exc:  # Playwright's first line says what failed; the rest is its call log
-        reason = (str(exc).strip().splitlines() or ["no reason given"])[0]
-        raise PrintError(
-            f"Chromium ({chromium}) could not print the report: {reason} "
-            f"(does `{chromium} --version` run? VDI_CHROMIUM names another Chromium)"
-        ) from None
-    raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
+    if isinstance(chromium, Printer):
+        return chromium.print(html, targets, guess)
+    with Printer(chromium) as printer:
+        return printer.print(html, targets, guess)
 
 
 def _instructions(ops, tagged_forms: set[str] = frozenset()) -> list:
@@ -423,9 +484,10 @@ def prepare(soup: BeautifulSoup) -> BeautifulSoup:
     return soup
 
 
-def pdf_bytes(doc: str | BeautifulSoup, chromium: str, pages_cache: Path | None = None) -> bytes:
+def pdf_bytes(doc: str | BeautifulSoup, chromium: str | Printer, pages_cache: Path | None = None) -> bytes:
     """The tagged PDF/UA-1 of the print document ``doc`` (``render.print_document`` or its HTML),
-    printed by the Chromium at ``chromium`` and finished (``finish``).
+    printed by the Chromium at ``chromium`` (a path, or a ``Printer`` already opened) and
+    finished (``finish``).
 
     ``pages_cache``: a JSON file of the contents' pages ({target: page}) read as ``print_pdf``'s
     guess and rewritten after the print (a build cache: a rebuild whose chapters did not move

@@ -81,10 +81,31 @@ def check_system() -> int:
     return 0
 
 
+class ReportExporter(HTMLExporter):
+    """nbconvert's HTMLExporter without its last pass over the page.
+
+    That pass parses the whole page with html.parser (about 1 s for the 72-page report) only to
+    give alt text to ``img`` elements without one and a tabindex to JupyterLab's cell wrappers
+    (``.jp-Cell-inputWrapper``, ``.jp-OutputArea-output``). The project's template
+    (templates/vdi_report) writes every image with its alt text and has no such wrappers, so the
+    page is the same without it (nbconvert 7: ``HTMLExporter.from_notebook_node``)."""
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        from nbconvert.exporters.templateexporter import TemplateExporter
+        from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
+
+        resources = self._init_resources(resources)
+        self.register_filter(
+            "filter_data_type",
+            WidgetsDataTypeFilter(notebook_metadata=self._nb_metadata, parent=self, resources=resources),
+        )
+        return TemplateExporter.from_notebook_node(self, nb, resources, **kw)
+
+
 def _exporter(priority: list[str]) -> HTMLExporter:
     # The priority must reach the exporter's filters through config (setting it afterwards is ignored).
     cfg = Config({"NbConvertBase": {"display_data_priority": priority}, "HTMLExporter": {"exclude_anchor_links": True}})
-    return HTMLExporter(
+    return ReportExporter(
         config=cfg,
         template_name="vdi_report",
         extra_template_basedirs=[str(config.TEMPLATES_DIR)],
@@ -114,11 +135,17 @@ def number_captions(soup: BeautifulSoup) -> dict[str, str]:
         num.string = f"{label}. "
         el.insert(0, num)
         labels[key], anchors[key] = label, anchor
+    by_id = None  # every element with an id, read once (a search per reference costs a walk of the page)
     for a in soup.select("a.vdi-ref"):
         key = a.get("data-key", "")
         if key in labels:
             a.string, a["href"] = labels[key], f"#{anchors[key]}"
-        elif (target := soup.find(id=key)) is not None:  # a heading: its text
+            continue
+        if by_id is None:
+            by_id = {}
+            for el in soup.find_all(id=True):
+                by_id.setdefault(el["id"], el)
+        if (target := by_id.get(key)) is not None:  # a heading: its text
             a.string = target.get_text(" ", strip=True)
         else:
             raise ValueError(f"report: reference to {key!r}, which no table, figure or heading has")
@@ -228,7 +255,7 @@ def _parsed(nb: nbformat.NotebookNode, for_pdf: bool) -> tuple[BeautifulSoup, li
         return f"{m.group(1)}@@vdi-script-{len(scripts) - 1}@@</script>"
 
     body = re.sub(r"(<script[^>]*>)(.*?)</script>", _stash, body, flags=re.DOTALL)
-    soup = BeautifulSoup(body, "html.parser")
+    soup = BeautifulSoup(body, "lxml")
     heads = _headings(soup)
     number_captions(soup)
     return soup, scripts, heads
@@ -316,18 +343,19 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
 PAGES_CACHE = config.PROJ_ROOT / "build" / "contents-pages.json"
 
 
-def pdf_bytes(doc: str | BeautifulSoup) -> bytes:
+def pdf_bytes(doc: str | BeautifulSoup, printer=None) -> bytes:
     """The tagged PDF (PDF/UA-1) of the print version ``doc`` (``print_document`` or its HTML),
     printed by the system Chromium (``publish.pdf``); the same document gives the same bytes.
 
     WeasyPrint laid the PDF out until 0.2.x: about 31 s for the 72 pages against about 10 s
     now (``publish.pdf``). The contents' pages of the last print are kept in
     ``build/contents-pages.json`` (``PAGES_CACHE``), so a rebuild whose chapters did not move
-    prints once. Raises SystemLibraryError without Chromium and ``pdf.PrintError`` when the
-    print fails."""
+    prints once. ``printer``: a ``pdf.Printer`` already opened (``render`` opens it before
+    making the print document, so that Chromium starts meanwhile), else the system Chromium.
+    Raises SystemLibraryError without Chromium and ``pdf.PrintError`` when the print fails."""
     from . import pdf
 
-    return pdf.pdf_bytes(doc, check_pdf_dependencies(), PAGES_CACHE)
+    return pdf.pdf_bytes(doc, printer or check_pdf_dependencies(), PAGES_CACHE)
 
 
 FORMATS = ("html", "pdf")
@@ -343,19 +371,26 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown format(s) {', '.join(sorted(unknown))}; formats: {', '.join(FORMATS)}")
-    if "pdf" in formats:
-        check_pdf_dependencies()
-    nb = nbformat.read(executed, as_version=4)
-    out_base = Path(out_base)
-    out_base.parent.mkdir(parents=True, exist_ok=True)
-    written = []
-    for fmt in formats:
-        path = out_base.with_suffix(f".{fmt}")
-        if fmt == "html":
-            files.write_bytes(to_html(nb).encode("utf-8"), path)
-        else:
-            files.write_bytes(pdf_bytes(print_document(nb)), path)
-        written.append(path)
+    printer = None
+    if "pdf" in formats:  # Chromium starts (about 1 s) while the notebook is read and the print document made
+        from . import pdf
+
+        printer = pdf.Printer(check_pdf_dependencies())
+    try:
+        nb = nbformat.read(executed, as_version=4)
+        out_base = Path(out_base)
+        out_base.parent.mkdir(parents=True, exist_ok=True)
+        written = []
+        for fmt in formats:
+            path = out_base.with_suffix(f".{fmt}")
+            if fmt == "html":
+                files.write_bytes(to_html(nb).encode("utf-8"), path)
+            else:
+                files.write_bytes(pdf_bytes(print_document(nb), printer), path)
+            written.append(path)
+    finally:
+        if printer is not None:
+            printer.close()
     return written
 
 
