@@ -151,9 +151,7 @@ class Printer:
                 return pdf, pages
         raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
 
-    def print(
-        self, html: str, targets: list[str], guess: dict[str, int] | None = None
-    ) -> tuple[bytes, dict[str, int]]:
+    def print(self, html: str, targets: list[str], guess: dict[str, int] | None = None) -> tuple[bytes, dict[str, int]]:
         """Chromium's tagged PDF of ``html`` with the printed contents numbered (``print_pdf``).
         Raises PrintError."""
         self._opened.result()
