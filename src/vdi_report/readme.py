@@ -135,7 +135,8 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "  report/",
         "presentation: formatting, tables (+ model_tables, audit_tables), charts, show (prose, tables, "
-        "figures), context (processed tables), calculator, explorer, colophon, sections/ (one module per "
+        "figures), context (processed tables), calculator, explorer, page_head (the head's chart and explorer "
+        "scripts), colophon, sections/ (one module per "
         "chapter, discovered)",
         ("src/vdi_report/report", "src/vdi_report/report/sections"),
     ),

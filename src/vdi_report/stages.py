@@ -454,7 +454,25 @@ def problems() -> list[str]:
     return out
 
 
-def check_parameters(values: dict[str, str]) -> list[str]:
+# The values whose ``check`` function passed (``check_parameters``), by a key of the value, the
+# file's content for a file parameter, and the code and registers that judged it: a build that
+# changes DESKTOPS does not read the cost file again (its loader imports pandas: about 1 s).
+CHECKED = config.PROJ_ROOT / "build" / "checked-params.json"
+CHECKED_KEEP = 256
+
+
+def _judges() -> str:
+    """SHA-256 of what a parameter's check depends on besides its value: the package's code
+    (``src/vdi_report``) and the registers of ``data/raw`` (e.g. the vocabulary's clone types)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted([*(SRC_DIR / PACKAGE).rglob("*.py"), *config.RAW_DIR.glob("*.csv")]):
+        h.update(f.relative_to(config.PROJ_ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def check_parameters(values: dict[str, str], checked: Path | None = None) -> list[str]:
     """Problems of report parameters ``{VAR: value}`` (Make variable names; missing ones take
     their defaults), each as ``VAR=value: reason``; [] when all are valid.
 
@@ -462,12 +480,26 @@ def check_parameters(values: dict[str, str]) -> list[str]:
     as ``models.scenario.validate`` checks it), every other by its ``check`` function; a file
     parameter must name a readable file, then its check (e.g. the cost model's loader) reads it.
     Unknown names are problems too.
+
+    ``checked``: a JSON file (e.g. ``CHECKED``) of the values whose check function passed, each
+    by the SHA-256 of the variable, the value, a file parameter's content and ``_judges()``; such
+    a value is not checked again, and the values that pass are added (written atomically).
     """
+    import hashlib
     import importlib
+    import json
 
     known = {p.var: p for p in PARAMETERS}
     out = [f"{k}: not a report parameter; the parameters are {', '.join(known)}" for k in values if k not in known]
     vals = {p.var: values.get(p.var, p.default) for p in PARAMETERS}
+    passed: list[str] = []
+    if checked is not None:
+        try:
+            passed = [str(k) for k in json.loads(checked.read_text(encoding="utf-8"))]
+        except (OSError, ValueError, TypeError):
+            passed = []
+    judges = None
+    new = []
     for p in PARAMETERS:
         v = vals[p.var]
         if p.path and v == "" and p.default == "":
@@ -481,10 +513,22 @@ def check_parameters(values: dict[str, str]) -> list[str]:
             if p.kind:  # a scenario parameter: its declared type and range (parameters.check)
                 parameters.check(p, v)
             elif p.check:
+                if checked is not None:
+                    judges = judges or _judges()
+                    content = hashlib.sha256(f.read_bytes()).hexdigest() if p.path else ""
+                    key = hashlib.sha256("\0".join((p.var, v, content, judges)).encode()).hexdigest()
+                    if key in passed:
+                        continue
                 mod, func = p.check.split(":")
                 getattr(importlib.import_module(mod), func)(str(f) if p.path else v)
+                if checked is not None:
+                    new.append(key)
         except (ValueError, OSError) as exc:
             out.append(f"{p.var}={v}: {exc}")
+    if checked is not None and new and not out:
+        from . import files
+
+        files.write_json((passed + new)[-CHECKED_KEEP:], checked)  # the latest, oldest first
     return out
 
 
@@ -526,7 +570,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["--check-params"]:
         values = dict(a.split("=", 1) if "=" in a else (a, "") for a in argv[1:])
-        bad = check_parameters(values)
+        bad = check_parameters(values, CHECKED)
         for b in bad:
             print(f"invalid report parameter {b}", file=sys.stderr)
         if bad:

@@ -102,3 +102,31 @@ def test_the_calculator_fields_follow_the_declared_ranges():
     assert 'name="concurrency" id="calc-concurrency" min="0" max="1" step="0.05"' in fields[2]
     open_end = dataclasses.replace(next(p for p in parameters.SCENARIO if p.name == "boot_window_min"))
     assert 'min="0"' in calculator._number_field(open_end, 30)
+
+
+def test_a_checked_value_is_not_checked_again_until_it_or_its_file_changes(tmp_path, monkeypatch):
+    """`make report DESKTOPS=...` does not re-read the cost file: a file parameter's check (the
+    cost model's loader) runs again only when the file's content, the value or the code changes;
+    a bad file is refused however often it was seen."""
+    from vdi_report.models import cost
+
+    calls = []
+    real = cost.check_cost_file
+    monkeypatch.setattr(cost, "check_cost_file", lambda path: calls.append(path) or real(path))
+    good = tmp_path / "cost.csv"
+    good.write_bytes((stages.config.RAW_DIR / "cost_assumptions.csv").read_bytes())
+    memo = tmp_path / "checked.json"
+    values = {"COST_FILE": str(good), "DESKTOPS": "2000"}
+    assert stages.check_parameters(values, memo) == [] and len(calls) == 1
+    assert stages.check_parameters({**values, "DESKTOPS": "2500"}, memo) == [] and len(calls) == 1
+    good.write_bytes(good.read_bytes() + b"\n")  # same path, other content: checked again
+    assert stages.check_parameters(values, memo) == [] and len(calls) == 2
+    assert stages.check_parameters(values, None) == [] and len(calls) == 3  # no memo: always checked
+    good.write_text("not,a,cost,file\n", encoding="utf-8")
+    for _ in range(2):
+        (problem,) = stages.check_parameters(values, memo)
+        assert problem.startswith(f"COST_FILE={good}: ")
+    assert len(calls) == 5
+    memo.write_text("not json", encoding="utf-8")  # an unreadable memo: every check runs
+    good.write_bytes((stages.config.RAW_DIR / "cost_assumptions.csv").read_bytes())
+    assert stages.check_parameters(values, memo) == [] and len(calls) == 6

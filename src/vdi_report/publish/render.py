@@ -327,7 +327,7 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
     link_record_ids(soup)
     html = re.sub(r"@@vdi-script-(\d+)@@", lambda m: scripts[int(m.group(1))], str(soup))
     head = _head(soup, for_pdf=False)
-    from ..report import charts, explorer
+    from ..report import page_head  # not charts nor explorer: they import Altair and pandas
 
     side = (
         '<nav class="vdi-sidebar" aria-label="Contents"><div class="vdi-nav-title">Contents</div>'
@@ -335,7 +335,8 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
         + "</nav>"
     )
     html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
-    head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n' + charts.starter_html() + explorer.bundle_html()
+    head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n'
+    head += page_head.chart_starter_html() + page_head.explorer_bundle_html()
     return html.replace("<!--vdi:head-->", head, 1)
 
 

@@ -22,6 +22,7 @@ from IPython.display import display
 from .. import config, files
 from ..models.boot import EXTRAPOLATED, FITTED, SCENARIO
 from ..models.iops import ANY_CLASS
+from . import page_head
 
 FONT = "DejaVu Sans"  # same font in the SVG layout and in the print CSS (see NOTES-rendering)
 _ids = itertools.count(1)
@@ -161,15 +162,8 @@ def titled_tooltips(spec):
     return out
 
 
-# A chart's vegaEmbed call waits under this type (a type the browser does not run) until
-# static/charts_start.js draws it: near the view, when the page is idle, or before printing.
-DEFERRED_TYPE = "text/x-vdi-chart"
-STARTER = config.STATIC_DIR / "charts_start.js"
-
-
-def starter_html() -> str:
-    """The ``<script>`` (for the page's head, after the vega bundle) that draws the charts."""
-    return f'<script data-deferred="{DEFERRED_TYPE}">\n' + STARTER.read_text(encoding="utf-8") + "</script>\n"
+# A chart's vegaEmbed call waits under this type until static/charts_start.js draws it (page_head).
+DEFERRED_TYPE = page_head.CHART_TYPE
 
 
 def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:

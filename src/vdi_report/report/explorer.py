@@ -16,6 +16,7 @@ import re
 import pandas as pd
 
 from .. import config
+from . import page_head
 from .tables import fmt_value
 
 # Widths (px) of the columns shown: 1,020 px in all, the report's column beside the sidebar at 1366 px.
@@ -98,7 +99,7 @@ def explorer_html(ev: pd.DataFrame) -> str:
     filter box per column shown, search panes for vendor, phase, metric, vantage and use (folded),
     a "Download CSV" button, a fixed header and record column, and details rows (module docstring).
 
-    Needs the DataTables bundle in the page (``render`` inlines ``bundle_html()`` once).
+    Needs the DataTables bundle in the page (``render`` inlines ``page_head.explorer_bundle_html()`` once).
     """
     from itables import to_html_datatable
 
@@ -159,7 +160,7 @@ def explorer_html(ev: pd.DataFrame) -> str:
 
 
 EXPLORER_ID = "evidence-explorer"
-DEFERRED_TYPE = "text/x-vdi-deferred"  # a script type the browser does not run
+DEFERRED_TYPE = page_head.EXPLORER_TYPE  # a script type the browser does not run
 # Runs the explorer's deferred scripts (the DataTables bundle in the page's head first, then the
 # table's own, as modules, in order) once the explorer is within a
 # screen of the view (IntersectionObserver), or at once where the browser has no observer; the
@@ -175,14 +176,3 @@ START_JS = (
 DETAILS_JS = (
     '<script type="module">\n' + (config.STATIC_DIR / "explorer_details.js").read_text(encoding="utf-8") + "</script>"
 )
-
-
-def bundle_html() -> str:
-    """DataTables (and its search panes) from the installed itables package, inlined once."""
-    from itables import javascript, options
-
-    html = javascript.generate_init_offline_itables_html(options.dt_bundle)
-    html = re.sub(r"<noscript>.*?</noscript>", "", html, flags=re.DOTALL)  # its logo links to itables.org
-    # Run with the explorer's own scripts, when it comes into view (explorer_start.js), as a
-    # classic script before them: decoding and injecting the bundle took 1.3 s of the page load.
-    return html.replace("<script>", f'<script type="{DEFERRED_TYPE}" data-classic="1">')

@@ -1,7 +1,7 @@
 // The evidence explorer's table is set up when it comes near the screen (IntersectionObserver),
 // or at once where the browser has no observer (report/explorer.py: the <script> that runs this
 // names the explorer's box and the type its deferred scripts wait under, as data attributes).
-// The DataTables bundle (explorer.bundle_html, in the page's head) waits under the same type and
+// The DataTables bundle (page_head.explorer_bundle_html, in the head) waits under the same type and
 // runs first, as a classic script (data-classic); then the box's scripts, as modules, in order.
 (function () {
   var me = document.currentScript;
