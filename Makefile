@@ -131,8 +131,12 @@ endif
 # list's enter the stamps; the model stage re-runs only when the options it applies change.
 CHOICES_LINE_SH = $$CHOICES $(call sha256_of,"$${CHOICES:-/dev/null}") $(call sha256_of,data/raw/analysis_choices.csv)
 
+# With the rules, the project's modules are compiled (only those changed since): every Python
+# process of the build imports them, and where PYTHONDONTWRITEBYTECODE=1 is set (as on CI) none
+# would ever be written, so each process compiled the package again (about 1 s of a stage's start).
 $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/*.py src/vdi_report/*/*.py src/vdi_report/*/*/*.py) | $(STAMP)
 	@mkdir -p build
+	@$(PY) -m compileall -q src/vdi_report >/dev/null || true
 	@$(PY) -m vdi_report.stages > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 ##@ Main

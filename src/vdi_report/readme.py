@@ -136,8 +136,8 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "  report/",
         "presentation: formatting, tables (+ model_tables, audit_tables), charts, show (prose, tables, "
         "figures), context (processed tables), calculator, explorer, page_head (the head's chart and explorer "
-        "scripts), colophon, sections/ (one module per "
-        "chapter, discovered)",
+        "scripts), colophon, sections/ (one module per chapter, discovered), chapter_cache (the chapters that "
+        "use few parameters, kept between runs)",
         ("src/vdi_report/report", "src/vdi_report/report/sections"),
     ),
     (

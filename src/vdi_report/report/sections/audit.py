@@ -15,6 +15,9 @@ from .. import formatting as fmt
 from ..show import heading, ref, say, table
 
 ORDER = 50  # position in the report (sections/__init__.py)
+# the report parameters this chapter uses (the analysis choices in force, ctx.choices): its outputs are
+# kept between runs while they and the other inputs stay the same (report/chapter_cache.py)
+PARAMETERS = ("choices_file",)
 
 FACTS_FILE = config.RAW_DIR / "facts.csv"
 

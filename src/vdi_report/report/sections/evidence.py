@@ -8,6 +8,8 @@ from .. import formatting as fmt
 from ..show import figure, fill, heading, html_only, ref, say, table
 
 ORDER = 20  # position in the report (sections/__init__.py)
+# the report parameters this chapter uses: none (its outputs are kept between runs, report/chapter_cache.py)
+PARAMETERS = ()
 
 
 def render(ctx) -> None:

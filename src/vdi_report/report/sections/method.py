@@ -5,6 +5,8 @@ from .. import formatting as fmt
 from ..show import heading, say
 
 ORDER = 30  # position in the report (sections/__init__.py)
+# the report parameters this chapter uses: none (its outputs are kept between runs, report/chapter_cache.py)
+PARAMETERS = ()
 
 
 def render(ctx) -> None:

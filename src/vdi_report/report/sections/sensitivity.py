@@ -10,6 +10,9 @@ from .. import formatting as fmt
 from ..show import figure, heading, ref, say, table
 
 ORDER = 45  # position in the report (sections/__init__.py): after Models, before Audit
+# the report parameters this chapter uses (the era page one reads, the analysis choices in force): its
+# outputs are kept between runs while they and the other inputs stay the same (report/chapter_cache.py)
+PARAMETERS = ("era", "choices_file")
 
 
 def _signed(x: float) -> str:
