@@ -1,5 +1,7 @@
 """Formatting helpers of the report sections (numbers come in, text goes out; no data is read)."""
 
+import math
+
 import pandas as pd
 
 from .tables import fmt_number
@@ -8,6 +10,13 @@ from .tables import fmt_number
 def pct(x: float, digits: int = 0) -> str:
     """A fraction as a percentage: 0.2 -> ``20 %``."""
     return f"{x * 100:.{digits}f} %"
+
+
+def pct_floor(x: float, digits: int = 0) -> str:
+    """A fraction as a percentage rounded down, for a lower bound (``at least ...``): 0.269 ->
+    ``26 %``, never ``27 %``, which would claim more than the bound holds."""
+    scale = 10**digits
+    return f"{math.floor(x * 100 * scale + 1e-9) / scale:.{digits}f} %"
 
 
 def num(x) -> str:

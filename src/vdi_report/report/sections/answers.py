@@ -780,13 +780,11 @@ def verdict_table(ctx, rows: pd.DataFrame) -> pd.DataFrame:
         kind = g["arrays_needed_kind"].iloc[0]
         if pd.notna(n):
             top = int(max(g["arrays_needed_top"].max(), g["arrays_needed_ports"].fillna(0).max()))
-            margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
             why = SHORT_REASON.get(kind, "")
             arrays = (
                 f"{arrays_words(n, kind)} ({g['binding_constraint'].iloc[0]}); "
                 f"{'at most ' if kind != 'exact' else ''}{top} for the interval's top; "
-                f"margin {'at least ' if kind != 'exact' else ''}{fmt.pct(margin)} over the estimate"
-                + (f"; {why}" if why else "")
+                f"margin {margin_words(g, n, kind)} over the estimate" + (f"; {why}" if why else "")
             )
         elif untested:
             arrays = "not determined: no run with a controller down"
@@ -857,6 +855,16 @@ def _short(vendor: str, configuration: str, array: str) -> str:
     return f"{vendor} {config.label('configuration', configuration)}" if configuration else array
 
 
+def margin_words(g: pd.DataFrame, n: float, kind: str) -> str:
+    """The margin of ``n`` arrays over the estimated demand, the smallest over the phases of one
+    tested configuration ``g`` (rows of ``array_verdicts``: demonstrated_iops and demand_iops, IOPS),
+    as page 1 and Table 'Per-array answers' print it: ``at least 26 %`` where the count is a bound
+    (``kind`` not ``exact``: the test reached no limit, so the margin is a lower bound, rounded
+    down), else ``27 %``."""
+    margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
+    return f"at least {fmt.pct_floor(margin)}" if kind != "exact" else fmt.pct(margin)
+
+
 def answer_line(ctx, rows: pd.DataFrame) -> str:
     """One clause per tested configuration at the scenario's condition: arrays needed by the
     binding constraint with the margin and, with a quote, USD per desktop; or why it is not
@@ -868,14 +876,13 @@ def answer_line(ctx, rows: pd.DataFrame) -> str:
         n = g["arrays_needed_binding"].iloc[0]
         if pd.notna(n):
             kind = g["arrays_needed_kind"].iloc[0]
-            margin = (g["demonstrated_iops"] * int(n) / g["demand_iops"]).min() - 1
             why = {
                 "at most": "; the test reached no limit: a lower bound of capability",
                 "drive sets": "; drive-bound, the controllers had headroom",
             }.get(kind, "")
             txt = (
                 f"{name}: **{arrays_words(n, kind)}** (binding: {g['binding_constraint'].iloc[0]}; margin "
-                f"{'at least ' if kind != 'exact' else ''}{fmt.pct(margin)}{why})"
+                f"{margin_words(g, n, kind)}{why})"
             )
             if pd.notna(g["usd_per_desktop"].iloc[0]):
                 txt += f", **{usd_words(g['usd_per_desktop'].iloc[0], kind)} per desktop** at your quote"
