@@ -4,7 +4,7 @@ import math
 
 import pandas as pd
 
-from .tables import fmt_number
+from .tables import fmt_bound, fmt_number
 
 
 def pct(x: float, digits: int = 0) -> str:
@@ -24,14 +24,22 @@ def num(x) -> str:
     return fmt_number(float(x))
 
 
-def interval(est: float, lo: float, hi: float) -> str:
+def interval(est: float, lo: float, hi: float, bound: str = "eq") -> str:
     """``est (lo–hi)``; ``est (no interval)`` when the interval has no width (one document);
-    ``not estimable`` for a missing estimate."""
+    ``not estimable`` for a missing estimate. ``bound``: the estimate's (``gt``: ``≥ 783 (no
+    interval)``, rounded down: ``tables.fmt_bound``)."""
     if pd.isna(est):
         return "not estimable"
+    e = fmt_bound(float(est), bound)
     if pd.isna(lo) or pd.isna(hi) or lo == hi:
-        return f"{num(est)} (no interval)"
-    return f"{num(est)} ({num(lo)}–{num(hi)})"
+        return f"{e} (no interval)"
+    return f"{e} ({num(lo)}–{num(hi)})"
+
+
+def bounded(x: float, bound: str) -> str:
+    """A number with its bound's sign, rounded so that the bound claims no more than it holds
+    (``tables.fmt_bound``: ``≥ 783`` for a lower bound of 783.62)."""
+    return fmt_bound(float(x), bound)
 
 
 def span(values) -> str:

@@ -10,23 +10,25 @@ import re
 import numpy as np
 import pandas as pd
 
-from ..config import BOUND_SIGNS, PHASE_LABELS, bound_sign, label
+from ..config import BOUND_SIGNS, PHASE_LABELS, label
 from ..models.boot import STATISTIC_LABELS
-from .tables import fmt_number
+from .tables import fmt_bound, fmt_number
 
 
-def _iv(est, lo, hi, pct=False) -> str:
+def _iv(est, lo, hi, pct=False, bound: str = "") -> str:
+    """``est (lo–hi)``, ``est (no interval)``; ``bound``: the estimate's sign and rounding (``fmt_bound``)."""
     if pd.isna(est):
         return "not estimable"
     f = (lambda x: f"{x:.0%}") if pct else fmt_number
+    e = f"{est:.0%}" if pct else fmt_bound(est, bound) if bound else fmt_number(est)
     if pd.isna(lo) or pd.isna(hi) or lo == hi:  # one document: no interval to show
-        return f"{f(est)} (no interval)"
-    return f"{f(est)} ({f(lo)}–{f(hi)})"
+        return f"{e} (no interval)"
+    return f"{e} ({f(lo)}–{f(hi)})"
 
 
 def _at_least(est) -> str:
     """A lower bound as printed everywhere: ``≥ 65,302``, no interval (``not estimable`` if NaN)."""
-    return "not estimable" if pd.isna(est) else bound_sign("gt") + fmt_number(est)
+    return "not estimable" if pd.isna(est) else fmt_bound(est, "gt")
 
 
 def _bounds(t: pd.DataFrame) -> pd.Series:
@@ -53,7 +55,7 @@ def prediction_table(pred: pd.DataFrame) -> pd.DataFrame:
             "Statistic": pred["statistic"].map(lambda x: STATISTIC_LABELS.get(x, x.replace("_", " "))),
             "Worker class": pred["worker_class"].replace({"any": "any (pooled)"}),
             "Estimate": [
-                f"{bound_sign(b)}{_iv(e, lo, hi)} {u}"
+                f"{_iv(e, lo, hi, bound=b or 'eq')} {u}"
                 for e, lo, hi, u, b in zip(pred["estimate"], pred["pi90_low"], pred["pi90_high"], unit, bound)
             ],
             # what the interval spans, with the τ² behind it; the whole wording (interval_kind) is in
@@ -96,7 +98,7 @@ def boot_table(storms: pd.DataFrame) -> pd.DataFrame:
     IOPS per desktop booted per minute (derived, with their bounds), records."""
 
     def b(v, bound):
-        return "" if pd.isna(v) else f"{bound_sign(bound)}{fmt_number(v)}"
+        return "" if pd.isna(v) else fmt_bound(v, bound)
 
     return pd.DataFrame(
         {
@@ -244,7 +246,7 @@ def external_table(ext: pd.DataFrame, labels: dict[str, str] | None = None) -> p
             "Test": test,
             "Cell": ext["cell"],
             "Status": ext["status"],
-            "Observed (derived)": [bound_sign(b) + fmt_number(v) for v, b in zip(ext["observed"], ext["bound"])],
+            "Observed (derived)": [fmt_bound(v, b) for v, b in zip(ext["observed"], ext["bound"])],
             "Seed row (interval)": [
                 _iv(e, lo, hi) for e, lo, hi in zip(ext["predicted"], ext["pi90_low"], ext["pi90_high"])
             ],
@@ -402,7 +404,7 @@ def rules_table(rules: pd.DataFrame) -> pd.DataFrame:
 
 
 def _max(v, b) -> str:
-    return "" if pd.isna(v) else f"{bound_sign(b)}{fmt_number(v)}"
+    return "" if pd.isna(v) else fmt_bound(v, b)
 
 
 def _short_max(v, b, basis: str) -> str:
@@ -434,7 +436,7 @@ def density_table(summ: pd.DataFrame) -> pd.DataFrame:
                 for n, f in zip(summ["desktops_tested"], summ["desktops_failover_tested"])
             ],
             "Busiest resource (reported)": [
-                f"{r}: {bound_sign(b)}{fmt_number(u)} % ({str(p).replace('_', ' ')}, {rec})"
+                f"{r}: {fmt_bound(u, b)} % ({str(p).replace('_', ' ')}, {rec})"
                 if isinstance(r, str) and r
                 else "no utilization reported"
                 for r, u, b, p, rec in zip(

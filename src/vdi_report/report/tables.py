@@ -23,10 +23,31 @@ VANTAGE_LABELS = {
 CLONE_LABELS = {"full_clone": "full clones", "linked_clone": "linked clones", "mixed": "full + linked clones"}
 
 
-def fmt_number(x: float) -> str:
-    """Thousands separators for large numbers, up to 3 significant decimals for small ones."""
+# Which way a bounded number is rounded for print: a lower bound (``gt``, "≥") down and an upper
+# bound (``lt``, "≤") up, at the digits shown, so that the printed bound never claims more than
+# the value holds (≥ 783.62 prints "≥ 783", not "≥ 784"); other numbers to the nearest.
+ROUND_TOWARD = {"gt": "down", "lt": "up"}
+
+
+def _decimals(x: float) -> int:
+    """The decimals ``fmt_number`` shows of ``x``."""
+    if abs(x) >= 100:
+        return 0
+    if abs(x) >= 10:
+        return 1
+    return 2 - math.floor(math.log10(abs(x))) if x else 0
+
+
+def fmt_number(x: float, toward: str = "") -> str:
+    """Thousands separators for large numbers, up to 3 significant decimals for small ones.
+
+    ``toward``: ``down`` or ``up`` rounds at the digits shown in that direction (a lower or an
+    upper bound, ``ROUND_TOWARD``); empty: to the nearest."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return ""
+    if toward in ("down", "up") and math.isfinite(x):
+        scale = 10 ** _decimals(x)
+        x = (math.floor(x * scale + 1e-9) if toward == "down" else math.ceil(x * scale - 1e-9)) / scale
     if abs(x) >= 100:
         return f"{x:,.0f}"
     if abs(x) >= 10:
@@ -34,15 +55,22 @@ def fmt_number(x: float) -> str:
     return f"{x:.3g}"
 
 
+def fmt_bound(x: float, bound: str) -> str:
+    """A number with its bound's sign (``config.bound_sign``: ``≥ 783``, ``≤ 1.25``, ``≈ 12``),
+    rounded so that a bound claims no more than it holds (``ROUND_TOWARD``)."""
+    return f"{config.bound_sign(bound)}{fmt_number(x, ROUND_TOWARD.get(bound, ''))}"
+
+
 def fmt_value(value: float, unit: str, bound: str = "eq", value_high: float | None = None) -> str:
     """A value with its bound and unit: ``< 6 min``, ``≈ 12 min``, ``150–175 IOPS``, ``0.59 ms``.
 
-    ``value_high`` (a range's upper end) is shown only when it differs from ``value``.
+    ``value_high`` (a range's upper end) is shown only when it differs from ``value``; a bound is
+    rounded so that it claims no more than it holds (``fmt_bound``).
     """
     unit_txt = {"count": "", "%": "%", "": ""}.get(unit, f" {unit}")
     rng = value_high is not None and not pd.isna(value_high) and value_high != value and bound == "eq"
-    num = f"{fmt_number(value)}–{fmt_number(value_high)}" if rng else fmt_number(value)
-    return f"{config.bound_sign(bound)}{num}{unit_txt}".strip()
+    num = f"{fmt_number(value)}–{fmt_number(value_high)}" if rng else fmt_bound(value, bound)
+    return f"{num}{unit_txt}".strip()
 
 
 def sources_table(sources_df: pd.DataFrame) -> pd.DataFrame:

@@ -11,10 +11,12 @@
   var last = [];
   var form = document.getElementById("calc-form");
   function num(x) { return VdiRows.integer(x); }  // table_rows.js
-  var LOWER_BOUND = {fe_iops: 1, be_iops: 1};  // a lower bound (bound gt) prints with its sign, no interval
+  // a lower bound (bound gt) prints with its sign, no interval, rounded down: it claims no more
+  // than it holds (report/tables.py ROUND_TOWARD: "≥ 65,301" for 65,301.7)
+  var LOWER_BOUND = {fe_iops: 1, be_iops: 1};
   function cell(col, v, r) {
     if (v === null || v === undefined || (typeof v === "number" && isNaN(v))) return "–";
-    if (LOWER_BOUND[col] && r && r.bound === "gt") return CONFIG.gt_sign + num(v);
+    if (LOWER_BOUND[col] && r && r.bound === "gt") return CONFIG.gt_sign + num(Math.floor(v + 1e-9));
     if (col === "phase") return PHASES[v] || v;
     if (typeof v === "string") return v.replace(/&/g, "&amp;").replace(/</g, "&lt;");
     if (col === "read_share") return (v * 100).toFixed(0) + " %";

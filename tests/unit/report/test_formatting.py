@@ -24,3 +24,22 @@ def test_the_margin_of_a_bound_never_claims_more_than_the_test_showed():
     assert 0.26 < margin < 0.27
     assert margin_words(g, 4, "at most") == "at least 26 %"
     assert margin_words(g, 4, "exact") == "27 %"
+
+
+@pytest.mark.parametrize(
+    ("x", "bound", "printed"),
+    [
+        (783.62054, "gt", "≥ 783"),  # the modern boot row's lower bound: never "≥ 784"
+        (65301.71166, "gt", "≥ 65,301"),
+        (1.2345, "lt", "≤ 1.24"),  # an upper bound rounds up
+        (84.46, "gt", "≥ 84.4"),
+        (84.46, "eq", "84.5"),
+        (200000.0, "gt", "≥ 200,000"),  # a number with no more digits than shown stays as reported
+        (0.441, "approx", "≈ 0.441"),
+    ],
+)
+def test_a_bound_never_claims_more_than_its_value(x, bound, printed):
+    from vdi_report.report.tables import fmt_bound
+
+    assert fmt_bound(x, bound) == printed
+    assert fmt.bounded(x, bound) == printed

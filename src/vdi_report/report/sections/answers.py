@@ -188,7 +188,6 @@ def planning_table(ctx) -> pd.DataFrame:
     order = {ph: i for i, ph in enumerate(ctx.vocabulary_order("phase"))}
     cells = p.assign(_o=p["phase"].map(order)).sort_values(["_o", "statistic"], kind="stable")
     cells = cells.drop_duplicates("cell")["cell"]
-    prefix = {"gt": config.bound_sign("gt")}
 
     def fig(r, col, f):
         if r is None:
@@ -208,8 +207,7 @@ def planning_table(ctx) -> pd.DataFrame:
             if r is None:
                 return "–"
             return (
-                prefix.get(r["bound"], "")
-                + fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
+                fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"], "gt" if r["bound"] == "gt" else "eq")
                 + (_clone_note(ctx, r["vendors"]) if era == "seed" else "")
                 + f"; {int(r['n_documents'])} doc."
                 + ("" if _names_labs(r["interval_spans"]) else ", " + _labs(r["n_labs"]))
@@ -555,12 +553,12 @@ def sizing_table(ctx) -> pd.DataFrame:
                 for d, r, w in zip(s["desktops_sized"], rate, s["warning"])
             ],
             "Front-end IOPS (PI)": [
-                config.bound_sign(b) + fmt.num(e) if b == "gt" and pd.notna(e) else fmt.interval(e, lo, hi)
+                fmt.bounded(e, b) if b == "gt" and pd.notna(e) else fmt.interval(e, lo, hi)
                 for e, lo, hi, b in zip(s["fe_iops"], s["fe_iops_pi90_low"], s["fe_iops_pi90_high"], s["bound"])
             ],
             "Read share": s["read_share"].map(lambda x: "–" if pd.isna(x) else fmt.pct(x)),
             "Back-end IOPS": [
-                "not known" if pd.isna(x) else config.bound_sign(b if b == "gt" else "eq") + fmt.num(x)
+                "not known" if pd.isna(x) else fmt.bounded(x, b if b == "gt" else "eq")
                 for x, b in zip(s["be_iops"], s["bound"])
             ],
             "Throughput, MB/s": s["throughput_mbps"].map(lambda x: "not known" if pd.isna(x) else fmt.num(x)),

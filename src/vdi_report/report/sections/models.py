@@ -146,7 +146,7 @@ def _external_boot(ctx, labels: dict, plan: pd.DataFrame) -> None:
         items.setdefault(labels.get(r.source_id, r.source_id), []).append(
             fill(
                 "{obs} {what}: {verdict} against {seeds}",
-                obs=config.bound_sign(r.bound) + fmt.num(obs),
+                obs=fmt.bounded(obs, r.bound),
                 what=BOOT_STATISTICS.get(r.statistic, r.statistic.replace("_", " ")),
                 verdict=r.inside,
                 seeds=seeds,
