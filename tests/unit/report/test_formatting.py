@@ -9,7 +9,12 @@ from vdi_report.report.sections.answers import margin_words
 
 @pytest.mark.parametrize(
     ("x", "digits", "floor", "nearest"),
-    [(0.269, 0, "26 %", "27 %"), (0.29, 0, "29 %", "29 %"), (0.27, 0, "27 %", "27 %"), (0.12345, 1, "12.3 %", "12.3 %")],
+    [
+        (0.269, 0, "26 %", "27 %"),
+        (0.29, 0, "29 %", "29 %"),
+        (0.27, 0, "27 %", "27 %"),
+        (0.12345, 1, "12.3 %", "12.3 %"),
+    ],
 )
 def test_a_lower_bound_is_rounded_down(x, digits, floor, nearest):
     assert fmt.pct_floor(x, digits) == floor
