@@ -41,7 +41,8 @@ def test_page_one_answers_with_the_model_planning_figures(pages, params):
     assert set(plan["era"]) == {"seed", "modern"}
     assert set(plan.loc[plan["era"] == "seed", "phase"]) >= {"boot", "login", "steady_state"}
     for _, r in plan.iterrows():
-        want = fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"])
+        # a lower bound with its sign, rounded down (tables.fmt_bound), the other rows to the nearest
+        want = fmt.interval(r["estimate"], r["pi90_low"], r["pi90_high"], "gt" if r["bound"] == "gt" else "eq")
         assert want in flat, (r["era"], r["phase"], r["statistic"], want)
         assert f"{int(r['n_documents'])} doc." in flat
     whole = plan[plan["cell"] == "whole-test average"].set_index("era")
@@ -209,6 +210,7 @@ def test_a_lower_bound_demand_prints_with_its_sign_and_no_interval(pdf_text, htm
         pytest.skip("no phase of this scenario is sized from a lower bound")
     for r in low.itertuples():
         assert pd.isna(r.fe_iops_pi90_low) and pd.isna(r.fe_iops_pi90_high) and pd.isna(r.be_iops_pi90_high)
-        shown = "≥ " + fmt.num(r.fe_iops)
+        shown = fmt.bounded(r.fe_iops, "gt")  # "≥ 65,301" for 65,301.7: rounded down, never above the bound
+        assert shown.startswith("≥ ") and float(shown.removeprefix("≥ ").replace(",", "")) <= r.fe_iops
         assert shown in pdf_text and shown in html
-        assert f"{fmt.num(r.fe_iops)} (no interval)" not in pdf_text
+        assert f"{shown.removeprefix('≥ ')} (no interval)" not in pdf_text
