@@ -60,8 +60,10 @@ else
 # kept per stage. Override with JOBS=1 (or make -jN).
 # Not for `make lab` and `make bench`, whose output must appear as it comes.
 override JOBS := $(or $(JOBS),2)
+ifneq ($(JOBS),2)  # the default needs no check (and no shell: a no-op build starts as few as it can)
 ifneq ($(JOBS),$(filter $(JOBS),$(shell seq 1 64)))
 $(error JOBS=$(JOBS): give a whole number of parallel jobs from 1 to 64 (e.g. JOBS=1))
+endif
 endif
 # The tests' progress (pytest's dots) appears as it comes: no output sync under `make test*`.
 ifeq ($(filter lab bench,$(MAKECMDGOALS)),)
@@ -181,14 +183,13 @@ build/%.ipynb: notebooks/%.py | $(STAMP)
 # when the same prices are read from another path.
 .PHONY: FORCE
 $(PARAMS_STAMP): FORCE | $(STAMP)
-	@mkdir -p build
-	@line="$(PARAMS_LINE_SH)"; if [ "$$(cat $@ 2>/dev/null)" != "$$line" ]; then \
+	@[ -d build ] || mkdir -p build; line="$(PARAMS_LINE_SH)"; if [ "$$(cat $@ 2>/dev/null)" != "$$line" ]; then \
 	  $(check_params) && $(call write_atomic,"$$line",$@); fi
 
 $(COST_STAMP): FORCE
-	@mkdir -p build
-	@test -f "$$COST_FILE" || { printf 'COST_FILE=%s: file not found\n' "$$COST_FILE" >&2; exit 2; }
-	@sha=$(call sha256_of,"$$COST_FILE"); if [ "$$(cat $@ 2>/dev/null)" != "$$sha" ]; then $(call write_atomic,"$$sha",$@); fi
+	@[ -d build ] || mkdir -p build; \
+	test -f "$$COST_FILE" || { printf 'COST_FILE=%s: file not found\n' "$$COST_FILE" >&2; exit 2; }; \
+	sha=$(call sha256_of,"$$COST_FILE"); if [ "$$(cat $@ 2>/dev/null)" != "$$sha" ]; then $(call write_atomic,"$$sha",$@); fi
 
 # Every report parameter checked (stages.check_parameters: scenario, dates, files and their content).
 check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
@@ -200,8 +201,7 @@ validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, valu
 # Validated (raw.choices CLI: file, line, column and the allowed options on error) only when the
 # choices or the declared list change; each stage's stamp is rewritten only when its options change.
 build/choices.iops_model.stamp: FORCE | $(STAMP)
-	@mkdir -p build
-	@line="$(CHOICES_LINE_SH)"; if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$$line" ] || [ ! -f $@ ]; then \
+	@[ -d build ] || mkdir -p build; line="$(CHOICES_LINE_SH)"; if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$$line" ] || [ ! -f $@ ]; then \
 	  $(PY) -m vdi_report.raw.choices "$$CHOICES" --stamps build && $(call write_atomic,"$$line",build/choices.stamp); fi
 
 .PHONY: check-params
@@ -256,6 +256,10 @@ bench: $(STAMP) ## Time the build in a scratch copy, A/B against BENCH_BASELINE:
 # .venv through a link (tests, make bench) never reinstalls it, nor points it at the copy.
 VENV_SHA := $(firstword $(shell cat requirements-lock.txt pyproject.toml 2>/dev/null | sha256sum))
 # The banner is a `+` line: shown at once, not held back with the install's output (--output-sync).
+ifeq ($(file <$(VENV)/.installed),$(VENV_SHA))
+# Installed from this lock and pyproject.toml: nothing to run (a no-op build starts no shell here).
+$(VENV)/.installed: ;
+else
 $(VENV)/.installed: FORCE
 	+@if [ "$$(cat $@ 2>/dev/null)" != "$(VENV_SHA)" ] && [ ! -L $(VENV) ]; then \
 	  printf '\n\033[1m==> %s\033[0m\n' "create .venv with the pinned packages from the package index (first run: 2-5 minutes, needs network and python3-venv)"; fi
@@ -266,6 +270,7 @@ $(VENV)/.installed: FORCE
 	  $(call install_lock,$(VENV),requirements-lock.txt); \
 	  $(call write_atomic,"$(VENV_SHA)",$@); \
 	fi
+endif
 
 # $(call install_lock,VENV,LOCK): uv installs exactly LOCK into VENV (`uv pip sync`: hashes checked,
 # any package the lock does not list removed, e.g. JupyterLab from an environment made before it
