@@ -26,6 +26,7 @@ Importing this module reads no data and imports no third-party package (the Make
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -255,7 +256,15 @@ def _module_file(module: str) -> Path:
 
 def _imports(path: Path, module: str | None) -> set[str]:
     """``vdi_report`` modules imported anywhere in ``path`` (``module``: its dotted name, for
-    relative imports; None for a notebook)."""
+    relative imports; None for a notebook). Each file is parsed once per content version (its
+    size and modification time): the thirteen stages share most of their modules, and parsing
+    each again per stage made writing the rules take 3 s instead of 0.3 s."""
+    st = path.stat()
+    return set(_imports_of(path, module, st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_of(path: Path, module: str | None, _mtime_ns: int, _size: int) -> frozenset[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_pkg = path.name == "__init__.py"
     found = set()
@@ -291,7 +300,7 @@ def _imports(path: Path, module: str | None) -> set[str]:
             for a in node.names:  # `from pkg import module`
                 if _module_file(f"{mod}.{a.name}").is_file():
                     found.add(f"{mod}.{a.name}")
-    return found
+    return frozenset(found)
 
 
 def code_dependencies(stage_: Stage) -> list[Path]:
