@@ -26,6 +26,9 @@ def rule_read_write_total(df: pd.DataFrame) -> list[dict]:
     out = []
     for total_metric, (rm, wm) in READ_WRITE.items():
         part = d[d["metric"].isin([total_metric, rm, wm])]
+        # only the tests that state all three (read, write, total) can disagree
+        has = part[keys].assign(**{m: part["metric"].eq(m) for m in (total_metric, rm, wm)})
+        part = part[has.groupby(keys, sort=False)[[total_metric, rm, wm]].transform("any").all(axis=1)]
         for _, g in part.groupby(keys, sort=True):
             same = ["value", "image_file"] if "image_file" in g.columns else ["value"]
             reads, writes, totals = (g[g["metric"] == m].drop_duplicates(same) for m in (rm, wm, total_metric))

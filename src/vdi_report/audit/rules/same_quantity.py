@@ -59,10 +59,10 @@ def rule_same_quantity(df: pd.DataFrame) -> list[dict]:
     out: one metric there often names several things (rule ``testbed_cpu`` covers test-bed
     arithmetic)."""
     d = df[~df["test_id"].isin(TEST_FREE) & ~df["metric"].isin(list(COMPARISONS))]
+    k = key(d)
+    d = d[d.groupby(k, sort=False)[k[0]].transform("size") >= 2]  # a quantity stated once has no pair
     out = []
-    for _, g in d.groupby(key(d), sort=True):
-        if len(g) < 2:
-            continue
+    for _, g in d.groupby(k, sort=True):
         inside = _restated_inside(g)
         clash = [
             (a, b)

@@ -36,6 +36,7 @@ def rule_testbed_cpu(df: pd.DataFrame) -> list[dict]:
     * ``host_threads`` = ``host_cores`` x 1 or 2 for the pair stated on one line.
     """
     tb = _testbed(df)
+    tb = tb[tb["metric"].isin(("host_cpu_capacity", *CLOCKS, "logical_processors", "host_cores", "host_threads"))]
     keys = ["source_id", "locator", "configuration", "worker_class"]
     out = []
     for _, g in tb.groupby(keys, sort=True):
