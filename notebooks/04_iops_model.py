@@ -86,7 +86,7 @@ obs.drop(columns=["source_id", "log_iops", "log_iops_vsi", "workload"])
 # %%
 spec, model, pred = run.spec, run.model, run.pred
 print("specification:", spec)
-iops.compare_specs(obs)
+run.specs if run.specs is not None else iops.compare_specs(obs)  # computed by planning_under when model_spec is auto
 
 # %%
 coefs = tables["iops_model_coefficients"]  # no rows (declared columns) when no model can be fitted

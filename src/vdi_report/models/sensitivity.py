@@ -45,18 +45,25 @@ KEYS = ["era", "phase", "worker_class", "statistic"]
 DEFAULT_ERA = "seed"  # the era of a planning table without an era column (the seed documents)
 
 
+def _signature(obs: pd.DataFrame) -> tuple:
+    """What identifies a set of observations for the fits: each one's vendor, cell, worker class,
+    vantage and IOPS per desktop (rounded to 1e-9)."""
+    return (
+        tuple(map(tuple, obs[["vendor", "cell", "worker_class", "vantage"]].to_numpy())),
+        tuple(np.round(obs["iops_per_desktop"].to_numpy(dtype=float), 9)),
+    )
+
+
 def _spec_and_prediction(obs: pd.DataFrame, results: pd.DataFrame, ch, memo: dict) -> tuple:
     """(spec, model or None, predict_grid rows) for ``obs`` under ``ch`` (model_spec,
     estimate_statistic); a cell the observations cannot estimate is NaN. ``memo`` caches by the
     observations themselves: different choices often select the same observations."""
-    osig = (
-        tuple(map(tuple, obs[["vendor", "cell", "worker_class", "vantage"]].to_numpy())),
-        tuple(np.round(obs["iops_per_desktop"].to_numpy(dtype=float), 9)),
-    )
+    osig = _signature(obs)
     if ch["model_spec"] == "auto":
         if ("spec", osig) not in memo:
+            memo[("specs", osig)] = table = iops.compare_specs(obs)
             try:
-                memo[("spec", osig)] = iops.choose_spec(iops.compare_specs(obs))
+                memo[("spec", osig)] = iops.choose_spec(table)
             except ValueError:  # no specification can be fitted: nothing is estimable
                 memo[("spec", osig)] = iops.DEFAULT_SPEC
         spec = memo[("spec", osig)]
@@ -120,7 +127,7 @@ def planning_under(
 
     plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, choices=era.EraChoices.from_choices(ch))
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
-    specs = memo.get(("specs", spec)) if ch["model_spec"] == "auto" else None
+    specs = memo.get(("specs", _signature(obs))) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,
         obs=obs,
@@ -142,7 +149,7 @@ CHOICE_INDEPENDENT = ("_modern_runs", "login_windows", "modern_profile")
 # Pure functions of models.era that many specifications call with equal arguments built anew
 # (document figures, pooled cells, boot rows, the era's variance floors): within the grid each
 # runs once per argument *content* (the arguments' pickled bytes), not per specification.
-CONTENT_KEYED = ("era_heterogeneity", "boot_rows", "pool", "grouped_runs", "document_figures")
+CONTENT_KEYED = ("planning_rows", "era_heterogeneity", "boot_rows", "pool", "grouped_runs", "document_figures")
 
 
 def _arg_key(v):

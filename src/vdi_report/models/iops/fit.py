@@ -49,8 +49,9 @@ class IopsModel:
         )
         if ok.any():
             Xk = X[ok][:, self.kept]
-            pi = self.result.get_prediction(Xk).summary_frame(alpha=pi_alpha)
-            ci = self.result.get_prediction(Xk).summary_frame(alpha=ci_alpha)
+            prediction = self.result.get_prediction(Xk)
+            pi = prediction.summary_frame(alpha=pi_alpha)
+            ci = prediction.summary_frame(alpha=ci_alpha)
             vals = np.column_stack(
                 [pi["mean"], ci["mean_ci_lower"], ci["mean_ci_upper"], pi["obs_ci_lower"], pi["obs_ci_upper"]]
             )

@@ -124,6 +124,23 @@ def cell_of(phase: str, statistic: str, window: str, whole_test: str = "separate
     return CELLS.get((phase, statistic), "")
 
 
+# The columns ``_reason`` reads.
+REASON_COLUMNS = (
+    "used_in_analysis",
+    "_replaced",
+    "phase",
+    "statistic",
+    "condition",
+    "variant",
+    "aggregation",
+    "vantage",
+    "load",
+    "worker_class",
+    "cell",
+    "window",
+)
+
+
 def _reason(r, choices=None) -> str:
     """Why a candidate record does not enter the model ("" = it does), under ``choices``
     (``raw.choices``; default: the declared defaults). Each judgement names its choice."""
@@ -220,7 +237,9 @@ def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame, choices=N
     r["iops_per_desktop_high"] = np.where(direct, r["value_high"], r["per_desktop_high"])
     whole = ch["whole_test_window"]
     r["cell"] = [cell_of(p, s, w, whole) for p, s, w in zip(r["phase"], r["statistic"], r["window"])]
-    r["reason"] = r.apply(lambda x: _reason(x, ch), axis=1) if len(r) else pd.Series(dtype=str)
+    # one dict per row (the columns ``_reason`` reads), not a Series per row (DataFrame.apply)
+    rows = r[[c for c in REASON_COLUMNS if c in r.columns]].to_dict("records")
+    r["reason"] = pd.Series([_reason(x, ch) for x in rows], index=r.index, dtype=object) if len(r) else ""
     return r.drop(columns="_replaced").reset_index(drop=True)
 
 
