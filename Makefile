@@ -91,7 +91,8 @@ $(error VDI_PYTHON=$(VDI_PYTHON): no such file; give the path of a Python interp
 endif
 PY        := $(VDI_PYTHON)
 endif
-# papermill through the package: a failed or killed notebook never replaces its executed output
+# papermill through the package: a failed or killed notebook never replaces its executed output;
+# it takes the stage's notebooks/*.py and converts it in its own process (jupytext)
 NOTEBOOK  := $(PY) -m vdi_report.execute --log-level WARNING --no-progress-bar -k vdi-report
 JUPYTEXT  := $(PY) -m jupytext
 STAMP     := $(if $(VDI_PYTHON),build/python.stamp,$(VENV)/.installed)
@@ -143,7 +144,7 @@ $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/
 
 ##@ Main
 .PHONY: report
-report: $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
+report: $(STAGE_VALIDATE_OUT) $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test
@@ -152,7 +153,7 @@ test: report ## Build the report, then run every test (unit, data and report lay
 	$(PY) -m pytest -q
 
 .PHONY: test-unit
-test-unit: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py)) | $(STAMP) ## Tests that need no build (code, data/raw, a throw-away copy of the project)
+test-unit: | $(STAMP) ## Tests that need no build (code, data/raw, a throw-away copy of the project)
 	$(call step,tests: unit)
 	$(PY) -m pytest -q -m unit
 
@@ -168,14 +169,7 @@ test-report: report ## Tests of the rendered report (builds it first)
 
 ##@ Pipeline stages
 .PHONY: data
-data: $(DATA_TABLES) $(STAGE_DATAPACKAGE_OUT) ## Every processed table (data/processed) and its datapackage.json: normalize, combine, audit, models
-
-build/%.ipynb: notebooks/%.py | $(STAMP)
-	@mkdir -p build
-	@$(JUPYTEXT) --quiet --to ipynb --output $@ $<
-
-# Keep the intermediate build/*.ipynb (a test runs one of them with a bad parameter).
-.SECONDARY: $(patsubst notebooks/%.py,build/%.ipynb,$(wildcard notebooks/*.py))
+data: $(STAGE_VALIDATE_OUT) $(DATA_TABLES) $(STAGE_DATAPACKAGE_OUT) ## Every processed table (data/processed) and its datapackage.json: normalize, combine, audit, models
 
 # The parameter stamp holds the parameters and the cost file's SHA-256; it is rewritten (after
 # the scenario CLI validated them) only when they change, so only then does the report re-run.

@@ -1,6 +1,7 @@
 """Run a notebook stage with papermill, all or nothing: ``python -m vdi_report.execute ARGS``.
 
-Takes papermill's command-line arguments (``INPUT.ipynb OUTPUT.ipynb`` and options). Papermill
+Takes papermill's command-line arguments (``INPUT OUTPUT.ipynb`` and options; INPUT is a notebook
+or a percent-format script, ``notebooks/*.py``, converted here with jupytext). Papermill
 writes its output notebook cell by cell, so a failed or killed run would leave a half-executed
 notebook in ``reports/notebooks`` newer than its inputs (Make would take it as built). Here the
 notebook executes into ``build/executing/`` and replaces ``OUTPUT`` in one rename only when it
@@ -36,12 +37,34 @@ ENGINE = "vdi-report-ipc"  # papermill engine name registered by ``_register_eng
 LEFT_AS_THEY_WERE = " and the stage's tables were left as they were."
 
 
+USAGE = "usage: python -m vdi_report.execute [papermill options] INPUT.py|INPUT.ipynb OUTPUT.ipynb [options]"
+
+
 def _paths(argv: list[str]) -> tuple[int, int]:
-    """Indexes of the input and output notebooks (the first two ``*.ipynb`` arguments)."""
-    idx = [i for i, a in enumerate(argv) if a.endswith(".ipynb") and not a.startswith("-")]
-    if len(idx) < 2:
-        raise SystemExit("usage: python -m vdi_report.execute [papermill options] INPUT.ipynb OUTPUT.ipynb [options]")
+    """Indexes of the input notebook (the first ``*.py`` or ``*.ipynb`` argument) and the output
+    notebook (the next ``*.ipynb``)."""
+    idx = [i for i, a in enumerate(argv) if a.endswith((".ipynb", ".py")) and not a.startswith("-")]
+    if len(idx) < 2 or not argv[idx[1]].endswith(".ipynb"):
+        raise SystemExit(USAGE)
     return idx[0], idx[1]
+
+
+def as_notebook(source: Path, folder: Path) -> Path:
+    """``source`` when it is a notebook; a percent-format script (``notebooks/*.py``, jupytext)
+    converted into ``folder/input-<name>.<pid>.ipynb`` otherwise. The build passes the scripts:
+    converting them here, in a process that has already imported papermill (0.1 s), replaced
+    seven jupytext processes that a clean build ran before its first stage.
+    Raises FileNotFoundError when ``source`` does not exist."""
+    if source.suffix != ".py":
+        return source
+    import jupytext
+
+    if not source.is_file():
+        raise FileNotFoundError(f"{source}: no such notebook")
+    nb = jupytext.read(source)
+    out = folder / f"input-{source.stem}.{os.getpid()}.ipynb"
+    jupytext.write(nb, out)
+    return out
 
 
 def _absolute_file_parameters(argv: list[str]) -> list[str]:
@@ -212,7 +235,8 @@ def main(argv: list[str]) -> int:
     argv = _absolute_file_parameters(argv)
     i_in, i_out = _paths(argv)
     out = Path(argv[i_out])
-    notebook = Path(argv[i_in]).stem
+    source = Path(argv[i_in])
+    notebook = source.stem
     scratch_dir = PROJ_ROOT / "build" / "executing"
     failed_dir = PROJ_ROOT / "build" / "failed"
     rollback = PROJ_ROOT / "build" / "rollback" / notebook
@@ -220,6 +244,8 @@ def main(argv: list[str]) -> int:
     start = time.monotonic()
     scratch_dir.mkdir(parents=True, exist_ok=True)
     for stale in scratch_dir.glob(f"{out.stem}.*.ipynb"):  # left by a killed run (the build lock is ours)
+        stale.unlink(missing_ok=True)
+    for stale in scratch_dir.glob(f"input-{source.stem}.*.ipynb"):
         stale.unlink(missing_ok=True)
     from .config import PROCESSED_DIR
     from .files import check_writable, fault_message
@@ -241,8 +267,12 @@ def main(argv: list[str]) -> int:
     logging.getLogger("papermill").addFilter(_DeclaredParameters())
     socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
     _register_engine(socket_dir)
-    args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :], "--engine", ENGINE]
+    converted = None
     try:
+        notebook_in = as_notebook(source, scratch_dir)
+        converted = notebook_in if notebook_in != source else None
+        argv[i_in] = str(notebook_in)
+        args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :], "--engine", ENGINE]
         papermill.main(args=args, prog_name="papermill", standalone_mode=False)
     except PapermillExecutionError as exc:
         put_back(rollback)
@@ -275,6 +305,8 @@ def main(argv: list[str]) -> int:
         raise
     finally:
         shutil.rmtree(socket_dir, ignore_errors=True)
+        if converted is not None:
+            converted.unlink(missing_ok=True)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         try:

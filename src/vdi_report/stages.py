@@ -394,7 +394,7 @@ def make_rules() -> str:
     tables_out, stage_targets = [], []
     for s in active:
         outs = [table_files(t) for t in s.writes] + list(s.outputs)
-        ins = [f"build/{s.notebook}.ipynb"] if s.notebook else []
+        ins = [f"notebooks/{s.notebook}.py"] if s.notebook else []
         ins += [f"$(addprefix {CONTENT_DIR}/,{r})" for r in (*RAW_COMMON, *s.raw)]
         ins += [table_files(t) for t in s.reads] + list(s.inputs) + [_rel(f) for f in code_dependencies(s)]
         var = f"STAGE_{s.name.upper()}"
@@ -402,7 +402,10 @@ def make_rules() -> str:
         lines.append(f"{var}_IN := {' '.join(dict.fromkeys(ins))}")
         tables_out += [f"$({var}_OUT)"] if s.writes else []
         stage_targets.append(f"$({var}_OUT)")
-        order_only = "$(PARAMS_CHECKED)" + ("" if s.name == "validate" else " $(STAGE_VALIDATE_OUT)")
+        # Every stage waits for the parameters' check and the raw inputs' validation; the
+        # validation itself, which reads no parameter, runs beside the check (it starts first
+        # in a clean build: every other stage waits for it).
+        order_only = "$(PARAMS_CHECKED) $(STAGE_VALIDATE_OUT)"
         # A stage writes an output only when its bytes change (files.write_bytes, write_csv), so
         # the outputs cannot be the rule's targets (one left untouched would re-run the stage on
         # every build). The stage's done-stamp is the target (one recipe run per stage, safe
@@ -412,7 +415,7 @@ def make_rules() -> str:
         done = done_stamp(s)
         lines.append(f"$({var}_OUT): {done} ;")
         missing = f"$(if $(filter-out $(wildcard $({var}_OUT)),$({var}_OUT)),FORCE)"
-        lines.append(f"{done}: $({var}_IN) {missing} | {order_only}")
+        lines.append(f"{done}: $({var}_IN) {missing}" + (f" | {order_only}" if s.name != "validate" else ""))
         lines.append(f"\t$(call step,{s.label})")
         if s.notebook:
             # from the environment; execute.py makes a file parameter's path absolute
@@ -423,7 +426,7 @@ def make_rules() -> str:
                 f"$(Q){catalogue.STAGE_ENV}={s.name} {catalogue.READS_ENV}='{' '.join(s.reads)}' "
                 f"{catalogue.WRITES_ENV}='{' '.join(s.writes)}' $(NOTEBOOK)"
             )
-            lines.append(f"\t{run} build/{s.notebook}.ipynb {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
+            lines.append(f"\t{run} notebooks/{s.notebook}.py {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(Q)$(PY) -m {s.module} {s.args}")
         lines.append(f"\t@mkdir -p {Path(done).parent} && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@")

@@ -160,3 +160,32 @@ def test_papermill_warns_only_of_parameters_the_project_does_not_declare():
         assert not f.filter(rec(f"Passed unknown parameter: {p.name}"))
     assert f.filter(rec("Passed unknown parameter: desktopz"))
     assert f.filter(rec("Input Notebook: notebooks/10_report.ipynb"))
+
+
+def test_a_percent_script_is_converted_and_run_and_its_copy_removed(tmp_path):
+    """The build passes notebooks/*.py: execute converts the script (jupytext) in its own process,
+    runs it like a notebook, and leaves no converted copy behind."""
+    script = tmp_path / "probe_script.py"
+    script.write_text("# %% [markdown]\n# A probe.\n\n# %%\nprint(6 * 7)\n")
+    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING", "--no-progress-bar"]
+        + [str(script), str(tmp_path / "out" / "probe_script.ipynb")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    nb = json.loads((tmp_path / "out" / "probe_script.ipynb").read_text())
+    assert [c["cell_type"] for c in nb["cells"]] == ["markdown", "code"]
+    assert "".join(nb["cells"][1]["outputs"][0]["text"]).strip() == "42"
+    assert not list((config.PROJ_ROOT / "build" / "executing").glob("input-probe_script.*"))
+
+
+def test_a_missing_script_is_refused_by_name(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.py"):
+        execute.as_notebook(tmp_path / "nope.py", tmp_path)
+    nb = tmp_path / "given.ipynb"
+    assert execute.as_notebook(nb, tmp_path) == nb  # a notebook is used as it is
