@@ -21,6 +21,19 @@ if TYPE_CHECKING:  # pandas is imported by the caller that has a DataFrame; the 
 FLOAT_FORMAT = "%.10g"  # fixed formatting so two runs give identical bytes
 
 
+def digest(paths) -> str:
+    """SHA-256 (hex) over the files ``paths`` (under the project root), in sorted order: each
+    file's path relative to the project and its bytes. The build caches key on it (the parameters'
+    checks, ``stages.check_parameters``; the chapters, ``report.chapter_cache``): a file renamed,
+    added, removed or changed changes it. Raises OSError for a file that cannot be read."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(paths):
+        h.update(f.relative_to(config.PROJ_ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def _atomic(path: Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file beside it and a rename, unless
     ``path`` already holds exactly these bytes: then the file, and its modification time, are

@@ -31,7 +31,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalogue, config, parameters
+from . import catalogue, config, files, parameters
 
 SRC_DIR = config.PROJ_ROOT / "src"
 PACKAGE = "vdi_report"
@@ -476,12 +476,7 @@ CHECKED_KEEP = 256
 def _judges() -> str:
     """SHA-256 of what a parameter's check depends on besides its value: the package's code
     (``src/vdi_report``) and the registers of ``data/raw`` (e.g. the vocabulary's clone types)."""
-    import hashlib
-
-    h = hashlib.sha256()
-    for f in sorted([*(SRC_DIR / PACKAGE).rglob("*.py"), *config.RAW_DIR.glob("*.csv")]):
-        h.update(f.relative_to(config.PROJ_ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()
+    return files.digest([*(SRC_DIR / PACKAGE).rglob("*.py"), *config.RAW_DIR.glob("*.csv")])
 
 
 def check_parameters(values: dict[str, str], checked: Path | None = None) -> list[str]:

@@ -153,3 +153,22 @@ def test_an_unchanged_output_keeps_its_file_and_time(tmp_path):
     files.write_json({"k": 2}, doc)
     assert doc.read_text() == '{\n  "k": 2\n}\n'
     assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+def test_digest_changes_with_a_file_its_name_or_the_set(tmp_path, monkeypatch):
+    """files.digest keys the build caches: the same files give the same digest, in any order; a
+    byte, a name or one file more or less changes it."""
+    monkeypatch.setattr(files.config, "PROJ_ROOT", tmp_path)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("x\n")
+    b.write_text("y\n")
+    base = files.digest([a, b])
+    assert files.digest([b, a]) == base
+    b.write_text("z\n")
+    assert files.digest([a, b]) != base
+    b.write_text("y\n")
+    assert files.digest([a, b]) == base
+    c = tmp_path / "c.csv"
+    b.rename(c)
+    assert files.digest([a, c]) != base
+    assert files.digest([a]) != files.digest([a, c])

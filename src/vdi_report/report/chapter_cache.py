@@ -41,13 +41,6 @@ PARAMETER_MADE = frozenset(
 FILE_PARAMETERS = frozenset(p.name for p in parameters.PARAMETERS if p.path)
 
 
-def _files_digest(paths) -> str:
-    h = hashlib.sha256()
-    for f in sorted(paths):
-        h.update(f.relative_to(config.PROJ_ROOT).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
 def inputs_digest() -> str:
     """SHA-256 of the code (``src/vdi_report``) and of every report input the parameters do not
     make (``data/raw``, ``data/processed`` less ``PARAMETER_MADE``): the part of ``key`` shared by
@@ -60,7 +53,7 @@ def inputs_digest() -> str:
         for f in d.rglob("*")
         if f.is_file() and f.resolve() not in PARAMETER_MADE
     ]
-    return _files_digest(code + data)
+    return files.digest(code + data)
 
 
 def parameter_value(name: str, params: dict) -> str:

@@ -20,7 +20,7 @@ def _iv(est, lo, hi, pct=False, bound: str = "") -> str:
     if pd.isna(est):
         return "not estimable"
     f = (lambda x: f"{x:.0%}") if pct else fmt_number
-    e = f"{est:.0%}" if pct else fmt_bound(est, bound) if bound else fmt_number(est)
+    e = f"{est:.0%}" if pct else fmt_bound(est, bound)
     if pd.isna(lo) or pd.isna(hi) or lo == hi:  # one document: no interval to show
         return f"{e} (no interval)"
     return f"{e} ({f(lo)}–{f(hi)})"

@@ -727,8 +727,8 @@ def _binding_row(g: pd.DataFrame):
     return None
 
 
-# Why a count is not exact, in a table cell (the capability column gives the load's status with
-# its busiest resource and record).
+# Why an arrays-needed count is a bound, in a few words: page 1's answers and the per-array table's
+# cells (the capability column gives the load's status with its busiest resource and record).
 SHORT_REASON = {
     "at most": "the test reached no limit: a lower bound of capability",
     "drive sets": "drive-bound, the controllers had headroom",
@@ -874,10 +874,7 @@ def answer_line(ctx, rows: pd.DataFrame) -> str:
         n = g["arrays_needed_binding"].iloc[0]
         if pd.notna(n):
             kind = g["arrays_needed_kind"].iloc[0]
-            why = {
-                "at most": "; the test reached no limit: a lower bound of capability",
-                "drive sets": "; drive-bound, the controllers had headroom",
-            }.get(kind, "")
+            why = f"; {SHORT_REASON[kind]}" if kind in SHORT_REASON else ""
             txt = (
                 f"{name}: **{arrays_words(n, kind)}** (binding: {g['binding_constraint'].iloc[0]}; margin "
                 f"{margin_words(g, n, kind)}{why})"
