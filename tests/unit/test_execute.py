@@ -189,3 +189,48 @@ def test_a_missing_script_is_refused_by_name(tmp_path):
         execute.as_notebook(tmp_path / "nope.py", tmp_path)
     nb = tmp_path / "given.ipynb"
     assert execute.as_notebook(nb, tmp_path) == nb  # a notebook is used as it is
+
+
+def test_preload_modules_lists_the_notebooks_imports(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text(
+        "# %%\nimport json\nfrom vdi_report.report import sections, context\n\n# %%\n%time x = 1\n\n"
+        "# %%\nimport os.path as p\nfrom . import nothing\n"
+    )
+    assert execute.preload_modules(script) == [
+        "json",
+        "vdi_report.report",
+        "vdi_report.report.sections",
+        "vdi_report.report.context",
+        "os.path",
+    ]
+    nb = tmp_path / "n.ipynb"
+    _notebook(nb, "import csv")
+    assert execute.preload_modules(nb) == ["csv"]
+    assert execute.preload_modules(tmp_path / "missing.py") == []
+
+
+def test_the_kernel_starts_with_the_notebooks_modules_loaded_and_no_name_left(tmp_path):
+    """execute starts the kernel before importing papermill, and the kernel imports the
+    notebook's modules as it starts (execute.PRELOAD): the first cell already finds a module the
+    notebook imports only later, and the preload leaves no name in the notebook's namespace."""
+    script = tmp_path / "probe_preload.py"
+    script.write_text(
+        "# %%\nimport sys\nprint('vdi_report.catalogue' in sys.modules, sorted(n for n in dir() if 'vdi' in n))\n\n"
+        "# %%\nfrom vdi_report import catalogue\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
+    out = tmp_path / "out" / "probe_preload.ipynb"
+    proc = subprocess.run(
+        [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING", "--no-progress-bar"]
+        + [str(script), str(out)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    nb = json.loads(out.read_text())
+    assert "".join(nb["cells"][0]["outputs"][0]["text"]).strip() == "True []"
+    assert nb["cells"][0]["execution_count"] == 1  # the preload is not a counted execution
