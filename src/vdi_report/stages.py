@@ -201,21 +201,14 @@ STAGES = (
         outputs=("$(STAGED)/notebooks/10_report.ipynb",),
         executed="$(STAGED)/notebooks",
     ),
-    # Two independent steps that make -j2 runs side by side: the PDF (Chromium's two prints) need
-    # not wait for the HTML export, nor the HTML for the PDF.
+    # One step for both formats: Chromium prints the PDF (its own process) while this step makes
+    # the HTML report (render.render), which took as long as two steps side by side under make -j2
+    # without a second Python process importing and parsing the same notebook.
     Stage(
-        "render_html",
-        "render HTML",
+        "render",
+        "render HTML and PDF",
         module="vdi_report.publish.render",
-        args="--html $(STAGED)/notebooks/10_report.ipynb $(STAGED)/vdi_storage_comparison",
-        inputs=("$(STAGED)/notebooks/10_report.ipynb", "$(wildcard templates/vdi_report/*)"),
-        outputs=("$(STAGED)/vdi_storage_comparison.html",),
-    ),
-    Stage(
-        "render_pdf",
-        "render PDF",
-        module="vdi_report.publish.render",
-        args="--pdf $(STAGED)/notebooks/10_report.ipynb $(STAGED)/vdi_storage_comparison",
+        args="$(STAGED)/notebooks/10_report.ipynb $(STAGED)/vdi_storage_comparison",
         # the script that writes the contents' pages in the print page (publish/pdf.py reads it)
         inputs=(
             "$(STAGED)/notebooks/10_report.ipynb",
@@ -223,7 +216,7 @@ STAGES = (
             "$(SYSTEM_STAMP)",
             "src/vdi_report/static/contents_pages.js",
         ),
-        outputs=("$(STAGED)/vdi_storage_comparison.pdf",),
+        outputs=("$(STAGED)/vdi_storage_comparison.html", "$(STAGED)/vdi_storage_comparison.pdf"),
     ),
     Stage(
         "publish",

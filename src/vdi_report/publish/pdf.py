@@ -151,11 +151,28 @@ class Printer:
                 return pdf, pages
         raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
 
+    def submit(self, html: str, targets: list[str], guess: dict[str, int] | None = None):
+        """Start ``print`` in the browser's thread and return at once: a ``Future`` of (the PDF,
+        {target: page}) whose ``result()`` raises PrintError (``render`` makes the HTML report
+        meanwhile)."""
+        from concurrent.futures import Future
+
+        done: Future = Future()
+
+        def run() -> None:
+            try:
+                self._opened.result()
+                done.set_result(self._call(self._print, html, targets, guess))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller of result()
+                done.set_exception(exc)
+
+        self._thread.submit(run)
+        return done
+
     def print(self, html: str, targets: list[str], guess: dict[str, int] | None = None) -> tuple[bytes, dict[str, int]]:
         """Chromium's tagged PDF of ``html`` with the printed contents numbered (``print_pdf``).
         Raises PrintError."""
-        self._opened.result()
-        return self._thread.submit(self._call, self._print, html, targets, guess).result()
+        return self.submit(html, targets, guess).result()
 
     def close(self) -> None:
         """Close the browser and Playwright's driver (also when opening failed); idempotent."""
@@ -482,6 +499,29 @@ def prepare(soup: BeautifulSoup) -> BeautifulSoup:
     return soup
 
 
+def start_pdf(doc: str | BeautifulSoup, printer: Printer, pages_cache: Path | None = None):
+    """Start the print of ``pdf_bytes`` on an open ``printer`` and return at once a function
+    that waits for it and returns the finished PDF (bytes; raises as ``pdf_bytes``). The caller
+    works meanwhile: Chromium prints in its own process."""
+    soup = doc if isinstance(doc, BeautifulSoup) else BeautifulSoup(doc, "html.parser")
+    soup = prepare(soup)
+    guess = None
+    if pages_cache is not None:
+        try:
+            guess = {str(k): int(v) for k, v in json.loads(pages_cache.read_text(encoding="utf-8")).items()}
+        except (OSError, ValueError, AttributeError, TypeError):
+            guess = None
+    printing = printer.submit(str(soup), contents_targets(soup), guess)
+
+    def finished() -> bytes:
+        pdf, pages = printing.result()
+        if pages_cache is not None and pages != guess:
+            files.write_json(pages, pages_cache)
+        return finish(pdf, soup)
+
+    return finished
+
+
 def pdf_bytes(doc: str | BeautifulSoup, chromium: str | Printer, pages_cache: Path | None = None) -> bytes:
     """The tagged PDF/UA-1 of the print document ``doc`` (``render.print_document`` or its HTML),
     printed by the Chromium at ``chromium`` (a path, or a ``Printer`` already opened) and
@@ -492,15 +532,7 @@ def pdf_bytes(doc: str | BeautifulSoup, chromium: str | Printer, pages_cache: Pa
     prints once; the bytes are the same with or without it). An unreadable cache is ignored.
 
     Raises PrintError (Chromium failed, a contents target is missing, numbers did not settle)."""
-    soup = doc if isinstance(doc, BeautifulSoup) else BeautifulSoup(doc, "html.parser")
-    soup = prepare(soup)
-    guess = None
-    if pages_cache is not None:
-        try:
-            guess = {str(k): int(v) for k, v in json.loads(pages_cache.read_text(encoding="utf-8")).items()}
-        except (OSError, ValueError, AttributeError, TypeError):
-            guess = None
-    pdf, pages = print_pdf(str(soup), contents_targets(soup), chromium, guess)
-    if pages_cache is not None and pages != guess:
-        files.write_json(pages, pages_cache)
-    return finish(pdf, soup)
+    if isinstance(chromium, Printer):
+        return start_pdf(doc, chromium, pages_cache)()
+    with Printer(chromium) as printer:
+        return start_pdf(doc, printer, pages_cache)()

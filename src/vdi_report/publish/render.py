@@ -359,6 +359,14 @@ def pdf_bytes(doc: str | BeautifulSoup, printer=None) -> bytes:
     return pdf.pdf_bytes(doc, printer or check_pdf_dependencies(), PAGES_CACHE)
 
 
+def start_pdf(doc: BeautifulSoup, printer):
+    """Start the PDF of ``pdf_bytes`` on the open ``pdf.Printer`` ``printer``; returns a function
+    that waits for the print and returns the PDF's bytes (``pdf.start_pdf``, with ``PAGES_CACHE``)."""
+    from . import pdf
+
+    return pdf.start_pdf(doc, printer, PAGES_CACHE)
+
+
 FORMATS = ("html", "pdf")
 
 
@@ -381,14 +389,15 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
         nb = nbformat.read(executed, as_version=4)
         out_base = Path(out_base)
         out_base.parent.mkdir(parents=True, exist_ok=True)
-        written = []
-        for fmt in formats:
-            path = out_base.with_suffix(f".{fmt}")
-            if fmt == "html":
-                files.write_bytes(to_html(nb).encode("utf-8"), path)
-            else:
-                files.write_bytes(pdf_bytes(print_document(nb), printer), path)
-            written.append(path)
+        paths = {fmt: out_base.with_suffix(f".{fmt}") for fmt in formats}
+        # Chromium prints while this process makes the HTML report (the PDF's print is its own
+        # process's work): the two formats in one process take about as long as the PDF alone.
+        finish_pdf = start_pdf(print_document(nb), printer) if "pdf" in formats else None
+        if "html" in formats:
+            files.write_bytes(to_html(nb).encode("utf-8"), paths["html"])
+        if finish_pdf is not None:
+            files.write_bytes(finish_pdf(), paths["pdf"])
+        written = [paths[fmt] for fmt in formats]
     finally:
         if printer is not None:
             printer.close()
