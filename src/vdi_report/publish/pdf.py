@@ -33,6 +33,7 @@ from __future__ import annotations
 import io
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import pikepdf
@@ -330,35 +331,45 @@ def _list_bodies(doc: pikepdf.Pdf, elements: list) -> None:
         li.K = pikepdf.Array([*label, body])
 
 
-def _empty_cells(doc: pikepdf.Pdf, elements: list, soup: BeautifulSoup) -> None:
+def table_cells(soup: BeautifulSoup) -> list[list[list[tuple[str, bool]]]]:
+    """The print HTML's tables as ``_empty_cells`` reads them: per table, per row, per cell
+    (``td`` or ``th``, the row's own cells) its tag name and whether it holds text."""
+    return [
+        [
+            [(c.name, bool(c.get_text(strip=True))) for c in row.find_all(["td", "th"], recursive=False)]
+            for row in table.find_all("tr")
+        ]
+        for table in soup.find_all("table")
+    ]
+
+
+def _empty_cells(doc: pikepdf.Pdf, elements: list, html_tables: list) -> None:
     """Chromium leaves an empty table cell out of the structure tree (it holds no content), so a
     row with an empty cell has fewer cells than its table has columns (PDF/UA 7.5: the grid must
-    close). Each row gets an empty ``TD`` (``TH``) where the print HTML's row has an empty cell.
-    Tables and rows are matched in document order; a table whose rows or non-empty cells do not
-    match the HTML's one for one is left as it is (the PDF/UA test then names it)."""
+    close). Each row gets an empty ``TD`` (``TH``) where the print HTML's row has an empty cell
+    (``html_tables``: ``table_cells`` of the print HTML). Tables and rows are matched in document
+    order; a table whose rows or non-empty cells do not match the HTML's one for one is left as
+    it is (the PDF/UA test then names it)."""
     tables = [e for e in elements if e.S == "/Table"]
-    html_tables = soup.find_all("table")
     if len(tables) != len(html_tables):
         return
-    for table, html in zip(tables, html_tables, strict=True):
+    for table, html_rows in zip(tables, html_tables, strict=True):
         rows = [e for e in _descendants(table) if e.get("/S") == "/TR"]
-        html_rows = html.find_all("tr")
         if len(rows) != len(html_rows):
             continue
-        for row, html_row in zip(rows, html_rows, strict=True):
-            cells = html_row.find_all(["td", "th"], recursive=False)
+        for row, cells in zip(rows, html_rows, strict=True):
             kids = [k for k in _kids(row) if k.get("/S") in ("/TD", "/TH")]
-            full = [c for c in cells if c.get_text(strip=True)]
+            full = [c for c in cells if c[1]]
             if len(kids) == len(cells) or len(kids) != len(full):
                 continue
             kid = iter(kids)
             new = []
-            for cell in cells:
-                if cell.get_text(strip=True):
+            for name, has_text in cells:
+                if has_text:
                     new.append(next(kid))
                     continue
-                empty = pikepdf.Dictionary(Type=pikepdf.Name.StructElem, S=pikepdf.Name("/" + cell.name.upper()), P=row)
-                if cell.name == "th":
+                empty = pikepdf.Dictionary(Type=pikepdf.Name.StructElem, S=pikepdf.Name("/" + name.upper()), P=row)
+                if name == "th":
                     empty.A = pikepdf.Dictionary(O=pikepdf.Name.Table, Scope=pikepdf.Name.Column)
                 new.append(doc.make_indirect(empty))
             row.K = pikepdf.Array(new)
@@ -392,22 +403,30 @@ def link_texts(soup: BeautifulSoup) -> dict[str, str]:
     return {href: next(iter(seen)) for href, seen in texts.items() if len(seen) == 1}
 
 
-def _link_contents(doc: pikepdf.Pdf, elements: list, soup: BeautifulSoup) -> None:
+def link_anchors(soup: BeautifulSoup) -> list[str]:
+    """The texts of the print HTML's links Chromium tags (not inside ``.vdi-screen-only``), in
+    document order, as ``_link_contents`` gives them to the annotations."""
+    return [
+        " ".join(a.get_text(" ").split())
+        for a in soup.find_all("a", href=True)
+        if not a.find_parent(class_="vdi-screen-only")
+    ]
+
+
+def _link_contents(doc: pikepdf.Pdf, elements: list, anchors: list[str], shared: dict[str, str]) -> None:
     """Each link annotation's /Contents is its link's text; the Print flag set (PDF/UA 7.18.1,
     7.18.5). Chromium tags each printed ``<a>`` as a ``Link`` element (in document order) that
     holds the link's annotations (one per line the link spans), so when the counts agree the
-    k-th element's annotations get the k-th link's text; otherwise a text all links to the same
-    target share (``link_texts``), else the target's name."""
+    k-th element's annotations get the k-th link's text (``anchors``: ``link_anchors``);
+    otherwise a text all links to the same target share (``shared``: ``link_texts``), else the
+    target's name."""
     links = [e for e in elements if e.S == "/Link"]
-    anchors = [a for a in soup.find_all("a", href=True) if not a.find_parent(class_="vdi-screen-only")]
     by_annotation = {}
     if len(links) == len(anchors):
-        for link, anchor in zip(links, anchors, strict=True):
-            text = " ".join(anchor.get_text(" ").split())
+        for link, text in zip(links, anchors, strict=True):
             for kid in _kids(link):
                 if kid.get("/Type") == "/OBJR" and text:
                     by_annotation[kid.Obj.objgen] = text
-    shared = link_texts(soup)
     for page in doc.pages:
         for annot in page.obj.get("/Annots", []):
             if annot.get("/Subtype") != "/Link":
@@ -458,17 +477,61 @@ def page_meta(soup: BeautifulSoup) -> dict[str, str]:
     }
 
 
-def finish(pdf: bytes, soup: BeautifulSoup) -> bytes:
-    """Complete Chromium's tagging of ``pdf`` (the print of ``soup``) for PDF/UA-1 (see the
-    module's docstring); the same input gives the same bytes."""
+def _canonical_ids(doc: pikepdf.Pdf, elements: list) -> None:
+    """Structure element ids numbered in the order of the tree (``node00000001``, ...), in the
+    elements' /ID, the table cells' /Headers and the root's /IDTree. Chromium names them by an
+    internal counter of the page's nodes, which a frame the page happened to paint between its
+    load and its print can advance: the same print document then gave two different PDFs (the
+    same text, other ids), depending on how busy the machine was."""
+    renamed: dict[str, pikepdf.String] = {}
+    for e in elements:
+        if "/ID" in e:
+            new = renamed.setdefault(str(e.ID), pikepdf.String(f"node{len(renamed) + 1:08d}"))
+            e.ID = new
+    if not renamed:
+        return
+    for e in elements:
+        attrs = e.get("/A")
+        for a in attrs if isinstance(attrs, pikepdf.Array) else [attrs] if attrs is not None else []:
+            if isinstance(a, pikepdf.Dictionary) and "/Headers" in a:
+                a.Headers = pikepdf.Array([renamed.get(str(h), h) for h in a.Headers])
+    tree = pikepdf.NameTree.new(doc)
+    for e in elements:
+        if "/ID" in e:
+            tree[str(e.ID)] = e
+    doc.Root.StructTreeRoot.IDTree = tree.obj
+
+
+@dataclass(frozen=True)
+class PrintFacts:
+    """What ``finish`` reads from the print HTML, taken from it once (``print_facts``) while
+    Chromium prints: its tables' cells (``table_cells``), its links' texts (``link_anchors``,
+    ``link_texts``) and its title, description, keywords and date (``page_meta``)."""
+
+    tables: list
+    anchors: list
+    shared: dict
+    meta: dict
+
+
+def print_facts(soup: BeautifulSoup) -> PrintFacts:
+    """``PrintFacts`` of the print HTML ``soup``."""
+    return PrintFacts(table_cells(soup), link_anchors(soup), link_texts(soup), page_meta(soup))
+
+
+def finish(pdf: bytes, soup: BeautifulSoup | PrintFacts) -> bytes:
+    """Complete Chromium's tagging of ``pdf`` (the print of ``soup``, or its ``print_facts``)
+    for PDF/UA-1 (see the module's docstring); the same input gives the same bytes."""
+    facts = soup if isinstance(soup, PrintFacts) else print_facts(soup)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
         elements = _elements(doc)
         _artifacts(doc)
         _role_map(doc, elements)
         _list_bodies(doc, elements)
-        _empty_cells(doc, elements, soup)
-        _link_contents(doc, elements, soup)
-        _metadata(doc, page_meta(soup))
+        _empty_cells(doc, elements, facts.tables)
+        _canonical_ids(doc, elements)
+        _link_contents(doc, elements, facts.anchors, facts.shared)
+        _metadata(doc, facts.meta)
         out = io.BytesIO()
         doc.save(
             out, deterministic_id=True, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate
@@ -512,12 +575,13 @@ def start_pdf(doc: str | BeautifulSoup, printer: Printer, pages_cache: Path | No
         except (OSError, ValueError, AttributeError, TypeError):
             guess = None
     printing = printer.submit(str(soup), contents_targets(soup), guess)
+    facts = print_facts(soup)  # while Chromium prints
 
     def finished() -> bytes:
         pdf, pages = printing.result()
         if pages_cache is not None and pages != guess:
             files.write_json(pages, pages_cache)
-        return finish(pdf, soup)
+        return finish(pdf, facts)
 
     return finished
 

@@ -106,3 +106,30 @@ def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, mo
     broken, n_broken = run("not json")
     assert cold == warm == wrong == broken
     assert (n_cold, n_warm, n_wrong, n_broken) == (2, 1, 2, 2)
+
+
+@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp_path):
+    """Chromium names header cells by a counter of the page's nodes, which a frame painted between
+    the page's load and its print advances: the finished PDF numbers them in the tree's order
+    instead, in the elements, the cells' /Headers and the /IDTree, so one document gives one PDF."""
+    import io
+
+    import pikepdf
+
+    from vdi_report.publish import pdf
+
+    doc = pikepdf.open(io.BytesIO(pdf.pdf_bytes(SMALL, render.chromium_path())))
+    elements = pdf._elements(doc)
+    ids = [str(e["/ID"]) for e in elements if "/ID" in e]
+    assert ids and ids == [f"node{i:08d}" for i in range(1, len(ids) + 1)]
+    tree = pikepdf.NameTree(doc.Root.StructTreeRoot.IDTree)
+    assert sorted(tree.keys()) == ids
+    headers = {
+        str(h)
+        for e in elements
+        for a in (e.get("/A") if isinstance(e.get("/A"), pikepdf.Array) else [e.get("/A")])
+        if isinstance(a, pikepdf.Dictionary) and "/Headers" in a
+        for h in a["/Headers"]
+    }
+    assert headers and headers <= set(ids)
