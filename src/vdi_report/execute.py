@@ -370,6 +370,48 @@ def _stop_kernel(km) -> None:
         pass
 
 
+def _report_failed(exc, out: Path, scratch: Path, failed_dir: Path) -> None:
+    """A notebook that failed in a cell (papermill's ``exc``): kept as ``failed_dir/<name>`` with
+    its traceback, and one message naming the error and that file (``VERBOSE=1``: the whole
+    traceback too)."""
+    from .config import PROJ_ROOT
+
+    verbose = os.environ.get("VERBOSE", "") not in ("", "0")
+    failed_dir.mkdir(parents=True, exist_ok=True)
+    kept = failed_dir / out.name
+    if scratch.exists():
+        os.replace(scratch, kept)
+    if verbose:
+        print(str(exc), file=sys.stderr)
+    print(
+        f"\n{out.stem} failed: {exc.ename}: {exc.evalue.strip()}\n"
+        f"{out} and the stage's tables were left as they were; the failed notebook with the full "
+        f"traceback is {kept.relative_to(PROJ_ROOT) if kept.is_relative_to(PROJ_ROOT) else kept}"
+        f"{'' if verbose else ' (VERBOSE=1 prints it)'}.",
+        file=sys.stderr,
+    )
+
+
+def _run_papermill(argv: list[str], i_in: int, i_out: int, scratch: Path, socket_dir: Path, run: dict) -> None:
+    """Start the kernel (when papermill is told which), import papermill meanwhile, convert the
+    input notebook and run papermill into ``scratch``. ``run`` receives ``km`` (the kernel's
+    manager) and ``converted`` (the converted copy) as soon as they exist, for the caller's
+    clean-up. Raises what papermill raises (PapermillExecutionError for a failed cell)."""
+    source = Path(argv[i_in])
+    kernel = _kernel_name(argv)
+    if kernel and source.is_file():  # started first: papermill's import below runs meanwhile
+        run["km"] = start_kernel(kernel, socket_dir, preload_modules(source))
+    from papermill.cli import papermill
+
+    logging.getLogger("papermill").addFilter(_DeclaredParameters())
+    _register_engine(socket_dir, run.get("km"))
+    notebook_in = as_notebook(source, scratch.parent)
+    if notebook_in != source:
+        run["converted"] = notebook_in
+    args = [*argv[:i_in], str(notebook_in), *argv[i_in + 1 : i_out], str(scratch), *argv[i_out + 1 :]]
+    papermill.main(args=[*args, "--engine", ENGINE], prog_name="papermill", standalone_mode=False)
+
+
 def main(argv: list[str]) -> int:
     """Execute the notebook (papermill) into a scratch file; publish it only on success; put the
     stage's tables back when it fails or is stopped."""
@@ -388,13 +430,12 @@ def main(argv: list[str]) -> int:
     scratch_dir = PROJ_ROOT / "build" / "executing"
     failed_dir = PROJ_ROOT / "build" / "failed"
     rollback = PROJ_ROOT / "build" / "rollback" / notebook
-    verbose = os.environ.get("VERBOSE", "") not in ("", "0")
     start = time.monotonic()
     scratch_dir.mkdir(parents=True, exist_ok=True)
-    for stale in scratch_dir.glob(f"{out.stem}.*.ipynb"):  # left by a killed run (the build lock is ours)
-        stale.unlink(missing_ok=True)
-    for stale in scratch_dir.glob(f"input-{source.stem}.*.ipynb"):
-        stale.unlink(missing_ok=True)
+    # left by a killed run (the build lock is ours)
+    for pattern in (f"{out.stem}.*.ipynb", f"input-{source.stem}.*.ipynb"):
+        for stale in scratch_dir.glob(pattern):
+            stale.unlink(missing_ok=True)
     from .config import PROCESSED_DIR
     from .files import check_writable, fault_message
 
@@ -409,36 +450,12 @@ def main(argv: list[str]) -> int:
     keep_aside(notebook, rollback)
     scratch = scratch_dir / f"{out.stem}.{os.getpid()}.ipynb"
     socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
-    converted = km = None
+    run: dict = {}  # the kernel started and the converted notebook, for the clean-up
     try:
-        kernel = _kernel_name(argv)
-        if kernel and source.is_file():  # started first: papermill's import below runs meanwhile
-            km = start_kernel(kernel, socket_dir, preload_modules(source))
-        from papermill.cli import papermill
-
-        logging.getLogger("papermill").addFilter(_DeclaredParameters())
-        _register_engine(socket_dir, km)
-        notebook_in = as_notebook(source, scratch_dir)
-        converted = notebook_in if notebook_in != source else None
-        argv[i_in] = str(notebook_in)
-        args = [*argv[:i_out], str(scratch), *argv[i_out + 1 :], "--engine", ENGINE]
-        papermill.main(args=args, prog_name="papermill", standalone_mode=False)
+        _run_papermill(argv, i_in, i_out, scratch, socket_dir, run)
     except _execution_error() as exc:
         put_back(rollback)
-        failed_dir.mkdir(parents=True, exist_ok=True)
-        kept = failed_dir / out.name
-        if scratch.exists():
-            os.replace(scratch, kept)
-        if verbose:
-            print(str(exc), file=sys.stderr)
-        evalue = exc.evalue.strip()
-        print(
-            f"\n{out.stem} failed: {exc.ename}: {evalue}\n"
-            f"{out} and the stage's tables were left as they were; the failed notebook with the full "
-            f"traceback is {kept.relative_to(PROJ_ROOT) if kept.is_relative_to(PROJ_ROOT) else kept}"
-            f"{'' if verbose else ' (VERBOSE=1 prints it)'}.",
-            file=sys.stderr,
-        )
+        _report_failed(exc, out, scratch, failed_dir)
         return 1
     except BaseException as exc:
         scratch.unlink(missing_ok=True)
@@ -453,10 +470,10 @@ def main(argv: list[str]) -> int:
             return 1
         raise
     finally:
-        _stop_kernel(km)
+        _stop_kernel(run.get("km"))
         shutil.rmtree(socket_dir, ignore_errors=True)
-        if converted is not None:
-            converted.unlink(missing_ok=True)
+        if run.get("converted") is not None:
+            run["converted"].unlink(missing_ok=True)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         try:

@@ -256,7 +256,7 @@ def _imports(path: Path, module: str | None) -> set[str]:
     return set(_imports_of(path, module, st.st_mtime_ns, st.st_size))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _imports_of(path: Path, module: str | None, _mtime_ns: int, _size: int) -> frozenset[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     is_pkg = path.name == "__init__.py"

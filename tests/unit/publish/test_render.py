@@ -1,6 +1,6 @@
 """The render's command line and the build's speed measures: the HTML and PDF render in one step
-(Chromium prints while the HTML is made), chart SVGs come from a cache keyed by the Vega-Lite spec, and a missing notebook, a missing
-Chromium or one that cannot print get a one-line error."""
+(Chromium prints while the HTML is made), chart SVGs come from a cache keyed by the Vega-Lite
+spec, and a missing notebook, a missing Chromium or one that cannot print get a one-line error."""
 
 import altair as alt
 import pandas as pd

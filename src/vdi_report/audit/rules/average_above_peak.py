@@ -40,7 +40,8 @@ def rule_average_above_peak(df: pd.DataFrame) -> list[dict]:
                 finding(
                     "average_above_peak",
                     recs,
-                    f"{what(a_row)} {where(a_row)} is larger than the {what(pk)} {where(pk)} of test {a_row['test_id']}.",
+                    f"{what(a_row)} {where(a_row)} is larger than the {what(pk)} {where(pk)} "
+                    f"of test {a_row['test_id']}.",
                     stated=a_row["value"],
                     recomputed=pk["value"],
                 )
