@@ -162,23 +162,29 @@ def test_papermill_warns_only_of_parameters_the_project_does_not_declare():
     assert f.filter(rec("Input Notebook: notebooks/10_report.ipynb"))
 
 
-def test_a_percent_script_is_converted_and_run_and_its_copy_removed(tmp_path):
-    """The build passes notebooks/*.py: execute converts the script (jupytext) in its own process,
-    runs it like a notebook, and leaves no converted copy behind."""
-    script = tmp_path / "probe_script.py"
-    script.write_text("# %% [markdown]\n# A probe.\n\n# %%\nprint(6 * 7)\n")
-    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
+def _execute_script(tmp_path: Path, name: str, text: str) -> dict:
+    """``python -m vdi_report.execute`` on the percent script ``text`` saved as ``<name>.py`` (as
+    the build runs a stage); the executed notebook (JSON). Fails the test when execute fails."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(text)
+    out = tmp_path / "out" / f"{name}.ipynb"
     proc = subprocess.run(
         [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING", "--no-progress-bar"]
-        + [str(script), str(tmp_path / "out" / "probe_script.ipynb")],
+        + [str(script), str(out)],
         cwd=tmp_path,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")},
         capture_output=True,
         text=True,
         timeout=180,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
-    nb = json.loads((tmp_path / "out" / "probe_script.ipynb").read_text())
+    return json.loads(out.read_text())
+
+
+def test_a_percent_script_is_converted_and_run_and_its_copy_removed(tmp_path):
+    """The build passes notebooks/*.py: execute converts the script (jupytext) in its own process,
+    runs it like a notebook, and leaves no converted copy behind."""
+    nb = _execute_script(tmp_path, "probe_script", "# %% [markdown]\n# A probe.\n\n# %%\nprint(6 * 7)\n")
     assert [c["cell_type"] for c in nb["cells"]] == ["markdown", "code"]
     assert "".join(nb["cells"][1]["outputs"][0]["text"]).strip() == "42"
     assert not list((config.PROJ_ROOT / "build" / "executing").glob("input-probe_script.*"))
@@ -214,23 +220,11 @@ def test_the_kernel_starts_with_the_notebooks_modules_loaded_and_no_name_left(tm
     """execute starts the kernel before importing papermill, and the kernel imports the
     notebook's modules as it starts (execute.PRELOAD): the first cell already finds a module the
     notebook imports only later, and the preload leaves no name in the notebook's namespace."""
-    script = tmp_path / "probe_preload.py"
-    script.write_text(
+    nb = _execute_script(
+        tmp_path,
+        "probe_preload",
         "# %%\nimport sys\nprint('vdi_report.catalogue' in sys.modules, sorted(n for n in dir() if 'vdi' in n))\n\n"
-        "# %%\nfrom vdi_report import catalogue\n"
+        "# %%\nfrom vdi_report import catalogue\n",
     )
-    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
-    out = tmp_path / "out" / "probe_preload.ipynb"
-    proc = subprocess.run(
-        [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING", "--no-progress-bar"]
-        + [str(script), str(out)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    nb = json.loads(out.read_text())
     assert "".join(nb["cells"][0]["outputs"][0]["text"]).strip() == "True []"
     assert nb["cells"][0]["execution_count"] == 1  # the preload is not a counted execution

@@ -55,7 +55,8 @@ def _signature(obs: pd.DataFrame) -> tuple:
 
 
 def _spec_and_prediction(obs: pd.DataFrame, results: pd.DataFrame, ch, memo: dict) -> tuple:
-    """(spec, model or None, predict_grid rows) for ``obs`` under ``ch`` (model_spec,
+    """(spec, model or None, predict_grid rows, the ``compare_specs`` table when model_spec is
+    auto, else None) for ``obs`` under ``ch`` (model_spec,
     estimate_statistic); a cell the observations cannot estimate is NaN. ``memo`` caches by the
     observations themselves: different choices often select the same observations."""
     osig = _signature(obs)
@@ -86,7 +87,7 @@ def _spec_and_prediction(obs: pd.DataFrame, results: pd.DataFrame, ch, memo: dic
                 n_obs=len(obs),
             )
         memo[key] = (spec, model, pred)
-    return memo[key]
+    return (*memo[key], memo.get(("specs", osig)) if ch["model_spec"] == "auto" else None)
 
 
 def planning_under(
@@ -113,7 +114,7 @@ def planning_under(
     ch = iops.resolve_choices(choices)
     memo = {} if memo is None else memo
     obs = iops.observations(results, sources_df=sources_df, choices=ch)
-    spec, model, pred = _spec_and_prediction(obs, results, ch, memo)
+    spec, model, pred, specs = _spec_and_prediction(obs, results, ch, memo)
     bkey = ("boot", ch["register_resolutions"], ch["boot_pooling"], ch["approx_point"])
     if bkey not in memo:
         storms = boot.boot_storms(
@@ -127,7 +128,6 @@ def planning_under(
 
     plan = era.planning_rows(results, storms, chars, sources_df, obs=obs, choices=era.EraChoices.from_choices(ch))
     boot_model = plan[(plan["era"] == "seed") & (plan["phase"] == "boot")].reset_index(drop=True)  # one pooling
-    specs = memo.get(("specs", _signature(obs))) if ch["model_spec"] == "auto" else None
     return SimpleNamespace(
         choices=ch,
         obs=obs,

@@ -483,22 +483,20 @@ def _canonical_ids(doc: pikepdf.Pdf, elements: list) -> None:
     internal counter of the page's nodes, which a frame the page happened to paint between its
     load and its print can advance: the same print document then gave two different PDFs (the
     same text, other ids), depending on how busy the machine was."""
-    renamed: dict[str, pikepdf.String] = {}
-    for e in elements:
-        if "/ID" in e:
-            new = renamed.setdefault(str(e.ID), pikepdf.String(f"node{len(renamed) + 1:08d}"))
-            e.ID = new
-    if not renamed:
+    named = [e for e in elements if "/ID" in e]
+    if not named:
         return
+    renamed: dict[str, pikepdf.String] = {}
+    for e in named:
+        e.ID = renamed.setdefault(str(e.ID), pikepdf.String(f"node{len(renamed) + 1:08d}"))
     for e in elements:
         attrs = e.get("/A")
         for a in attrs if isinstance(attrs, pikepdf.Array) else [attrs] if attrs is not None else []:
             if isinstance(a, pikepdf.Dictionary) and "/Headers" in a:
                 a.Headers = pikepdf.Array([renamed.get(str(h), h) for h in a.Headers])
     tree = pikepdf.NameTree.new(doc)
-    for e in elements:
-        if "/ID" in e:
-            tree[str(e.ID)] = e
+    for e in named:
+        tree[str(e.ID)] = e
     doc.Root.StructTreeRoot.IDTree = tree.obj
 
 
