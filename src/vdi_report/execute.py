@@ -20,6 +20,11 @@ The kernel talks to this process over Unix sockets (IPC transport, in a private 
 ``$TMPDIR``), not TCP: no open port, no port race between stages run side by side, and no
 warning about unencrypted TCP. One line reports the stage's time; the papermill command is
 echoed by Make only with ``VERBOSE=1``.
+
+``--render OUT_BASE`` (the report's stage): the executed notebook is then rendered to
+OUT_BASE.html and OUT_BASE.pdf (``publish.render``) by this process, with Chromium opened and the
+renderer's modules imported while the kernel runs; OUTPUT is replaced only when both are written
+(a render that fails fails the stage, with its reason, and leaves OUTPUT as it was).
 """
 
 from __future__ import annotations
@@ -39,7 +44,36 @@ ENGINE = "vdi-report-ipc"  # papermill engine name registered by ``_register_eng
 LEFT_AS_THEY_WERE = " and the stage's tables were left as they were."
 
 
-USAGE = "usage: python -m vdi_report.execute [papermill options] INPUT.py|INPUT.ipynb OUTPUT.ipynb [options]"
+USAGE = (
+    "usage: python -m vdi_report.execute [--render OUT_BASE] [papermill options] "
+    "INPUT.py|INPUT.ipynb OUTPUT.ipynb [options]"
+)
+
+
+class RenderError(RuntimeError):
+    """The executed notebook could not be rendered (no Chromium, a failed print, a reference to a
+    missing table or figure, a file that could not be written): the message says why."""
+
+
+def _render_option(argv: list[str]) -> tuple[list[str], Path | None]:
+    """``argv`` without ``--render OUT_BASE`` (or ``--render=OUT_BASE``), and OUT_BASE (None
+    when absent; ``stages.RENDER``). Raises SystemExit with the usage when OUT_BASE is missing."""
+    from .stages import RENDER
+
+    out, base, i = [], None, 0
+    while i < len(argv):
+        a = argv[i]
+        if a == RENDER:
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-"):
+                raise SystemExit(USAGE)
+            base, i = Path(argv[i + 1]), i + 2
+            continue
+        if a.startswith(RENDER + "="):
+            base = Path(a.split("=", 1)[1])
+        else:
+            out.append(a)
+        i += 1
+    return out, base
 
 
 def _paths(argv: list[str]) -> tuple[int, int]:
@@ -392,15 +426,43 @@ def _report_failed(exc, out: Path, scratch: Path, failed_dir: Path) -> None:
     )
 
 
-def _run_papermill(argv: list[str], i_in: int, i_out: int, scratch: Path, socket_dir: Path, run: dict) -> None:
+def _open_printer():
+    """A ``publish.pdf.Printer`` on the system Chromium, opening in its own thread (about 1 s)
+    while the kernel runs the notebook. Raises RenderError when there is no Chromium."""
+    from .publish import pdf, render
+
+    try:
+        return pdf.Printer(render.check_pdf_dependencies())
+    except render.SystemLibraryError as exc:
+        raise RenderError(str(exc)) from None
+
+
+def _render(scratch: Path, base: Path, printer) -> list[Path]:
+    """Render the executed notebook ``scratch`` to ``base``.html and ``base``.pdf on the open
+    ``printer`` (``publish.render.render``); raises RenderError with the reason."""
+    from .publish import render
+
+    try:
+        return render.render(scratch, base, printer=printer)
+    except (RuntimeError, ValueError, OSError) as exc:
+        raise RenderError(f"{base}.html and .pdf not rendered: {exc}") from None
+
+
+def _run_papermill(
+    argv: list[str], i_in: int, i_out: int, scratch: Path, socket_dir: Path, run: dict, render: bool = False
+) -> None:
     """Start the kernel (when papermill is told which), import papermill meanwhile, convert the
-    input notebook and run papermill into ``scratch``. ``run`` receives ``km`` (the kernel's
-    manager) and ``converted`` (the converted copy) as soon as they exist, for the caller's
-    clean-up. Raises what papermill raises (PapermillExecutionError for a failed cell)."""
+    input notebook and run papermill into ``scratch``. ``render``: Chromium is opened too, while
+    the kernel starts (``run["printer"]``). ``run`` receives ``km`` (the kernel's manager),
+    ``printer`` and ``converted`` (the converted copy) as soon as they exist, for the caller's
+    clean-up. Raises what papermill raises (PapermillExecutionError for a failed cell) and
+    RenderError when there is no Chromium."""
     source = Path(argv[i_in])
     kernel = _kernel_name(argv)
     if kernel and source.is_file():  # started first: papermill's import below runs meanwhile
         run["km"] = start_kernel(kernel, socket_dir, preload_modules(source))
+    if render:  # Chromium and the renderer's modules too, while the kernel starts and runs
+        run["printer"] = _open_printer()
     from papermill.cli import papermill
 
     logging.getLogger("papermill").addFilter(_DeclaredParameters())
@@ -410,6 +472,47 @@ def _run_papermill(argv: list[str], i_in: int, i_out: int, scratch: Path, socket
         run["converted"] = notebook_in
     args = [*argv[:i_in], str(notebook_in), *argv[i_in + 1 : i_out], str(scratch), *argv[i_out + 1 :]]
     papermill.main(args=[*args, "--engine", ENGINE], prog_name="papermill", standalone_mode=False)
+
+
+def _prepare(source: Path, out: Path, scratch_dir: Path, rollback: Path) -> bool:
+    """Before the run: the scratch files a killed run left removed, every folder the stage writes
+    checked, tables a killed run left half written put back, the stage's tables kept aside
+    (``keep_aside``). False, with a message, when a folder cannot be written."""
+    from .config import PROCESSED_DIR
+    from .files import check_writable
+
+    notebook = source.stem
+    scratch_dir.mkdir(parents=True, exist_ok=True)
+    # left by a killed run (the build lock is ours)
+    for pattern in (f"{out.stem}.*.ipynb", f"input-{source.stem}.*.ipynb"):
+        for stale in scratch_dir.glob(pattern):
+            stale.unlink(missing_ok=True)
+    try:  # every folder the stage writes, before anything runs
+        for folder in ([PROCESSED_DIR] if _table_patterns(notebook) else []) + [out.parent, rollback.parent]:
+            check_writable(folder)
+    except PermissionError as exc:
+        print(f"\n{notebook} not run: {exc}", file=sys.stderr)
+        return False
+    if put_back(rollback):  # a run killed outright (SIGKILL) left its tables half written
+        print(f"{notebook}: put back the tables a killed run had left half written", file=sys.stderr)
+    keep_aside(notebook, rollback)
+    return True
+
+
+def _move_into_place(scratch: Path, out: Path) -> None:
+    """The executed notebook ``scratch`` becomes ``out`` in one rename (copied next to ``out``
+    first when they are on different file systems). Raises OSError."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.replace(scratch, out)
+    except OSError:  # another file system: copy next to the target, then rename
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        try:
+            shutil.copyfile(scratch, tmp)
+            os.replace(tmp, out)
+        finally:
+            tmp.unlink(missing_ok=True)
+        scratch.unlink(missing_ok=True)
 
 
 def main(argv: list[str]) -> int:
@@ -422,6 +525,7 @@ def main(argv: list[str]) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) is not signal.SIG_IGN:  # a signal ignored by who started us stays ignored
             signal.signal(sig, _stop)
+    argv, render_base = _render_option(argv)
     argv = _absolute_file_parameters(argv)
     i_in, i_out = _paths(argv)
     out = Path(argv[i_out])
@@ -431,31 +535,27 @@ def main(argv: list[str]) -> int:
     failed_dir = PROJ_ROOT / "build" / "failed"
     rollback = PROJ_ROOT / "build" / "rollback" / notebook
     start = time.monotonic()
-    scratch_dir.mkdir(parents=True, exist_ok=True)
-    # left by a killed run (the build lock is ours)
-    for pattern in (f"{out.stem}.*.ipynb", f"input-{source.stem}.*.ipynb"):
-        for stale in scratch_dir.glob(pattern):
-            stale.unlink(missing_ok=True)
-    from .config import PROCESSED_DIR
-    from .files import check_writable, fault_message
-
-    try:  # every folder the stage writes, before anything runs
-        for folder in ([PROCESSED_DIR] if _table_patterns(notebook) else []) + [out.parent, rollback.parent]:
-            check_writable(folder)
-    except PermissionError as exc:
-        print(f"\n{notebook} not run: {exc}", file=sys.stderr)
+    if not _prepare(source, out, scratch_dir, rollback):
         return 1
-    if put_back(rollback):  # a run killed outright (SIGKILL) left its tables half written
-        print(f"{notebook}: put back the tables a killed run had left half written", file=sys.stderr)
-    keep_aside(notebook, rollback)
+    from .files import fault_message
+
     scratch = scratch_dir / f"{out.stem}.{os.getpid()}.ipynb"
     socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
-    run: dict = {}  # the kernel started and the converted notebook, for the clean-up
+    run: dict = {}  # the kernel, Chromium and the converted notebook, for the clean-up
     try:
-        _run_papermill(argv, i_in, i_out, scratch, socket_dir, run)
+        _run_papermill(argv, i_in, i_out, scratch, socket_dir, run, render=render_base is not None)
+        _stop_kernel(run.get("km"))
+        if render_base is not None:  # before the notebook replaces OUTPUT: all or nothing
+            written = _render(scratch, render_base, run["printer"])
+            print("    wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in written))
     except _execution_error() as exc:
         put_back(rollback)
         _report_failed(exc, out, scratch, failed_dir)
+        return 1
+    except RenderError as exc:
+        scratch.unlink(missing_ok=True)
+        put_back(rollback)
+        print(f"\n{out.stem}: {exc}\n{out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
         return 1
     except BaseException as exc:
         scratch.unlink(missing_ok=True)
@@ -471,21 +571,13 @@ def main(argv: list[str]) -> int:
         raise
     finally:
         _stop_kernel(run.get("km"))
+        if run.get("printer") is not None:
+            run["printer"].close()
         shutil.rmtree(socket_dir, ignore_errors=True)
         if run.get("converted") is not None:
             run["converted"].unlink(missing_ok=True)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.replace(scratch, out)
-        except OSError:  # another file system: copy next to the target, then rename
-            tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
-            try:
-                shutil.copyfile(scratch, tmp)
-                os.replace(tmp, out)
-            finally:
-                tmp.unlink(missing_ok=True)
-            scratch.unlink(missing_ok=True)
+        _move_into_place(scratch, out)
     except OSError as exc:
         scratch.unlink(missing_ok=True)
         put_back(rollback)

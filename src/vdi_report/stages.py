@@ -61,7 +61,8 @@ class Stage:
     ``reads_stages``; ``writes`` is derived: the catalogue tables whose ``stage`` is this
     stage (a new table is declared once, in catalogue.py); ``raw``: further input files
     (relative to the project; Make variables allowed); ``params``: Make variables of
-    ``PARAMETERS`` passed to the notebook; ``outputs``: files written besides tables.
+    ``PARAMETERS`` passed to the notebook; ``outputs``: files written besides tables;
+    ``render``: the base name of the HTML and PDF the executed notebook is rendered to.
     """
 
     name: str
@@ -76,6 +77,9 @@ class Stage:
     outputs: tuple[str, ...] = ()
     inputs: tuple[str, ...] = ()
     executed: str = "$(EXECUTED)"  # where the executed notebook goes (the report's: staged, then published)
+    # OUT_BASE: the executed notebook rendered to OUT_BASE.html and OUT_BASE.pdf by the same
+    # process (``execute --render``, ``publish.render``), Chromium opened while the kernel runs
+    render: str = ""
 
     @property
     def writes(self) -> tuple[str, ...]:
@@ -187,36 +191,36 @@ STAGES = (
         raw=("src/vdi_report/catalogue_columns.csv",),
         outputs=("data/processed/datapackage.json",),
     ),
+    # The report notebook, then its HTML and PDF in the same process (execute --render): Chromium
+    # and the renderer's modules are loaded while the kernel starts and runs the notebook, and the
+    # notebook is not written, then read again by a second Python process (a separate render
+    # stage cost about 3 s more on each rebuild of the report, issue 27). Chromium prints the PDF
+    # (its own process) while this process makes the HTML report.
     Stage(
         "report",
-        "report notebook",
+        "report notebook, rendered to HTML and PDF",
         notebook="10_report",
         # every table the report may show
         reads_stages=("sensitivity", "combine", "audit", "iops_model", "density_cost", "scenario"),
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", CHOICES_RAW),
         params=tuple(p.var for p in PARAMETERS),
         # the page scripts the report inlines (static/*.js: the JavaScript twins, the calculator,
-        # the explorer's start) are code of this stage, not imported modules
-        inputs=("$(PARAMS_STAMP)", "data/processed/datapackage.json", "$(wildcard src/vdi_report/static/*.js)"),
-        outputs=("$(STAGED)/notebooks/10_report.ipynb",),
-        executed="$(STAGED)/notebooks",
-    ),
-    # One step for both formats: Chromium prints the PDF (its own process) while this step makes
-    # the HTML report (render.render), which took as long as two steps side by side under make -j2
-    # without a second Python process importing and parsing the same notebook.
-    Stage(
-        "render",
-        "render HTML and PDF",
-        module="vdi_report.publish.render",
-        args="$(STAGED)/notebooks/10_report.ipynb $(STAGED)/vdi_storage_comparison",
-        # the script that writes the contents' pages in the print page (publish/pdf.py reads it)
+        # the explorer's start, the script that writes the contents' pages in the print page) are
+        # code of this stage, not imported modules; the templates and Chromium render it
         inputs=(
-            "$(STAGED)/notebooks/10_report.ipynb",
+            "$(PARAMS_STAMP)",
+            "data/processed/datapackage.json",
+            "$(wildcard src/vdi_report/static/*.js)",
             "$(wildcard templates/vdi_report/*)",
             "$(SYSTEM_STAMP)",
-            "src/vdi_report/static/contents_pages.js",
         ),
-        outputs=("$(STAGED)/vdi_storage_comparison.html", "$(STAGED)/vdi_storage_comparison.pdf"),
+        outputs=(
+            "$(STAGED)/notebooks/10_report.ipynb",
+            "$(STAGED)/vdi_storage_comparison.html",
+            "$(STAGED)/vdi_storage_comparison.pdf",
+        ),
+        executed="$(STAGED)/notebooks",
+        render="$(STAGED)/vdi_storage_comparison",
     ),
     Stage(
         "publish",
@@ -296,13 +300,20 @@ def _imports_of(path: Path, module: str | None, _mtime_ns: int, _size: int) -> f
     return frozenset(found)
 
 
+RENDER_MODULE = f"{PACKAGE}.publish.render"  # what a stage with ``render`` runs after its notebook
+RENDER = "--render"  # the option of ``vdi_report.execute`` that asks for it
+
+
 def code_dependencies(stage_: Stage) -> list[Path]:
     """Files of the stage's code: its notebook (or module) and every ``vdi_report`` module it
-    imports, transitively, with the ``__init__.py`` of each package on the way. Sorted."""
+    imports, transitively, with the ``__init__.py`` of each package on the way (and the
+    renderer's, ``RENDER_MODULE``, for a stage that renders). Sorted."""
     seen: set[str] = set()
     todo = list(_imports(stage_.code_root, stage_.module))
     if stage_.module:
         todo.append(stage_.module)
+    if stage_.render:
+        todo.append(RENDER_MODULE)
     while todo:
         mod = todo.pop()
         parts = mod.split(".")
@@ -419,6 +430,8 @@ def make_rules() -> str:
                 f"$(Q){catalogue.STAGE_ENV}={s.name} {catalogue.READS_ENV}='{' '.join(s.reads)}' "
                 f"{catalogue.WRITES_ENV}='{' '.join(s.writes)}' $(NOTEBOOK)"
             )
+            if s.render:
+                run += f" {RENDER} {s.render}"
             lines.append(f"\t{run} notebooks/{s.notebook}.py {s.executed}/{s.notebook}.ipynb {ps}".rstrip())
         else:
             lines.append(f"\t$(Q)$(PY) -m {s.module} {s.args}")

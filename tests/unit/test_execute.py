@@ -228,3 +228,54 @@ def test_the_kernel_starts_with_the_notebooks_modules_loaded_and_no_name_left(tm
     )
     assert "".join(nb["cells"][0]["outputs"][0]["text"]).strip() == "True []"
     assert nb["cells"][0]["execution_count"] == 1  # the preload is not a counted execution
+
+
+def test_the_render_option_is_taken_out_of_papermills_arguments(tmp_path):
+    args = ["-k", "vdi-report", "in.py", "out.ipynb", "-p", "desktops", "2000"]
+    assert execute._render_option(["--render", "b/report", *args]) == (args, Path("b/report"))
+    assert execute._render_option([*args, "--render=b/report"]) == (args, Path("b/report"))
+    assert execute._render_option(args) == (args, None)
+    for bad in (["--render"], ["--render", "-k"]):
+        with pytest.raises(SystemExit, match="--render OUT_BASE"):
+            execute._render_option([*args[:2], *bad])
+
+
+def _run_render(tmp_path: Path, html: str) -> subprocess.CompletedProcess:
+    """``execute --render tmp/out/probe`` on a one-cell notebook that shows ``html``."""
+    code = f"from IPython.display import HTML, Markdown, display\ndisplay(Markdown('# Small'), HTML({html!r}))"
+    _notebook(tmp_path / "probe.ipynb", code)
+    return subprocess.run(
+        [sys.executable, "-m", "vdi_report.execute", "--render", str(tmp_path / "out" / "probe"), "-k", "vdi-report"]
+        + ["--log-level", "WARNING", "--no-progress-bar"]
+        + [str(tmp_path / "probe.ipynb"), str(tmp_path / "out" / "probe.ipynb")],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")},
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+def test_render_writes_the_html_and_the_pdf_of_the_executed_notebook(tmp_path):
+    """``--render OUT_BASE``: the notebook runs, then OUT_BASE.html and OUT_BASE.pdf are made from
+    it in the same process (the report stage); all three files are there."""
+    proc = _run_render(tmp_path, "<p>Rendered here.</p>")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = tmp_path / "out"
+    assert (out / "probe.ipynb").exists()
+    assert "Rendered here." in (out / "probe.html").read_text(encoding="utf-8")
+    assert (out / "probe.pdf").read_bytes().startswith(b"%PDF-")
+    assert "wrote " in proc.stdout and "probe.pdf" in proc.stdout
+
+
+def test_a_notebook_that_cannot_be_rendered_leaves_its_output_as_it_was(tmp_path):
+    """A render that fails (here a reference to a table no one shows) fails the stage with the
+    reason, and writes neither the notebook nor the HTML nor the PDF."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "probe.ipynb").write_text("previous")
+    proc = _run_render(tmp_path, '<a class="vdi-ref" data-key="no_such_table">?</a>')
+    assert proc.returncode == 1
+    assert "no_such_table" in proc.stderr and "not rendered" in proc.stderr and "Traceback" not in proc.stderr
+    assert (out / "probe.ipynb").read_text() == "previous"
+    assert not (out / "probe.html").exists() and not (out / "probe.pdf").exists()

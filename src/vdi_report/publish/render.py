@@ -14,8 +14,10 @@ Both get Table N / Figure N numbers in document order and resolved internal link
 (``number_captions``). Two renders of the same notebook give the same bytes.
 
 Usage: ``python -m vdi_report.publish.render [--html | --pdf] EXECUTED.ipynb OUT_BASENAME`` writes
-OUT_BASENAME.html and/or OUT_BASENAME.pdf (both without an option). The build runs the two as
-separate steps, side by side under ``make -j2``.
+OUT_BASENAME.html and/or OUT_BASENAME.pdf (both without an option). The build renders in the
+report notebook's stage instead (``python -m vdi_report.execute --render OUT_BASENAME``, calling
+``render`` with a Chromium opened while the kernel ran), without writing and reading the notebook
+in between.
 """
 
 import os
@@ -370,9 +372,11 @@ def start_pdf(doc: BeautifulSoup, printer):
 FORMATS = ("html", "pdf")
 
 
-def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -> list[Path]:
+def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS, printer=None) -> list[Path]:
     """Write ``out_base``.html and/or ``out_base``.pdf (``formats``) from the executed notebook
-    ``executed``; returns the paths written, in the order of ``formats``.
+    ``executed``; returns the paths written, in the order of ``formats``. ``printer``: a
+    ``pdf.Printer`` already opening (the report stage opens it while its kernel runs the notebook,
+    ``execute --render``; the caller closes it), else one is opened and closed here.
 
     Raises FileNotFoundError for a missing notebook, ValueError for an unknown format,
     SystemLibraryError when Chromium is missing and ``pdf.PrintError`` when it fails (PDF only).
@@ -380,8 +384,8 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
     unknown = set(formats) - set(FORMATS)
     if unknown:
         raise ValueError(f"unknown format(s) {', '.join(sorted(unknown))}; formats: {', '.join(FORMATS)}")
-    printer = None
-    if "pdf" in formats:  # Chromium starts (about 1 s) while the notebook is read and the print document made
+    own = printer is None and "pdf" in formats
+    if own:  # Chromium starts (about 1 s) while the notebook is read and the print document made
         from . import pdf
 
         printer = pdf.Printer(check_pdf_dependencies())
@@ -399,7 +403,7 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS) -
             files.write_bytes(finish_pdf(), paths["pdf"])
         written = [paths[fmt] for fmt in formats]
     finally:
-        if printer is not None:
+        if own:
             printer.close()
     return written
 

@@ -1,5 +1,5 @@
-"""The render's command line and the build's speed measures: the HTML and PDF render in one step
-(Chromium prints while the HTML is made), chart SVGs come from a cache keyed by the Vega-Lite
+"""The render's command line and the build's speed measures: the HTML and PDF render in the report
+notebook's stage (Chromium prints while the HTML is made), chart SVGs come from a cache keyed by the Vega-Lite
 spec, and a missing notebook, a missing Chromium or one that cannot print get a one-line error."""
 
 import altair as alt
@@ -11,13 +11,20 @@ from vdi_report.publish import render
 from vdi_report.report import charts
 
 
-def test_one_render_step_writes_both_formats():
+def test_the_report_stage_renders_both_formats_in_its_own_process():
+    """The report notebook's stage renders it (execute --render): one process runs the notebook,
+    then makes the HTML while Chromium prints the PDF; no second stage reads the notebook again."""
     rules = stages.make_rules()
-    step = stages.stage("render")
+    step = stages.stage("report")
     staged = "$(STAGED)/vdi_storage_comparison"  # published into reports/ with the rest (stage publish)
-    assert step.outputs == (f"{staged}.html", f"{staged}.pdf")
-    assert "render --html " not in rules and "render --pdf " not in rules  # both formats, one process
-    assert "$(SYSTEM_STAMP)" in step.inputs and "$(STAGED)/notebooks/10_report.ipynb" in step.inputs
+    assert step.render == staged
+    assert {f"{staged}.html", f"{staged}.pdf", "$(STAGED)/notebooks/10_report.ipynb"} <= set(step.outputs)
+    assert f"{stages.RENDER} {staged} notebooks/10_report.py" in rules
+    assert "-m vdi_report.publish.render" not in rules  # no separate render step
+    assert "$(SYSTEM_STAMP)" in step.inputs and "$(wildcard templates/vdi_report/*)" in step.inputs
+    deps = {str(p.relative_to(stages.config.PROJ_ROOT)) for p in stages.code_dependencies(step)}
+    assert {"src/vdi_report/publish/render.py", "src/vdi_report/publish/pdf.py"} <= deps
+    assert not any(s.render for s in stages.STAGES if s.name != "report")
     publish = stages.stage("publish")
     assert {f"{staged}.html", f"{staged}.pdf"} <= set(publish.inputs)
     assert {"$(REPORT).html", "$(REPORT).pdf"} <= {
