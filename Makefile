@@ -144,7 +144,7 @@ $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/
 
 ##@ Main
 .PHONY: report
-report: $(STAGE_VALIDATE_OUT) $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
+report: $(STAGE_VALIDATE_OUT) $(STAGE_VEGA_BUNDLE_OUT) $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"
 
 .PHONY: test

@@ -80,6 +80,9 @@ class Stage:
     # OUT_BASE: the executed notebook rendered to OUT_BASE.html and OUT_BASE.pdf by the same
     # process (``execute --render``, ``publish.render``), Chromium opened while the kernel runs
     render: str = ""
+    # reads no project data: no raw file, no table, no parameter; it waits neither for the
+    # validation nor for the parameters' check (a clean build runs it beside the validation)
+    independent: bool = False
 
     @property
     def writes(self) -> tuple[str, ...]:
@@ -125,6 +128,16 @@ STAGES = (
         args=f"--stamp {VALIDATED}",
         raw=("$(wildcard data/raw/*.csv)", RECORDS),
         outputs=(VALIDATED,),
+    ),
+    # The HTML report's Vega bundle (2.3 s), made beside the validation while the second core is
+    # idle: it depends on the installed vl-convert only ($(STAMP): the environment).
+    Stage(
+        "vega_bundle",
+        "bundle Vega for the HTML report",
+        module="vdi_report.publish.bundle",
+        inputs=("$(STAMP)",),
+        outputs=("build/vega-bundle.js",),
+        independent=True,
     ),
     Stage("normalize", "normalize every source", notebook="01_normalize_source", raw=(RECORDS,)),
     Stage(
@@ -198,7 +211,7 @@ STAGES = (
     # (its own process) while this process makes the HTML report.
     Stage(
         "report",
-        "report notebook, rendered to HTML and PDF",
+        "report notebook rendered to HTML and PDF",
         notebook="10_report",
         # every table the report may show
         reads_stages=("sensitivity", "combine", "audit", "iops_model", "density_cost", "scenario"),
@@ -213,6 +226,7 @@ STAGES = (
             "$(wildcard src/vdi_report/static/*.js)",
             "$(wildcard templates/vdi_report/*)",
             "$(SYSTEM_STAMP)",
+            "build/vega-bundle.js",
         ),
         outputs=(
             "$(STAGED)/notebooks/10_report.ipynb",
@@ -399,7 +413,7 @@ def make_rules() -> str:
     for s in active:
         outs = [table_files(t) for t in s.writes] + list(s.outputs)
         ins = [f"notebooks/{s.notebook}.py"] if s.notebook else []
-        ins += [f"$(addprefix {CONTENT_DIR}/,{r})" for r in (*RAW_COMMON, *s.raw)]
+        ins += [f"$(addprefix {CONTENT_DIR}/,{r})" for r in (() if s.independent else RAW_COMMON) + s.raw]
         ins += [table_files(t) for t in s.reads] + list(s.inputs) + [_rel(f) for f in code_dependencies(s)]
         var = f"STAGE_{s.name.upper()}"
         lines.append(f"{var}_OUT := {' '.join(outs)}")
@@ -419,7 +433,8 @@ def make_rules() -> str:
         done = done_stamp(s)
         lines.append(f"$({var}_OUT): {done} ;")
         missing = f"$(if $(filter-out $(wildcard $({var}_OUT)),$({var}_OUT)),FORCE)"
-        lines.append(f"{done}: $({var}_IN) {missing}" + (f" | {order_only}" if s.name != "validate" else ""))
+        waits = s.name != "validate" and not s.independent
+        lines.append(f"{done}: $({var}_IN) {missing}" + (f" | {order_only}" if waits else ""))
         lines.append(f"\t$(call step,{s.label})")
         if s.notebook:
             # from the environment; execute.py makes a file parameter's path absolute
@@ -452,10 +467,15 @@ def make_rules() -> str:
 def problems() -> list[str]:
     """Inconsistencies between the stages and the catalogue: a table read that no earlier
     active stage writes, a table written by two stages or by a stage other than the
-    catalogue's, a catalogue table no active stage reads."""
+    catalogue's, a catalogue table no active stage reads, a label with a comma (Make's ``$(call
+    step,...)`` would cut it there), an independent stage that reads data."""
     out, written = [], {}
     active = [s for s in STAGES if s.exists]
     for s in active:
+        if "," in s.label:
+            out.append(f"stage {s.name}: its label {s.label!r} has a comma, where Make would cut it")
+        if s.independent and (s.reads or s.raw or s.params):
+            out.append(f"stage {s.name} is independent but reads tables, raw files or parameters")
         for t in s.reads:
             if t not in written:
                 out.append(f"stage {s.name} reads {t}, which no earlier stage writes")

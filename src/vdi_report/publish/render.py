@@ -31,6 +31,7 @@ from nbconvert import HTMLExporter
 from traitlets.config import Config
 
 from .. import config, files
+from . import bundle
 
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
@@ -227,23 +228,6 @@ def _head(soup: BeautifulSoup, for_pdf: bool) -> str:
     return "\n".join(meta) + f'\n<style type="text/css">\n{css}\n</style>'
 
 
-def vega_bundle() -> str:
-    """vl-convert's offline bundle of vega, vega-lite and vega-embed (the same bytes each time).
-
-    Building it takes seconds, so it is kept in ``build/vega-bundle-<vl-convert version>.js``
-    (``make clean`` removes it).
-    """
-    import vl_convert as vlc
-
-    cache = config.PROJ_ROOT / "build" / f"vega-bundle-{vlc.__version__}.js"
-    if cache.exists():
-        return cache.read_text(encoding="utf-8")
-    js = vlc.javascript_bundle()
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    files.write_bytes(js.encode("utf-8"), cache)
-    return js
-
-
 def _parsed(nb: nbformat.NotebookNode, for_pdf: bool) -> tuple[BeautifulSoup, list[str], list]:
     """The exported notebook parsed, with heading ids and Table/Figure numbers: (soup, the
     scripts set aside as ``@@vdi-script-N@@``, the headings)."""
@@ -337,7 +321,7 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
         + "</nav>"
     )
     html = html.replace("<!--vdi:toc-->", "", 1).replace("<!--vdi:nav-->", side, 1)
-    head += f'\n<script type="module">\n{vega_bundle()}\n</script>\n'
+    head += f'\n<script type="module">\n{bundle.vega_bundle()}\n</script>\n'
     head += page_head.chart_starter_html() + page_head.explorer_bundle_html()
     return html.replace("<!--vdi:head-->", head, 1)
 

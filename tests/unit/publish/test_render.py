@@ -99,3 +99,34 @@ def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
     a, b = charts.chart_svg(_chart([1, 2, 3]).to_dict()), charts.chart_svg(_chart([1, 2, 4]).to_dict())
     assert a != b
     assert len(list(tmp_path.glob("*.svg"))) == 2
+
+
+def test_the_vega_bundle_is_made_beside_the_validation_and_read_by_the_report():
+    """The bundle (2.3 s) is a stage that reads no data and waits for nothing, so a clean build
+    makes it while the raw inputs are validated; the report's stage reads its file."""
+    rules = stages.make_rules()
+    step = stages.stage("vega_bundle")
+    assert step.independent and step.outputs == ("build/vega-bundle.js",)
+    rule = next(line for line in rules.splitlines() if line.startswith("build/stamps/vega_bundle.done:"))
+    assert "|" not in rule and "build/content/" not in rules.split("STAGE_VEGA_BUNDLE_IN :=")[1].splitlines()[0]
+    assert "build/vega-bundle.js" in stages.stage("report").inputs
+    report_target = next(line for line in open(stages.config.PROJ_ROOT / "Makefile") if line.startswith("report:"))
+    assert report_target.index("$(STAGE_VEGA_BUNDLE_OUT)") < report_target.index("$(REPORT).pdf")
+
+
+def test_the_vega_bundle_is_read_when_the_installed_vl_convert_made_it(tmp_path, monkeypatch):
+    """The file's first line names the vl-convert version: the same version is read as it is, another
+    (or a missing file) is built again and written, and the page gets the JavaScript without that line."""
+    import vl_convert as vlc
+
+    from vdi_report.publish import bundle
+
+    built = []
+    monkeypatch.setattr(bundle, "BUNDLE", tmp_path / "vega-bundle.js")
+    monkeypatch.setattr(vlc, "javascript_bundle", lambda: built.append(1) or "const built = 1;")
+    assert bundle.vega_bundle() == "const built = 1;" and len(built) == 1  # none: built and written
+    assert bundle.BUNDLE.read_text().startswith(bundle.HEADER.format(version=vlc.__version__))
+    assert bundle.vega_bundle() == "const built = 1;" and len(built) == 1  # read, not built again
+    bundle.BUNDLE.write_text(bundle.HEADER.format(version="0.0.1") + "const old = 1;")
+    assert bundle.vega_bundle() == "const built = 1;" and len(built) == 2  # another version: built again
+    assert bundle.main([]) == 0 and len(built) == 3
