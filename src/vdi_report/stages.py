@@ -80,8 +80,9 @@ class Stage:
     # OUT_BASE: the executed notebook rendered to OUT_BASE.html and OUT_BASE.pdf by the same
     # process (``execute --render``, ``publish.render``), Chromium opened while the kernel runs
     render: str = ""
-    # reads no project data: no raw file, no table, no parameter; it waits neither for the
-    # validation nor for the parameters' check (a clean build runs it beside the validation)
+    # reads no project data (no raw file, no table, no parameter): its rule has no raw file's
+    # content stamp. It still waits for the validation, like every stage: a clean build starts
+    # the validation first and runs such a stage beside the next ones, on the idle second core.
     independent: bool = False
 
     @property
@@ -129,8 +130,9 @@ STAGES = (
         raw=("$(wildcard data/raw/*.csv)", RECORDS),
         outputs=(VALIDATED,),
     ),
-    # The HTML report's Vega bundle (2.3 s), made beside the validation while the second core is
-    # idle: it depends on the installed vl-convert only ($(STAMP): the environment).
+    # The HTML report's Vega bundle (2.3 s), made beside normalize and combine (one core each
+    # while their kernels start) instead of in the report's render on a clean build: it depends
+    # on the installed vl-convert only ($(STAMP): the environment).
     Stage(
         "vega_bundle",
         "bundle Vega for the HTML report",
@@ -213,8 +215,11 @@ STAGES = (
         "report",
         "report notebook rendered to HTML and PDF",
         notebook="10_report",
-        # every table the report may show
-        reads_stages=("sensitivity", "combine", "audit", "iops_model", "density_cost", "scenario"),
+        # every table the report may show; in the order Make starts their stages under -j2: the
+        # sensitivity grid (about 17 s) on one core, the IOPS model, cost and audit (about 19 s)
+        # on the other, the scenario (which waits for the IOPS model and the cost) on the first
+        # core once the grid is done (the audit before the cost kept both cores busy 1.3 s less)
+        reads_stages=("sensitivity", "combine", "iops_model", "density_cost", "audit", "scenario"),
         raw=("data/raw/discrepancies.csv", "data/raw/claims.csv", CHOICES_RAW),
         params=tuple(p.var for p in PARAMETERS),
         # the page scripts the report inlines (static/*.js: the JavaScript twins, the calculator,
@@ -433,8 +438,7 @@ def make_rules() -> str:
         done = done_stamp(s)
         lines.append(f"$({var}_OUT): {done} ;")
         missing = f"$(if $(filter-out $(wildcard $({var}_OUT)),$({var}_OUT)),FORCE)"
-        waits = s.name != "validate" and not s.independent
-        lines.append(f"{done}: $({var}_IN) {missing}" + (f" | {order_only}" if waits else ""))
+        lines.append(f"{done}: $({var}_IN) {missing}" + (f" | {order_only}" if s.name != "validate" else ""))
         lines.append(f"\t$(call step,{s.label})")
         if s.notebook:
             # from the environment; execute.py makes a file parameter's path absolute

@@ -3,8 +3,8 @@ once (``render.to_html``): ``python -m vdi_report.publish.bundle`` writes it to 
 
 Building it takes about 2.3 s of one core (measured, vl-convert 1.9). The build makes it in a
 stage of its own (``vega_bundle`` in ``stages.py``) that reads no project data and so runs
-beside the raw inputs' validation, when the second core is idle, instead of inside the report's
-render on a clean build. The file's first line names the vl-convert version that made it; a
+beside the first stages of a clean build, when the second core is idle, instead of inside the
+report's render. The file's first line names the vl-convert version that made it; a
 bundle of another version (or none) is built again where it is needed (``vega_bundle``).
 """
 
