@@ -279,3 +279,24 @@ def test_a_notebook_that_cannot_be_rendered_leaves_its_output_as_it_was(tmp_path
     assert "no_such_table" in proc.stderr and "not rendered" in proc.stderr and "Traceback" not in proc.stderr
     assert (out / "probe.ipynb").read_text() == "previous"
     assert not (out / "probe.html").exists() and not (out / "probe.pdf").exists()
+
+
+def test_a_failed_cell_keeps_the_notebook_with_its_error(tmp_path):
+    """Papermill writes the scratch notebook only at the end (``PAPERMILL_OPTIONS``), yet a cell
+    that fails still leaves the notebook, with the error in that cell, in build/failed/; the
+    output notebook is not written."""
+    assert "--no-request-save-on-cell-execute" in execute.PAPERMILL_OPTIONS
+    kept = config.PROJ_ROOT / "build" / "failed" / "probe.ipynb"
+    kept.unlink(missing_ok=True)
+    proc = _run_execute(tmp_path, "print('before'); raise ValueError('probe failure')")
+    out, err = proc.communicate(timeout=180)
+    try:
+        assert proc.returncode == 1, err[-2000:]
+        assert "ValueError: probe failure" in err and "build/failed/probe.ipynb" in err
+        assert not (tmp_path / "out" / "probe.ipynb").exists()
+        code = [c for c in json.loads(kept.read_text())["cells"] if c["cell_type"] == "code"]
+        outputs = code[0]["outputs"]
+        assert any(o.get("ename") == "ValueError" for o in outputs)
+        assert any("before" in "".join(o.get("text", "")) for o in outputs)
+    finally:
+        kept.unlink(missing_ok=True)
