@@ -64,8 +64,11 @@ pd.DataFrame(choices.differing(), columns=["choice_id", "default", "option"])
 # left out is listed with its reason.
 
 # %%
-run = sensitivity.planning_under(results, choices, sources_df)
-tables = sensitivity.model_tables(results, choices, sources_df, run=run)  # every table of this stage, one path
+# each era function no choice reaches computed once for its arguments, as in the sensitivity grid
+# (sensitivity.choice_independent_once: the same tables in 1.8 s instead of 3.2 s)
+with sensitivity.choice_independent_once():
+    run = sensitivity.planning_under(results, choices, sources_df)
+    tables = sensitivity.model_tables(results, choices, sources_df, run=run)  # every table of this stage, one path
 excl = tables["iops_model_exclusions"]
 catalogue.write("iops_model_exclusions", excl)
 excl.groupby("reason").size().rename("records").to_frame()

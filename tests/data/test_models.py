@@ -336,3 +336,25 @@ def test_a_rule_of_thumb_is_compared_with_the_interval_the_row_has(results, proc
             else f"above the range of {int(steady['n_labs'])} labs"
         )
     assert not rules["verdict"].str.contains("PI").any() or steady["n_labs"] >= 3 or steady["tau2_source"]
+
+
+@pytest.mark.parametrize("options", [{}, {"login_variant": "tuesday", "approx_point": "low"}])
+def test_the_model_stage_gives_the_same_tables_with_its_era_functions_computed_once(results, sources_df, options):
+    """Notebook 04 runs planning_under and model_tables inside ``choice_independent_once`` (each
+    era function no choice reaches computed once for its arguments): every table is the one the
+    plain calls give, under the defaults and under other choices."""
+    from vdi_report.models import sensitivity
+    from vdi_report.raw import choices as analysis
+
+    ch = analysis.resolve().with_options(**options)
+
+    def tables():
+        run = sensitivity.planning_under(results, ch, sources_df)
+        return sensitivity.model_tables(results, ch, sources_df, run=run)
+
+    plain = tables()
+    with sensitivity.choice_independent_once():
+        once = tables()
+    assert set(once) == set(plain) == set(sensitivity.MODEL_TABLES)
+    for name in plain:
+        pd.testing.assert_frame_equal(once[name], plain[name], check_exact=True, obj=name)
