@@ -273,7 +273,7 @@ def _module_file(module: str) -> Path:
 def _imports(path: Path, module: str | None) -> set[str]:
     """``vdi_report`` modules imported anywhere in ``path`` (``module``: its dotted name, for
     relative imports; None for a notebook). Each file is parsed once per content version (its
-    size and modification time): the thirteen stages share most of their modules, and parsing
+    size and modification time): the stages share most of their modules, and parsing
     each again per stage made writing the rules take 3.0 s instead of 0.6 s."""
     st = path.stat()
     return set(_imports_of(path, module, st.st_mtime_ns, st.st_size))

@@ -109,9 +109,10 @@ def test_a_killed_build_leaves_the_previous_report(built, make_in, start_make, p
     proc = start_make(built, "DESKTOPS=2700")
     deadline = time.monotonic() + 120
     executing = built / "build" / "executing"
-    while time.monotonic() < deadline and not any(executing.glob("10_report.*.ipynb")):
+    # the notebook as the stage converted it for papermill: there from the run's start to its end
+    while time.monotonic() < deadline and not any(executing.glob("input-10_report.*.ipynb")):
         time.sleep(0.2)
-    assert any(executing.glob("10_report.*.ipynb")), "the report notebook never started"
+    assert any(executing.glob("input-10_report.*.ipynb")), "the report notebook never started"
     time.sleep(1.0)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()

@@ -39,19 +39,22 @@ def _processes_in(root: Path) -> list[str]:
 
 
 def _start_model_stage(built: Path, start_make) -> subprocess.Popen:
-    """``make report`` in the copy with the model stage's notebook ending in a long wait (after it
-    has written its tables); returns once the stage is executing (its tables kept aside, the
-    kernel running). Touching the notebook was not enough: with compiled bytecode the stage ends
-    within the 3 s the test waited, so the signal found make done (exit 0)."""
+    """``make report`` in the copy with the model stage's notebook ending in a long wait after it
+    has written its tables; returns once the notebook is in that wait (it writes a marker file
+    first: papermill writes the executed notebook only at the end, so no file of the run shows
+    how far it got). Touching the notebook was not enough: with compiled bytecode the stage ends
+    within the seconds the test waited, so the signal found make done (exit 0)."""
     nb = built / "notebooks/04_iops_model.py"
-    nb.write_text(nb.read_text(encoding="utf-8") + "\n# %%\nimport time\n\ntime.sleep(120)\n", encoding="utf-8")
+    marker = built / "build" / "model-stage-waiting"
+    marker.unlink(missing_ok=True)
+    wait = f"\n# %%\nimport pathlib\nimport time\n\npathlib.Path({str(marker)!r}).touch()\ntime.sleep(120)\n"
+    nb.write_text(nb.read_text(encoding="utf-8") + wait, encoding="utf-8")
     proc = start_make(built)
     deadline = time.monotonic() + 240
-    executing = built / "build" / "executing"
-    while time.monotonic() < deadline and proc.poll() is None and not any(executing.glob("04_iops_model.*.ipynb")):
+    while time.monotonic() < deadline and proc.poll() is None and not marker.exists():
         time.sleep(0.1)
-    assert proc.poll() is None, proc.communicate()[0][-3000:]
-    time.sleep(3.0)  # the kernel is running the notebook
+    assert proc.poll() is None and marker.exists(), proc.communicate()[0][-3000:]
+    time.sleep(0.5)  # the kernel is in its wait, the stage's tables written
     return proc
 
 
