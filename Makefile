@@ -143,6 +143,8 @@ $(STAGES_MK): src/vdi_report/stages.py $(wildcard notebooks/*.py src/vdi_report/
 	@$(PY) -m vdi_report.stages > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@ || { rm -f $@.tmp.$$$$; exit 1; }
 
 ##@ Main
+# The validation and the Vega bundle are listed first so that make -j2 starts them first: the
+# bundle (no data read) then runs beside normalize and combine, not in the report's stage.
 .PHONY: report
 report: $(STAGE_VALIDATE_OUT) $(STAGE_VEGA_BUNDLE_OUT) $(REPORT).pdf $(REPORT).html ## Build the PDF and HTML report (creates .venv if missing)
 	@echo "Report: $(REPORT).pdf and $(REPORT).html"

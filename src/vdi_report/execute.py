@@ -549,7 +549,6 @@ def main(argv: list[str]) -> int:
     run: dict = {}  # the kernel, Chromium and the converted notebook, for the clean-up
     try:
         _run_papermill(argv, i_in, i_out, scratch, socket_dir, run, render=render_base is not None)
-        _stop_kernel(run.get("km"))
         if render_base is not None:  # before the notebook replaces OUTPUT: all or nothing
             written = _render(scratch, render_base, run["printer"])
             print("    wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in written))
