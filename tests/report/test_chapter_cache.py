@@ -20,7 +20,9 @@ from vdi_report.report import chapter_cache, context, sections
 
 pytestmark = pytest.mark.report
 
-KEPT = [c for c in sections.CHAPTERS if getattr(c, "PARAMETERS", None) is not None]
+# every kept chapter or part: (its name in the cache, its function of ctx, the parameters it states)
+KEPT = [p for c in sections.CHAPTERS for p in sections.parts(c) if p[2] is not None]
+DRAWN = [p for c in sections.CHAPTERS for p in sections.parts(c) if p[2] is None]
 
 
 @pytest.fixture(scope="module")
@@ -86,21 +88,34 @@ def _defaults() -> dict:
     return p
 
 
-def test_some_chapters_are_kept_and_the_others_are_drawn_each_run():
-    assert {c.__name__.rsplit(".", 1)[1] for c in KEPT} >= {"evidence", "audit"}
-    assert "answers" not in {c.__name__.rsplit(".", 1)[1] for c in KEPT}  # the scenario's chapter: always drawn
+def test_some_chapters_and_parts_are_kept_and_the_others_are_drawn_each_run():
+    kept = {name for name, _, _ in KEPT}
+    assert kept >= {"evidence", "audit", "models.iops_model", "models.profile_density_cost", "appendix.registers"}
+    # the scenario's chapter, the boot-demand chart at the scenario's rate, the scenario, the colophon
+    drawn = {name for name, _, _ in DRAWN}
+    assert drawn == {"answers", "models.boot_demand", "models.scenario", "appendix.colophon_part"}
 
 
-@pytest.mark.parametrize("chapter", KEPT, ids=lambda c: c.__name__.rsplit(".", 1)[1])
-def test_a_kept_chapter_depends_only_on_the_parameters_it_states(chapter, shell, tmp_path):
+def test_parts_cover_their_chapter(shell):
+    """A chapter with PARTS draws exactly its parts, in their order."""
+    for chapter in (c for c in sections.CHAPTERS if hasattr(c, "PARTS")):
+        whole = sections.draw(chapter, context.Context(_defaults()))
+        parts = [part for _, part, _ in sections.parts(chapter)]
+        pieces = [o for part in parts for o in sections.draw(part, context.Context(_defaults()))]
+        assert _same(pieces) == _same(whole), chapter.__name__
+
+
+@pytest.mark.parametrize("kept", KEPT, ids=lambda p: p[0])
+def test_a_kept_chapter_depends_only_on_the_parameters_it_states(kept, shell, tmp_path):
+    _, part, stated = kept
     base = _defaults()
-    drawn = sections.draw(chapter, context.Context(dict(base)))
+    drawn = sections.draw(part, context.Context(dict(base)))
     assert drawn, "the chapter showed nothing"
     changed = dict(base)
-    others = [p for p in parameters.PARAMETERS if p.name not in chapter.PARAMETERS]
+    others = [p for p in parameters.PARAMETERS if p.name not in stated]
     for p in others:
         changed[p.name] = _other_value(p, tmp_path)
-    again = sections.draw(chapter, WithoutScenario(changed))
+    again = sections.draw(part, WithoutScenario(changed))
     assert _same(again) == _same(drawn), f"outputs moved with one of {[p.name for p in others]}"
 
 

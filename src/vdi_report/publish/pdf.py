@@ -152,10 +152,12 @@ class Printer:
                 return pdf, pages
         raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
 
-    def submit(self, html: str, targets: list[str], guess: dict[str, int] | None = None):
+    def submit(self, html: str, targets: list[str], guess: dict[str, int] | None = None, last: bool = False):
         """Start ``print`` in the browser's thread and return at once: a ``Future`` of (the PDF,
         {target: page}) whose ``result()`` raises PrintError (``render`` makes the HTML report
-        meanwhile)."""
+        meanwhile). ``last``: no other print follows, so the browser closes in its thread as
+        soon as this one is done, while the caller finishes the PDF (0.2 s, measured); ``close``
+        then only waits for that."""
         from concurrent.futures import Future
 
         done: Future = Future()
@@ -166,6 +168,8 @@ class Printer:
                 done.set_result(self._call(self._print, html, targets, guess))
             except BaseException as exc:  # noqa: BLE001 - handed to the caller of result()
                 done.set_exception(exc)
+            if last:
+                self._close_browser()
 
         self._thread.submit(run)
         return done
@@ -175,20 +179,20 @@ class Printer:
         Raises PrintError."""
         return self.submit(html, targets, guess).result()
 
+    def _close_browser(self) -> None:
+        """Close the browser and Playwright's driver (in the browser's thread); idempotent."""
+        try:
+            if self._browser is not None:
+                self._browser.close()
+        finally:
+            if self._playwright is not None:
+                self._playwright.stop()
+            self._playwright = self._browser = self._page = None
+
     def close(self) -> None:
         """Close the browser and Playwright's driver (also when opening failed); idempotent."""
-
-        def _close() -> None:
-            try:
-                if self._browser is not None:
-                    self._browser.close()
-            finally:
-                if self._playwright is not None:
-                    self._playwright.stop()
-                self._playwright = self._browser = self._page = None
-
         try:
-            self._thread.submit(_close).result()
+            self._thread.submit(self._close_browser).result()
         finally:
             self._thread.shutdown()
 
@@ -560,10 +564,11 @@ def prepare(soup: BeautifulSoup) -> BeautifulSoup:
     return soup
 
 
-def start_pdf(doc: str | BeautifulSoup, printer: Printer, pages_cache: Path | None = None):
+def start_pdf(doc: str | BeautifulSoup, printer: Printer, pages_cache: Path | None = None, last: bool = False):
     """Start the print of ``pdf_bytes`` on an open ``printer`` and return at once a function
     that waits for it and returns the finished PDF (bytes; raises as ``pdf_bytes``). The caller
-    works meanwhile: Chromium prints in its own process."""
+    works meanwhile: Chromium prints in its own process. ``last``: the printer's last print
+    (``Printer.submit``): the browser closes while the PDF is finished."""
     soup = doc if isinstance(doc, BeautifulSoup) else BeautifulSoup(doc, "html.parser")
     soup = prepare(soup)
     guess = None
@@ -572,7 +577,7 @@ def start_pdf(doc: str | BeautifulSoup, printer: Printer, pages_cache: Path | No
             guess = {str(k): int(v) for k, v in json.loads(pages_cache.read_text(encoding="utf-8")).items()}
         except (OSError, ValueError, AttributeError, TypeError):
             guess = None
-    printing = printer.submit(str(soup), contents_targets(soup), guess)
+    printing = printer.submit(str(soup), contents_targets(soup), guess, last=last)
     facts = print_facts(soup)  # while Chromium prints
 
     def finished() -> bytes:

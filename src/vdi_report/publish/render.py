@@ -361,11 +361,12 @@ def pdf_bytes(doc: str | BeautifulSoup, printer=None) -> bytes:
 
 
 def start_pdf(doc: BeautifulSoup, printer):
-    """Start the PDF of ``pdf_bytes`` on the open ``pdf.Printer`` ``printer``; returns a function
-    that waits for the print and returns the PDF's bytes (``pdf.start_pdf``, with ``PAGES_CACHE``)."""
+    """Start the PDF of ``pdf_bytes`` on the open ``pdf.Printer`` ``printer``, its last print (the
+    browser closes while the PDF is finished); returns a function that waits for the print and
+    returns the PDF's bytes (``pdf.start_pdf``, with ``PAGES_CACHE``)."""
     from . import pdf
 
-    return pdf.start_pdf(doc, printer, PAGES_CACHE)
+    return pdf.start_pdf(doc, printer, PAGES_CACHE, last=True)
 
 
 FORMATS = ("html", "pdf")
@@ -375,7 +376,8 @@ def render(executed: Path, out_base: Path, formats: tuple[str, ...] = FORMATS, p
     """Write ``out_base``.html and/or ``out_base``.pdf (``formats``) from the executed notebook
     ``executed``; returns the paths written, in the order of ``formats``. ``printer``: a
     ``pdf.Printer`` already opening (the report stage opens it while its kernel runs the notebook,
-    ``execute --render``; the caller closes it), else one is opened and closed here.
+    ``execute --render``): it prints once, its browser closes as the PDF is finished, and the
+    caller still calls its ``close``; else one is opened and closed here.
 
     Raises FileNotFoundError for a missing notebook, ValueError for an unknown format,
     SystemLibraryError when Chromium is missing and ``pdf.PrintError`` when it fails (PDF only).

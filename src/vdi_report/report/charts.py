@@ -12,6 +12,7 @@ import html as html_lib
 import itertools
 import json
 import re
+import threading
 
 import altair as alt
 import numpy as np
@@ -80,6 +81,28 @@ def vendor_scale(present=None) -> alt.Scale:
 SVG_CACHE_DIR = config.PROJ_ROOT / "build" / "svg"  # ``make clean`` removes build/
 
 
+_WARM_UP: list = []  # the thread of ``on_kernel_start``, while it runs
+
+
+def _warm_up() -> None:
+    try:
+        vlc.vegalite_to_svg({"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}})
+    except Exception:  # noqa: BLE001 - a real conversion meets the same error where it happens
+        pass
+
+
+def on_kernel_start() -> None:
+    """Start vl-convert's JavaScript runtime in a thread of its own (its first conversion takes
+    about 0.6 s, later ones 0.02 to 0.2 s; vl-convert releases the GIL while it works, measured):
+    the report's kernel calls this as it starts (``execute.PRELOAD``), so a chart whose SVG is
+    not cached (a report parameter set to a new value) does not wait for it. ``chart_svg`` waits
+    for the thread before converting."""
+    if not _WARM_UP:
+        t = threading.Thread(target=_warm_up, name="vl-convert start", daemon=True)
+        _WARM_UP.append(t)
+        t.start()
+
+
 def chart_svg(spec: dict) -> str:
     """The static SVG of a Vega-Lite ``spec`` (vl-convert), cached under ``build/svg/``.
 
@@ -92,6 +115,8 @@ def chart_svg(spec: dict) -> str:
     path = SVG_CACHE_DIR / f"{key}-{vlc.__version__}.svg"
     if path.is_file():
         return path.read_bytes().decode("utf-8")  # as written: no newline translation
+    for t in _WARM_UP:  # one conversion at a time: the runtime started by on_kernel_start first
+        t.join()
     svg = vlc.vegalite_to_svg(spec)
     try:
         files.write_bytes(svg.encode("utf-8"), path)

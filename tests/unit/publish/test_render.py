@@ -94,6 +94,20 @@ def test_chart_svg_cache_returns_vl_convert_bytes_and_skips_the_conversion(tmp_p
     assert charts.chart_svg(spec) == fresh  # second call reads the cache
 
 
+def test_the_converter_started_with_the_kernel_gives_the_same_svg(tmp_path, monkeypatch):
+    """``charts.on_kernel_start`` (called as the report's kernel starts, execute.PRELOAD) starts
+    vl-convert in one thread, once; a chart converted after it waits for it and gets the bytes
+    of a plain conversion."""
+    monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
+    monkeypatch.setattr(charts, "_WARM_UP", [])
+    spec = _chart([3, 1, 2]).to_dict()
+    charts.on_kernel_start()
+    charts.on_kernel_start()
+    assert len(charts._WARM_UP) == 1 and charts._WARM_UP[0].daemon
+    assert charts.chart_svg(spec) == charts.vlc.vegalite_to_svg(spec)
+    assert not charts._WARM_UP[0].is_alive()  # joined before the conversion
+
+
 def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
     monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
     a, b = charts.chart_svg(_chart([1, 2, 3]).to_dict()), charts.chart_svg(_chart([1, 2, 4]).to_dict())

@@ -2,7 +2,9 @@
 report) and ``render(ctx)`` (reads data only through ``ctx``) is a chapter. Adding a chapter is
 adding one module with those two names. A chapter that uses only some of the report parameters
 states them as ``PARAMETERS`` (``report.chapter_cache``): its outputs are then kept between runs
-and replayed while those parameters and the report's other inputs stay the same.
+and replayed while those parameters and the report's other inputs stay the same. A chapter with
+pages of both kinds lists its ``PARTS`` in reading order, the kept ones marked
+``chapter_cache.kept(...)`` (``parts``).
 
 ``CHAPTERS``: the chapter modules in report order; ``SECTION_ORDER``: their names.
 """
@@ -21,40 +23,50 @@ CHAPTERS = sorted(
 SECTION_ORDER = tuple(m.__name__.rsplit(".", 1)[1] for m in CHAPTERS)
 
 
+def parts(chapter) -> list[tuple[str, object, tuple[str, ...] | None]]:
+    """The parts of ``chapter`` (a module of ``CHAPTERS``) in reading order, each as (its name in
+    the chapter cache, its function of ``ctx``, the report parameters it states or None: drawn on
+    every run): the functions of the chapter's ``PARTS`` (``chapter.part``, each with the
+    ``PARAMETERS`` that ``chapter_cache.kept`` gave it), else the whole chapter (its ``render``
+    and its ``PARAMETERS``)."""
+    name = chapter.__name__.rsplit(".", 1)[1]
+    if hasattr(chapter, "PARTS"):
+        return [(f"{name}.{f.__name__}", f, getattr(f, "PARAMETERS", None)) for f in chapter.PARTS]
+    return [(name, chapter.render, getattr(chapter, "PARAMETERS", None))]
+
+
 def draw(chapter, ctx) -> list[dict]:
-    """The outputs of ``chapter.render(ctx)``, captured instead of shown: a list of
-    ``{"data": {mime type: text}, "metadata": {...}}`` in display order (text a chapter prints
-    comes first, as ``text/plain`` outputs)."""
+    """The outputs of ``chapter.render(ctx)`` (``chapter``: a chapter module, or one part's
+    function), captured instead of shown: a list of ``{"data": {mime type: text}, "metadata":
+    {...}}`` in display order (text a chapter prints comes first, as ``text/plain`` outputs)."""
     from IPython.utils.capture import capture_output
 
     with capture_output(stdout=True, stderr=True, display=True) as cap:
-        chapter.render(ctx)
+        getattr(chapter, "render", chapter)(ctx)
     streams = [{"data": {"text/plain": t}, "metadata": {}} for t in (cap.stdout, cap.stderr) if t]
     return streams + [{"data": dict(o.data), "metadata": dict(o.metadata or {})} for o in cap.outputs]
 
 
 def render_all(ctx, cache_dir=None) -> None:
-    """Render every chapter in order (``CHAPTERS``).
+    """Render every chapter in order (``CHAPTERS``), part by part (``parts``).
 
-    ``cache_dir`` (e.g. ``chapter_cache.CACHE_DIR``): a chapter that states its ``PARAMETERS``
-    is drawn once per key (``chapter_cache.key``) and its outputs replayed from there; None: every
-    chapter is drawn. The report is the same either way."""
+    ``cache_dir`` (e.g. ``chapter_cache.CACHE_DIR``): a chapter or part that states its
+    ``PARAMETERS`` is drawn once per key (``chapter_cache.key``) and its outputs replayed from
+    there; None: every part is drawn. The report is the same either way."""
     from IPython.display import publish_display_data
 
     from .. import chapter_cache
 
     digest = None
-    for chapter in CHAPTERS:
-        stated = getattr(chapter, "PARAMETERS", None)
+    for name, part, stated in (p for chapter in CHAPTERS for p in parts(chapter)):
         if cache_dir is None or stated is None:
-            chapter.render(ctx)
+            part(ctx)
             continue
-        name = chapter.__name__.rsplit(".", 1)[1]
         digest = digest or chapter_cache.inputs_digest()
         k = chapter_cache.key(name, stated, ctx.params, digest)
         outputs = chapter_cache.read(name, k, cache_dir)
         if outputs is None:
-            outputs = draw(chapter, ctx)
+            outputs = draw(part, ctx)
             chapter_cache.write(name, k, outputs, cache_dir)
         for o in outputs:
             publish_display_data(o["data"], o["metadata"])

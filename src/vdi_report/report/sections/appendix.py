@@ -5,6 +5,7 @@ words), the full discrepancy register, the coverage of the digitized data and th
 import pandas as pd
 
 from .. import audit_tables, colophon, tables
+from ..chapter_cache import kept
 from ..show import heading, say, table
 
 ORDER = 60  # position in the report (sections/__init__.py)
@@ -23,7 +24,9 @@ def register_full(ctx) -> pd.DataFrame:
     )
 
 
-def render(ctx) -> None:
+@kept("choices_file")
+def registers(ctx) -> None:
+    """The claims, the automated checks' findings and notes, the register and the coverage table."""
     heading(1, "Appendix", "appendix")
     heading(2, "Headline claims, evidence and verdicts", "appendix-claims")
     table(
@@ -69,5 +72,18 @@ def render(ctx) -> None:
         "sizing: targets, rules of thumb and workload definitions)."
     )
     table(tables.coverage_table(ctx.results), "Digitized records per phase and document", "coverage")
+
+
+def colophon_part(ctx) -> None:
+    """The colophon (commit, every report parameter, SHA-256 of the inputs): drawn on every run."""
     heading(2, "Colophon", "colophon")  # no page of its own: it follows the coverage table (one pass, no pieces)
     colophon.render(ctx)
+
+
+# the chapter's parts in reading order (sections.parts; ``kept``: replayed between runs, chapter_cache)
+PARTS = (registers, colophon_part)
+
+
+def render(ctx) -> None:
+    for part in PARTS:
+        part(ctx)

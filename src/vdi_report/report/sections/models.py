@@ -8,6 +8,7 @@ from ... import config
 from .. import calculator, charts, verdict_calculator
 from .. import formatting as fmt
 from .. import model_tables as mtables
+from ..chapter_cache import kept
 from ..show import figure, fill, heading, html_only, ref, say, table
 from . import answers  # one direction only: answers imports nothing from this chapter
 
@@ -350,12 +351,14 @@ def _within_lab(ctx) -> None:
     table(shown, "Within-lab effects on the whole-test average (one lab; per desktop and ratio derived)", "within-lab")
 
 
-def _iops_model(ctx) -> None:
-    """The IOPS-per-desktop part of the chapter, one function per subsection in reading order:
-    the planning table, between-lab heterogeneity, the seed model and its validation, out of
-    sample, calibration, within-lab effects, boot storms, rules of thumb, I/O profile, exclusions."""
+@kept("choices_file")
+def iops_model(ctx) -> None:
+    """The chapter's heading and the IOPS-per-desktop sections up to the boot storms, one function
+    per subsection in reading order: the planning table, between-lab heterogeneity, the seed model
+    and its validation, out of sample, calibration, within-lab effects, the boot storms' table."""
     from ...models import iops
 
+    heading(1, "Models", "models")
     pi = fmt.pct(1 - iops.PI_ALPHA)
     _planning(ctx, pi)
     _heterogeneity(ctx)
@@ -372,10 +375,27 @@ def _iops_model(ctx) -> None:
     _calibration(ctx)
     _within_lab(ctx)
     _boot_storms(ctx)
+
+
+def boot_demand(ctx) -> None:
+    """The boot-demand chart for the scenario's boot rate (every provisioned desktop over the boot
+    window): drawn on every run, it depends on DESKTOPS and BOOT_WINDOW."""
+    p, storms = ctx.params, ctx.boot_storms
+    num_storms = storms.assign(
+        **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
+    )
+    _boot_demand(ctx, num_storms, p["desktops"] / p["boot_window_min"])  # an outage reboots every provisioned desktop
+
+
+@kept("choices_file")
+def profile_density_cost(ctx) -> None:
+    """Rules of thumb, the I/O profile, the records the model leaves out, density and cost."""
     _rules_of_thumb(ctx)
     _io_profile(ctx)
     say("### Records the model leaves out")
     table(mtables.exclusions_table(ctx.exclusions), "Records the model leaves out, and why", "model-exclusions")
+    _density(ctx)
+    _cost(ctx)
 
 
 def _planning(ctx, pi: str) -> None:
@@ -490,8 +510,8 @@ def _vendor_validation(ctx, pi: str) -> None:
 
 
 def _boot_storms(ctx) -> None:
-    """Boot storms by rate: each document's storm (table), the arrays at a limit during it, and the
-    demand chart with the scenario's boot rate (every provisioned desktop over the boot window)."""
+    """Boot storms by rate: each document's storm (table) and the arrays at a limit during it (the
+    demand chart with the scenario's boot rate follows: ``boot_demand``)."""
     storms = ctx.boot_storms
     say(
         "## Boot storms by rate\n\nA boot storm's peak is set by how fast desktops are booted, not by the desktop "
@@ -504,14 +524,7 @@ def _boot_storms(ctx) -> None:
         "Boot storms: rate, I/O per desktop boot, peak IOPS per desktop booted per minute",
         "boot-storms",
     )
-    p = ctx.params
-    num_storms = storms.assign(
-        **{c: pd.to_numeric(storms[c]) for c in ("boot_rate_per_min", "peak_iops", "average_iops")}
-    )
-    rate = p["desktops"] / p["boot_window_min"]  # an outage reboots every provisioned desktop
-    fitted = num_storms[num_storms["in_rate_model"]]  # the storms the boot-rate model pools (stage iops_model)
-    _boot_at_limit(ctx, fitted)
-    _boot_demand(ctx, num_storms, rate)
+    _boot_at_limit(ctx, storms[storms["in_rate_model"]])  # the storms the boot-rate model pools (stage iops_model)
 
 
 def _boot_at_limit(ctx, fitted: pd.DataFrame) -> None:
@@ -872,9 +885,16 @@ def _steady_docs(pred) -> str:
     return "the documents" if r is None or not r.get("documents", "") else str(r["documents"])
 
 
-def render(ctx) -> None:
-    heading(1, "Models", "models")
-    _iops_model(ctx)
-    _density(ctx)
-    _cost(ctx)
+def scenario(ctx) -> None:
+    """The sizing scenario and the calculator: drawn on every run (every report parameter)."""
     _scenario(ctx)
+
+
+# the chapter's parts in reading order (sections.parts): those marked ``kept`` are replayed between
+# runs while the parameters they state and the report's inputs are unchanged (chapter_cache)
+PARTS = (iops_model, boot_demand, profile_density_cost, scenario)
+
+
+def render(ctx) -> None:
+    for part in PARTS:
+        part(ctx)
