@@ -358,3 +358,41 @@ def test_the_model_stage_gives_the_same_tables_with_its_era_functions_computed_o
     assert set(once) == set(plain) == set(sensitivity.MODEL_TABLES)
     for name in plain:
         pd.testing.assert_frame_equal(once[name], plain[name], check_exact=True, obj=name)
+
+
+def test_the_grids_observations_are_computed_once_per_option_they_read(results, sources_df):
+    """``sensitivity._observations`` reuses the observations of an earlier specification whose
+    options agree on every choice the observations read: each choice set here (every option of
+    every declared choice, one at a time, and a joint one) gets the observations a fresh call
+    gives, and the choices the observations never read (e.g. the estimate statistic) share one
+    computation."""
+    from vdi_report.models import iops, sensitivity
+    from vdi_report.raw import choices as analysis
+
+    base = analysis.resolve()
+    decl = base.declared
+    sets = [base.with_options(**{c: o}) for c in decl.ids for o in decl.options[c]]
+    joint = {"login_variant": "tuesday", "whole_test_window": "steady_state", "total_source": "stated_total"}
+    sets.append(base.with_options(**joint))
+    memo: dict = {}
+    for ch in sets:
+        fresh = iops.observations(results, sources_df=sources_df, choices=ch)
+        pd.testing.assert_frame_equal(
+            sensitivity._observations(results, sources_df, ch, memo), fresh, check_exact=True, obj=ch.key()
+        )
+    computed = memo[("observations", id(results), id(sources_df))][2:]
+    assert len(computed) < len(sets)
+    read = {k for r, _ in computed for k, _ in r}
+    assert "login_variant" in read and "estimate_statistic" not in read and "model_spec" not in read
+
+
+def test_a_recorded_choice_set_records_what_is_read():
+    from vdi_report.models import sensitivity
+    from vdi_report.raw import choices as analysis
+
+    rec = sensitivity._ReadsRecorded(analysis.resolve())
+    assert rec["login_variant"] == "monday" and rec.read == {"login_variant"}
+    rec.set_aside("approx_point")
+    assert rec.read == {"login_variant", "approx_point"}
+    rec.key()
+    assert rec.read == set(analysis.resolve())  # the whole set read: every choice recorded

@@ -90,6 +90,58 @@ def _spec_and_prediction(obs: pd.DataFrame, results: pd.DataFrame, ch, memo: dic
     return (*memo[key], memo.get(("specs", osig)) if ch["model_spec"] == "auto" else None)
 
 
+class _ReadsRecorded(analysis.Choices):
+    """``choices`` that record which choices a computation reads: ``read`` holds the ids read one
+    by one (``choices[id]``, ``set_aside``); reading the whole set (iterating, ``key``,
+    ``differing``, ``for_stage``, ``with_options``) records every id."""
+
+    def __init__(self, choices: analysis.Choices):
+        super().__init__(dict(choices), choices.declared)
+        self.read: set[str] = set()
+
+    def __getitem__(self, k: str) -> str:
+        self.read.add(k)
+        return super().__getitem__(k)
+
+    def _whole(self, method: str, *args, **kwargs):
+        self.read.update(self._c)
+        return getattr(super(), method)(*args, **kwargs)
+
+    def __iter__(self):
+        return self._whole("__iter__")
+
+    def key(self, ids=None) -> str:
+        return self._whole("key", ids)
+
+    def differing(self) -> list[tuple[str, str, str]]:
+        return self._whole("differing")
+
+    def for_stage(self, stage: str) -> str:
+        return self._whole("for_stage", stage)
+
+    def with_options(self, **opts: str) -> analysis.Choices:
+        return self._whole("with_options", **opts)
+
+
+def _observations(results: pd.DataFrame, sources_df: pd.DataFrame, ch, memo: dict) -> pd.DataFrame:
+    """``iops.observations(results, sources_df=..., choices=ch)``, computed once per set of options
+    of the choices it reads (``_ReadsRecorded``): most specifications of the grid differ only in
+    choices the observations never read (the estimate statistic, the boot pooling, τ², the model
+    specification), and 83 calls became 30 (about 2 s of the grid's CPU, measured). Given the same
+    tables and those same options, the observations are the same: the same reads, in the same
+    order, of the same values. ``memo``: as ``planning_under``'s (keyed by the two tables, which it
+    keeps alive so that their ids stay theirs). A copy is returned."""
+    entries = memo.setdefault(("observations", id(results), id(sources_df)), [results, sources_df])
+    for entry in entries[2:]:
+        read, obs = entry
+        if all(ch[k] == v for k, v in read):
+            return obs.copy()
+    recorded = _ReadsRecorded(ch)
+    obs = iops.observations(results, sources_df=sources_df, choices=recorded)
+    entries.append((tuple((k, recorded[k]) for k in sorted(recorded.read)), obs))
+    return obs.copy()
+
+
 def planning_under(
     results: pd.DataFrame,
     choices=None,
@@ -113,7 +165,7 @@ def planning_under(
     sources.required(sources_df, "sensitivity.planning_under")
     ch = iops.resolve_choices(choices)
     memo = {} if memo is None else memo
-    obs = iops.observations(results, sources_df=sources_df, choices=ch)
+    obs = _observations(results, sources_df, ch, memo)
     spec, model, pred, specs = _spec_and_prediction(obs, results, ch, memo)
     bkey = ("boot", ch["register_resolutions"], ch["boot_pooling"], ch["approx_point"])
     if bkey not in memo:
