@@ -167,3 +167,41 @@ def test_a_kept_file_is_read_only_under_its_key(tmp_path):
     for i in range(chapter_cache.KEEP + 2):
         chapter_cache.write("x", f"{i:02d}" + "0" * 62, [], tmp_path)
     assert len(list(tmp_path.glob("x-*.json"))) == chapter_cache.KEEP
+
+
+def test_charts_converted_in_the_background_give_the_report_drawn_in_line(shell, tmp_path, monkeypatch):
+    """render_all converts the charts not in the SVG cache in a thread while the chapters draw
+    (``charts.converting_in_background``), then puts each in its place: the outputs are those of
+    every chapter drawn in line, chart by chart, in the same order."""
+    from IPython.utils.capture import capture_output
+
+    from vdi_report.report import charts
+
+    monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path / "svg")  # nothing cached: every chart converts
+    added = []
+    add = charts.Pending.add
+    monkeypatch.setattr(charts.Pending, "add", lambda self, *a: added.append(a[0]) or add(self, *a))
+    with capture_output(display=True) as cap:
+        sections.render_all(context.Context(_defaults()), None)
+    background = _same([{"data": dict(o.data), "metadata": dict(o.metadata or {})} for o in cap.outputs])
+    assert len(added) >= 5, "the charts were not converted in the background"
+    assert not any(charts.Pending.TOKEN in str(o["data"]) for o in background)
+    in_line = _same([o for c in sections.CHAPTERS for o in sections.draw(c, context.Context(_defaults()))])
+    assert background == in_line
+
+
+def test_a_chart_that_fails_to_convert_fails_where_it_is_put_in(tmp_path, monkeypatch):
+    from vdi_report.report import charts
+
+    monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
+
+    def broken(_spec):
+        raise ValueError("vl-convert: bad spec")
+
+    monkeypatch.setattr(charts.vlc, "vegalite_to_svg", broken)
+    with charts.converting_in_background() as pending:
+        token = pending.add({"mark": "point"}, tmp_path / "x.svg", lambda svg: {"image/svg+xml": svg})
+        outputs = [{"data": token, "metadata": {}}]
+        with pytest.raises(ValueError, match="bad spec"):
+            pending.resolve(outputs)
+    assert not (tmp_path / "x.svg").exists()

@@ -7,6 +7,7 @@ under ``build/svg/`` by a hash of the spec (``chart_svg``): a report re-run for 
 parameter converts only the charts whose spec changed.
 """
 
+import contextlib
 import hashlib
 import html as html_lib
 import itertools
@@ -103,18 +104,64 @@ def on_kernel_start() -> None:
         t.start()
 
 
-def chart_svg(spec: dict) -> str:
-    """The static SVG of a Vega-Lite ``spec`` (vl-convert), cached under ``build/svg/``.
+class Pending:
+    """The charts whose SVG is being converted in a thread (``converting_in_background``): each
+    was displayed as a placeholder (``TOKEN`` and its number in every MIME type) that
+    ``resolve`` replaces by the chart's output once its SVG is there."""
 
-    The cache key is the SHA-256 of the spec (data included, keys sorted) and the vl-convert
-    version, so a changed chart or converter never reuses an old picture, and an unchanged one
-    (most charts when only a report parameter changes) skips the conversion. The bytes are those
-    vl-convert returns, so cached and fresh builds are identical.
-    """
+    TOKEN = "vdi-chart-pending:"
+
+    def __init__(self, pool):
+        self._pool, self._charts = pool, []
+
+    def add(self, spec: dict, path, finish) -> dict:
+        """Convert ``spec`` in the thread (stored under ``path`` as ``chart_svg`` does) and return
+        the placeholder to display; ``finish(svg)`` gives the chart's output data."""
+        token = f"{self.TOKEN}{len(self._charts)}"
+        self._charts.append((self._pool.submit(_convert, spec, path), finish))
+        return {"text/html": token, "image/svg+xml": token, "text/plain": token}
+
+    def resolve(self, outputs: list[dict]) -> list[dict]:
+        """``outputs`` (as ``sections.draw`` returns them) with each placeholder replaced by its
+        chart's output (waiting for its conversion; its error raised here)."""
+        out = []
+        for o in outputs:
+            token = o["data"].get("text/plain", "")
+            if isinstance(token, str) and token.startswith(self.TOKEN):
+                future, finish = self._charts[int(token[len(self.TOKEN) :])]
+                o = {**o, "data": finish(future.result())}
+            out.append(o)
+        return out
+
+
+_BACKGROUND: list[Pending] = []  # the Pending of converting_in_background, while it runs
+
+
+@contextlib.contextmanager
+def converting_in_background():
+    """Within the block, ``show`` converts a chart whose SVG is not cached in a thread of its own
+    (vl-convert releases the GIL while the chapters go on drawing: about 1 s of a clean report's
+    chapters, measured) and displays a placeholder; the caller captures the outputs
+    (``sections.draw``) and puts each chart in with ``Pending.resolve`` before showing them
+    (``sections.render_all``). Yields the ``Pending``; the thread is shut down at the end."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pending = Pending(ThreadPoolExecutor(max_workers=1, thread_name_prefix="vl-convert"))
+    _BACKGROUND.append(pending)
+    try:
+        yield pending
+    finally:
+        _BACKGROUND.remove(pending)
+        pending._pool.shutdown(wait=True)
+
+
+def _svg_path(spec: dict):
     key = hashlib.sha256(json.dumps(spec, sort_keys=True).encode("utf-8")).hexdigest()[:40]
-    path = SVG_CACHE_DIR / f"{key}-{vlc.__version__}.svg"
-    if path.is_file():
-        return path.read_bytes().decode("utf-8")  # as written: no newline translation
+    return SVG_CACHE_DIR / f"{key}-{vlc.__version__}.svg"
+
+
+def _convert(spec: dict, path) -> str:
+    """vl-convert's SVG of ``spec``, kept at ``path`` (the cache of ``chart_svg``)."""
     for t in _WARM_UP:  # one conversion at a time: the runtime started by on_kernel_start first
         t.join()
     svg = vlc.vegalite_to_svg(spec)
@@ -123,6 +170,20 @@ def chart_svg(spec: dict) -> str:
     except OSError:  # a read-only checkout still renders, only without the cache
         pass
     return svg
+
+
+def chart_svg(spec: dict) -> str:
+    """The static SVG of a Vega-Lite ``spec`` (vl-convert), cached under ``build/svg/``.
+
+    The cache key is the SHA-256 of the spec (data included, keys sorted) and the vl-convert
+    version, so a changed chart or converter never reuses an old picture, and an unchanged one
+    (most charts when only a report parameter changes) skips the conversion. The bytes are those
+    vl-convert returns, so cached and fresh builds are identical.
+    """
+    path = _svg_path(spec)
+    if path.is_file():
+        return path.read_bytes().decode("utf-8")  # as written: no newline translation
+    return _convert(spec, path)
 
 
 # What a chart's tooltip calls each field (with its unit): a reader sees "Boot rate (desktops per
@@ -200,23 +261,31 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     """
     spec = chart if isinstance(chart, dict) else chart.to_dict()
     div = f"vdi-chart-{key or next(_ids)}"
-    # The spec's description is the chart's text alternative: the HTML chart's aria-label (Vega
-    # sets it too once drawn) and the SVG's <title>, which becomes the PDF Figure's /Alt (publish.pdf).
-    desc = html_lib.escape(spec.get("description", ""), quote=True)
-    label = f' role="img" aria-label="{desc}"' if desc else ""
-    svg = chart_svg(spec)
-    # The box keeps the drawn chart's height (that of the same spec's SVG) until the chart is
-    # drawn: a chart drawn later (charts_start.js) then moves nothing below it, nor an address's
-    # #anchor out of view.
-    size = re.search(r'<svg\b[^>]*\bheight="([\d.]+)"', svg)
-    box = f' style="min-height: {float(size.group(1)):g}px"' if size else ""
-    html = (
-        f'<div id="{div}" class="vdi-chart"{label}{box}></div>\n<script type="{DEFERRED_TYPE}">'
-        f'vegaEmbed("#{div}", {json.dumps(titled_tooltips(spec))}, {{"actions": false, "renderer": "svg"}});</script>'
-    )
-    if desc:
-        svg = re.sub(r"(<svg\b[^>]*>)", lambda m: f"{m.group(1)}<title>{desc}</title>", svg, count=1)
-    display({"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}, raw=True)
+
+    def output(svg: str) -> dict:
+        # The spec's description is the chart's text alternative: the HTML chart's aria-label (Vega
+        # sets it too once drawn) and the SVG's <title>, which becomes the PDF Figure's /Alt (publish.pdf).
+        desc = html_lib.escape(spec.get("description", ""), quote=True)
+        label = f' role="img" aria-label="{desc}"' if desc else ""
+        # The box keeps the drawn chart's height (that of the same spec's SVG) until the chart is
+        # drawn: a chart drawn later (charts_start.js) then moves nothing below it, nor an address's
+        # #anchor out of view.
+        size = re.search(r'<svg\b[^>]*\bheight="([\d.]+)"', svg)
+        box = f' style="min-height: {float(size.group(1)):g}px"' if size else ""
+        html = (
+            f'<div id="{div}" class="vdi-chart"{label}{box}></div>\n<script type="{DEFERRED_TYPE}">'
+            f'vegaEmbed("#{div}", {json.dumps(titled_tooltips(spec))}, '
+            '{"actions": false, "renderer": "svg"});</script>'
+        )
+        if desc:
+            svg = re.sub(r"(<svg\b[^>]*>)", lambda m: f"{m.group(1)}<title>{desc}</title>", svg, count=1)
+        return {"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}
+
+    path = _svg_path(spec)
+    if _BACKGROUND and not path.is_file():  # converted in a thread; the caller puts it in (Pending.resolve)
+        display(_BACKGROUND[-1].add(spec, path, output), raw=True)
+    else:
+        display(output(chart_svg(spec)), raw=True)
 
 
 def log_ticks(lo: float, hi: float, nice: bool = True) -> list[float]:

@@ -52,21 +52,28 @@ def render_all(ctx, cache_dir=None) -> None:
 
     ``cache_dir`` (e.g. ``chapter_cache.CACHE_DIR``): a chapter or part that states its
     ``PARAMETERS`` is drawn once per key (``chapter_cache.key``) and its outputs replayed from
-    there; None: every part is drawn. The report is the same either way."""
+    there; None: every part is drawn. The report is the same either way.
+
+    Every part is drawn first, its outputs captured (``draw``), while the charts not in the SVG
+    cache are converted in a thread (``charts.converting_in_background``); then each part's
+    outputs, its charts put in, are kept (a part that states its parameters) and shown in order."""
     from IPython.display import publish_display_data
 
-    from .. import chapter_cache
+    from .. import chapter_cache, charts
 
     digest = None
-    for name, part, stated in (p for chapter in CHAPTERS for p in parts(chapter)):
-        if cache_dir is None or stated is None:
-            part(ctx)
-            continue
-        digest = digest or chapter_cache.inputs_digest()
-        k = chapter_cache.key(name, stated, ctx.params, digest)
-        outputs = chapter_cache.read(name, k, cache_dir)
-        if outputs is None:
-            outputs = draw(part, ctx)
-            chapter_cache.write(name, k, outputs, cache_dir)
-        for o in outputs:
-            publish_display_data(o["data"], o["metadata"])
+    drawn = []  # (name, key or None, outputs, replayed), in report order
+    with charts.converting_in_background() as pending:
+        for name, part, stated in (p for chapter in CHAPTERS for p in parts(chapter)):
+            k, outputs = None, None
+            if cache_dir is not None and stated is not None:
+                digest = digest or chapter_cache.inputs_digest()
+                k = chapter_cache.key(name, stated, ctx.params, digest)
+                outputs = chapter_cache.read(name, k, cache_dir)
+            drawn.append((name, k, outputs if outputs is not None else draw(part, ctx), outputs is not None))
+        for name, k, outputs, replayed in drawn:
+            outputs = outputs if replayed else pending.resolve(outputs)
+            if k is not None and not replayed:
+                chapter_cache.write(name, k, outputs, cache_dir)
+            for o in outputs:
+                publish_display_data(o["data"], o["metadata"])
