@@ -625,4 +625,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main(sys.argv[1:]))
+    files.end_process(main(sys.argv[1:]))

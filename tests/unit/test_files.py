@@ -172,3 +172,40 @@ def test_digest_changes_with_a_file_its_name_or_the_set(tmp_path, monkeypatch):
     b.rename(c)
     assert files.digest([a, c]) != base
     assert files.digest([a]) != files.digest([a, c])
+
+
+def test_a_step_ends_with_its_status_and_its_output_flushed(tmp_path):
+    """``files.end_process`` ends a ``python -m`` step at once (no interpreter teardown) with the
+    step's exit status, its printed lines and the files it wrote complete; an exception still
+    ends the process with its traceback."""
+    import subprocess
+    import sys
+
+    from vdi_report import config
+
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom vdi_report import files\n"
+        f"files.write_bytes(b'x' * 100000, Path({str(tmp_path / 'out.bin')!r}))\n"
+        "print('to stdout', end='')\nprint('to stderr', end='', file=sys.stderr)\nfiles.end_process(3)\n"
+        "print('never')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert (p.returncode, p.stdout, p.stderr) == (3, "to stdout", "to stderr")
+    assert (tmp_path / "out.bin").read_bytes() == b"x" * 100000
+    p = subprocess.run(
+        [sys.executable, "-c", "from vdi_report import files\nfiles.end_process(None)"], env=env, timeout=60
+    )
+    assert p.returncode == 0
+    p = subprocess.run(
+        [sys.executable, "-c", "from vdi_report import files\nfiles.end_process(1 / 0)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert p.returncode == 1 and "ZeroDivisionError" in p.stderr
+    steps = ("datapackage", "raw.validate", "models.scenario_stage", "execute", "stages", "files", "publish.bundle")
+    for module in (f"vdi_report.{s}" for s in steps):
+        main = (config.PROJ_ROOT / "src" / Path(*module.split("."))).with_suffix(".py").read_text(encoding="utf-8")
+        assert "end_process(main(" in main.split('if __name__ == "__main__"')[-1], module

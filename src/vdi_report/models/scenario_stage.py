@@ -172,4 +172,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main(sys.argv[1:]))
+    from ..files import end_process
+
+    end_process(main(sys.argv[1:]))

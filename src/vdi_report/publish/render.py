@@ -428,4 +428,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    files.end_process(main(sys.argv[1:]))

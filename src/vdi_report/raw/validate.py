@@ -300,4 +300,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from ..files import end_process
+
+    end_process(main())
