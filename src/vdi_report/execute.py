@@ -198,23 +198,14 @@ def preload_modules(source: Path) -> list[str]:
 # Run by the kernel as it starts (IPKernelApp.exec_lines), leaving no name behind: the
 # notebook's modules imported while this process is still importing papermill and preparing the
 # run. The notebook's own import lines then find them loaded; a module that fails to import here
-# fails there again, in its cell, with its error. Then each loaded module of the package that
-# defines ``on_kernel_start()`` has it called: work the notebook will need
-# that can start in a thread of its own now (the report's charts start vl-convert's JavaScript
-# runtime, about 0.6 s, while the kernel answers papermill and the first cells run); a hook that
-# fails is skipped (the notebook then meets the error where it uses that work).
-PRELOAD = """import importlib as _vdi_importlib, sys as _vdi_sys
+# fails there again, in its cell, with its error.
+PRELOAD = """import importlib as _vdi_importlib
 for _vdi_module in {modules!r}:
     try:
         _vdi_importlib.import_module(_vdi_module)
     except Exception:
         pass
-for _vdi_module in [m for n, m in list(_vdi_sys.modules.items()) if n.split(".")[0] == "vdi_report"]:
-    try:
-        getattr(_vdi_module, "on_kernel_start", lambda: None)()
-    except Exception:
-        pass
-del _vdi_importlib, _vdi_sys, _vdi_module
+del _vdi_importlib, _vdi_module
 """
 
 

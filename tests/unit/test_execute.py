@@ -230,26 +230,6 @@ def test_the_kernel_starts_with_the_notebooks_modules_loaded_and_no_name_left(tm
     assert nb["cells"][0]["execution_count"] == 1  # the preload is not a counted execution
 
 
-def test_the_preload_calls_each_loaded_modules_kernel_start_hook(monkeypatch):
-    """After its imports, the preload calls ``on_kernel_start()`` of every loaded module of the
-    package that defines it (the report's charts start vl-convert there); a hook that fails is
-    skipped; no name is left behind."""
-    import types
-
-    calls = []
-    ok, bad = types.ModuleType("vdi_report._probe_ok"), types.ModuleType("vdi_report._probe_bad")
-    ok.on_kernel_start = lambda: calls.append("ok")
-    bad.on_kernel_start = lambda: 1 / 0
-    other = types.ModuleType("elsewhere_probe")
-    other.on_kernel_start = lambda: calls.append("not ours")
-    for m in (ok, bad, other):
-        monkeypatch.setitem(sys.modules, m.__name__, m)
-    namespace: dict = {}
-    exec(execute.PRELOAD.format(modules=["json"]), namespace)
-    assert calls == ["ok"]
-    assert [n for n in namespace if n != "__builtins__"] == []
-
-
 def test_the_render_option_is_taken_out_of_papermills_arguments(tmp_path):
     args = ["-k", "vdi-report", "in.py", "out.ipynb", "-p", "desktops", "2000"]
     assert execute._render_option(["--render", "b/report", *args]) == (args, Path("b/report"))

@@ -13,7 +13,6 @@ import html as html_lib
 import itertools
 import json
 import re
-import threading
 
 import altair as alt
 import numpy as np
@@ -82,26 +81,13 @@ def vendor_scale(present=None) -> alt.Scale:
 SVG_CACHE_DIR = config.PROJ_ROOT / "build" / "svg"  # ``make clean`` removes build/
 
 
-_WARM_UP: list = []  # the thread of ``on_kernel_start``, while it runs
-
-
 def _warm_up() -> None:
+    """Start vl-convert's JavaScript runtime (its first conversion takes about 0.6 s, later ones
+    0.02 to 0.2 s, measured) with a one-point chart; an error is left to the real conversions."""
     try:
         vlc.vegalite_to_svg({"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}})
     except Exception:  # noqa: BLE001 - a real conversion meets the same error where it happens
         pass
-
-
-def on_kernel_start() -> None:
-    """Start vl-convert's JavaScript runtime in a thread of its own (its first conversion takes
-    about 0.6 s, later ones 0.02 to 0.2 s; vl-convert releases the GIL while it works, measured):
-    the report's kernel calls this as it starts (``execute.PRELOAD``), so a chart whose SVG is
-    not cached (a report parameter set to a new value) does not wait for it. ``chart_svg`` waits
-    for the thread before converting."""
-    if not _WARM_UP:
-        t = threading.Thread(target=_warm_up, name="vl-convert start", daemon=True)
-        _WARM_UP.append(t)
-        t.start()
 
 
 class Pending:
@@ -141,18 +127,22 @@ _BACKGROUND: list[Pending] = []  # the Pending of converting_in_background, whil
 def converting_in_background():
     """Within the block, ``show`` converts a chart whose SVG is not cached in a thread of its own
     (vl-convert releases the GIL while the chapters go on drawing: about 1 s of a clean report's
-    chapters, measured) and displays a placeholder; the caller captures the outputs
+    chapters, measured; its JavaScript runtime starts in that thread as the block begins, 0.6 s)
+    and displays a placeholder; the caller captures the outputs
     (``sections.draw``) and puts each chart in with ``Pending.resolve`` before showing them
     (``sections.render_all``). Yields the ``Pending``; the thread is shut down at the end."""
     from concurrent.futures import ThreadPoolExecutor
 
     pending = Pending(ThreadPoolExecutor(max_workers=1, thread_name_prefix="vl-convert"))
+    pending._pool.submit(_warm_up)  # the runtime starts while the first chapter draws
     _BACKGROUND.append(pending)
     try:
         yield pending
     finally:
         _BACKGROUND.remove(pending)
-        pending._pool.shutdown(wait=True)
+        # every chart has been put in (``resolve`` waited for it); the runtime's start may still run
+        # when no chart needed converting: it ends by itself, nobody waits for it
+        pending._pool.shutdown(wait=False)
 
 
 def _svg_path(spec: dict):
@@ -162,8 +152,6 @@ def _svg_path(spec: dict):
 
 def _convert(spec: dict, path) -> str:
     """vl-convert's SVG of ``spec``, kept at ``path`` (the cache of ``chart_svg``)."""
-    for t in _WARM_UP:  # one conversion at a time: the runtime started by on_kernel_start first
-        t.join()
     svg = vlc.vegalite_to_svg(spec)
     try:
         files.write_bytes(svg.encode("utf-8"), path)

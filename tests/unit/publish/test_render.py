@@ -94,18 +94,21 @@ def test_chart_svg_cache_returns_vl_convert_bytes_and_skips_the_conversion(tmp_p
     assert charts.chart_svg(spec) == fresh  # second call reads the cache
 
 
-def test_the_converter_started_with_the_kernel_gives_the_same_svg(tmp_path, monkeypatch):
-    """``charts.on_kernel_start`` (called as the report's kernel starts, execute.PRELOAD) starts
-    vl-convert in one thread, once; a chart converted after it waits for it and gets the bytes
-    of a plain conversion."""
+def test_the_background_converter_starts_the_runtime_first_and_gives_the_same_svg(tmp_path, monkeypatch):
+    """``charts.converting_in_background`` starts vl-convert's runtime in its thread as the block
+    begins (the chapters draw meanwhile); a chart shown in the block is a placeholder that
+    ``resolve`` replaces by the output of a plain conversion, stored in the SVG cache."""
     monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
-    monkeypatch.setattr(charts, "_WARM_UP", [])
+    started = []
+    warm = charts._warm_up
+    monkeypatch.setattr(charts, "_warm_up", lambda: started.append(1) or warm())
     spec = _chart([3, 1, 2]).to_dict()
-    charts.on_kernel_start()
-    charts.on_kernel_start()
-    assert len(charts._WARM_UP) == 1 and charts._WARM_UP[0].daemon
-    assert charts.chart_svg(spec) == charts.vlc.vegalite_to_svg(spec)
-    assert not charts._WARM_UP[0].is_alive()  # joined before the conversion
+    with charts.converting_in_background() as pending:
+        placeholder = pending.add(spec, charts._svg_path(spec), lambda svg: {"image/svg+xml": svg})
+        [out] = pending.resolve([{"data": placeholder, "metadata": {}}])
+    assert started == [1]
+    assert out["data"]["image/svg+xml"] == charts.vlc.vegalite_to_svg(spec) == charts.chart_svg(spec)
+    assert len(list(tmp_path.glob("*.svg"))) == 1
 
 
 def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
