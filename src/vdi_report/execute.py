@@ -23,7 +23,8 @@ echoed by Make only with ``VERBOSE=1``.
 
 ``--render OUT_BASE`` (the report's stage): the executed notebook is then rendered to
 OUT_BASE.html and OUT_BASE.pdf (``publish.render``) by this process, with Chromium opened and the
-renderer's modules imported while the kernel runs; OUTPUT is replaced only when both are written
+renderer's modules imported while the kernel runs the notebook (not while it starts: on 2 cores
+that slowed its start); OUTPUT is replaced only when both are written
 (a render that fails fails the stage, with its reason, and leaves OUTPUT as it was).
 """
 
@@ -237,12 +238,14 @@ def start_kernel(kernel_name: str, socket_dir: Path, modules: list[str]):
     return km
 
 
-def _register_engine(socket_dir: Path, km=None) -> None:
+def _register_engine(socket_dir: Path, km=None, on_kernel_ready=None) -> None:
     """Register papermill engine ``ENGINE``: nbclient as papermill runs it, with a kernel manager
     of ``_manager_class`` for the IPC transport whose socket files are ``socket_dir/kernel-N`` (a
     folder of this process: two stages side by side never pick the same name). ``km``: a kernel
     already started (``start_kernel``) that the notebook runs on; nbclient then owns it as it owns
-    the kernels it starts (it shuts it down at the end, or kills it when the run is stopped)."""
+    the kernels it starts (it shuts it down at the end, or kills it when the run is stopped).
+    ``on_kernel_ready``: called (keyword arguments only) when the kernel answers, before the first
+    cell (nbclient's ``on_notebook_start``); it must return at once."""
     from papermill.clientwrap import PapermillNotebookClient
     from papermill.engines import NBClientEngine, logger, papermill_engines
     from papermill.utils import merge_kwargs, remove_args
@@ -265,6 +268,8 @@ def _register_engine(socket_dir: Path, km=None) -> None:
             execution_timeout=None,
             **kwargs,
         ):
+            if on_kernel_ready is not None:
+                kwargs["on_notebook_start"] = on_kernel_ready
             if km is None:
                 return super().execute_managed_notebook(
                     nb_man,
@@ -445,6 +450,53 @@ def _open_printer():
         raise RenderError(str(exc)) from None
 
 
+class _PrinterOpening:
+    """Chromium and the renderer's modules, opened in a thread of this process once the kernel is
+    ready (``start``, nbclient's ``on_notebook_start`` hook): while the kernel starts, importing
+    its modules, this process's imports and Chromium's start took CPU from it on 2 cores (the
+    kernel's start is on the stage's critical path), whereas while the kernel runs the notebook
+    this process is idle. ``printer()`` waits for it and returns the ``publish.pdf.Printer``
+    (RenderError when there is no Chromium); ``close()`` closes it (also when it is still
+    opening, or never started)."""
+
+    def __init__(self):
+        import threading
+
+        self._lock = threading.Lock()
+        self._thread = None
+        self._printer = None
+        self._error: BaseException | None = None
+
+    def start(self, **_hook_arguments) -> None:
+        import threading
+
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._open, name="open-chromium", daemon=True)
+                self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            self._printer = _open_printer()
+        except BaseException as exc:  # noqa: BLE001 - raised again by printer()
+            self._error = exc
+
+    def printer(self):
+        self.start()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._printer
+
+    def close(self) -> None:
+        with self._lock:
+            thread = self._thread
+        if thread is not None:
+            thread.join()
+        if self._printer is not None:
+            self._printer.close()
+
+
 def _render(scratch: Path, base: Path, printer) -> list[Path]:
     """Render the executed notebook ``scratch`` to ``base``.html and ``base``.pdf on the open
     ``printer`` (``publish.render.render``); raises RenderError with the reason."""
@@ -460,21 +512,21 @@ def _run_papermill(
     argv: list[str], i_in: int, i_out: int, scratch: Path, socket_dir: Path, run: dict, render: bool = False
 ) -> None:
     """Start the kernel (when papermill is told which), import papermill meanwhile, convert the
-    input notebook and run papermill into ``scratch``. ``render``: Chromium is opened too, while
-    the kernel starts (``run["printer"]``). ``run`` receives ``km`` (the kernel's manager),
-    ``printer`` and ``converted`` (the converted copy) as soon as they exist, for the caller's
-    clean-up. Raises what papermill raises (PapermillExecutionError for a failed cell) and
-    RenderError when there is no Chromium."""
+    input notebook and run papermill into ``scratch``. ``render``: Chromium is opened too, once
+    the kernel is ready (``run["printer"]``, a ``_PrinterOpening``). ``run`` receives ``km`` (the
+    kernel's manager), ``printer`` and ``converted`` (the converted copy) as soon as they exist,
+    for the caller's clean-up. Raises what papermill raises (PapermillExecutionError for a failed
+    cell)."""
     source = Path(argv[i_in])
     kernel = _kernel_name(argv)
     if kernel and source.is_file():  # started first: papermill's import below runs meanwhile
         run["km"] = start_kernel(kernel, socket_dir, preload_modules(source))
-    if render:  # Chromium and the renderer's modules too, while the kernel starts and runs
-        run["printer"] = _open_printer()
+    if render:  # Chromium and the renderer's modules, opened once the kernel is ready (_PrinterOpening)
+        run["printer"] = _PrinterOpening()
     from papermill.cli import papermill
 
     logging.getLogger("papermill").addFilter(_DeclaredParameters())
-    _register_engine(socket_dir, run.get("km"))
+    _register_engine(socket_dir, run.get("km"), run["printer"].start if render else None)
     notebook_in = as_notebook(source, scratch.parent)
     if notebook_in != source:
         run["converted"] = notebook_in
@@ -553,7 +605,7 @@ def main(argv: list[str]) -> int:
     try:
         _run_papermill(argv, i_in, i_out, scratch, socket_dir, run, render=render_base is not None)
         if render_base is not None:  # before the notebook replaces OUTPUT: all or nothing
-            written = _render(scratch, render_base, run["printer"])
+            written = _render(scratch, render_base, run["printer"].printer())
             print("    wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in written))
     except _execution_error() as exc:
         put_back(rollback)

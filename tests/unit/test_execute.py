@@ -300,3 +300,34 @@ def test_a_failed_cell_keeps_the_notebook_with_its_error(tmp_path):
         assert any("before" in "".join(o.get("text", "")) for o in outputs)
     finally:
         kept.unlink(missing_ok=True)
+
+
+def test_chromium_opens_once_the_kernel_is_ready_and_its_error_reaches_the_render(monkeypatch):
+    """The report stage opens Chromium (``_PrinterOpening``) from nbclient's hook when the kernel
+    is ready, in a thread: started twice it opens once; ``printer()`` waits for it and raises its
+    error (no Chromium: RenderError); ``close()`` is safe whether it opened, failed or never started."""
+    opened = []
+
+    class FakePrinter:
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setattr(execute, "_open_printer", lambda: opened.append(1) or FakePrinter())
+    opening = execute._PrinterOpening()
+    opening.start(notebook=None)  # as nbclient's on_notebook_start calls it
+    opening.start(notebook=None)
+    printer = opening.printer()
+    opening.close()
+    assert opened == [1] and printer.closed
+
+    def no_chromium():
+        raise execute.RenderError("no Chromium")
+
+    monkeypatch.setattr(execute, "_open_printer", no_chromium)
+    failing = execute._PrinterOpening()
+    with pytest.raises(execute.RenderError, match="no Chromium"):
+        failing.printer()
+    failing.close()
+    execute._PrinterOpening().close()
