@@ -168,7 +168,11 @@ def chart_svg(spec: dict) -> str:
     (most charts when only a report parameter changes) skips the conversion. The bytes are those
     vl-convert returns, so cached and fresh builds are identical.
     """
-    path = _svg_path(spec)
+    return _svg_at(spec, _svg_path(spec))
+
+
+def _svg_at(spec: dict, path) -> str:
+    """``chart_svg`` of ``spec`` whose cache file is ``path`` (``_svg_path``)."""
     if path.is_file():
         return path.read_bytes().decode("utf-8")  # as written: no newline translation
     return _convert(spec, path)
@@ -273,7 +277,7 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
     if _BACKGROUND and not path.is_file():  # converted in a thread; the caller puts it in (Pending.resolve)
         display(_BACKGROUND[-1].add(spec, path, output), raw=True)
     else:
-        display(output(chart_svg(spec)), raw=True)
+        display(output(_svg_at(spec, path)), raw=True)  # the spec hashed once
 
 
 def log_ticks(lo: float, hi: float, nice: bool = True) -> list[float]:
