@@ -36,6 +36,7 @@ import re
 import shutil
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -460,16 +461,12 @@ class _PrinterOpening:
     opening, or never started)."""
 
     def __init__(self):
-        import threading
-
         self._lock = threading.Lock()
         self._thread = None
         self._printer = None
         self._error: BaseException | None = None
 
     def start(self, **_hook_arguments) -> None:
-        import threading
-
         with self._lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._open, name="open-chromium", daemon=True)

@@ -380,7 +380,7 @@ def test_the_grids_observations_are_computed_once_per_option_they_read(results, 
         pd.testing.assert_frame_equal(
             sensitivity._observations(results, sources_df, ch, memo), fresh, check_exact=True, obj=ch.key()
         )
-    computed = memo[("observations", id(results), id(sources_df))][2:]
+    _tables, computed = memo[("observations", id(results), id(sources_df))]
     assert len(computed) < len(sets)
     read = {k for r, _ in computed for k, _ in r}
     assert "login_variant" in read and "estimate_statistic" not in read and "model_spec" not in read

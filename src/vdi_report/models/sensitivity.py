@@ -131,14 +131,13 @@ def _observations(results: pd.DataFrame, sources_df: pd.DataFrame, ch, memo: dic
     tables and those same options, the observations are the same: the same reads, in the same
     order, of the same values. ``memo``: as ``planning_under``'s (keyed by the two tables, which it
     keeps alive so that their ids stay theirs). A copy is returned."""
-    entries = memo.setdefault(("observations", id(results), id(sources_df)), [results, sources_df])
-    for entry in entries[2:]:
-        read, obs = entry
+    _tables, computed = memo.setdefault(("observations", id(results), id(sources_df)), ((results, sources_df), []))
+    for read, obs in computed:
         if all(ch[k] == v for k, v in read):
             return obs.copy()
     recorded = _ReadsRecorded(ch)
     obs = iops.observations(results, sources_df=sources_df, choices=recorded)
-    entries.append((tuple((k, recorded[k]) for k in sorted(recorded.read)), obs))
+    computed.append((tuple((k, recorded[k]) for k in sorted(recorded.read)), obs))
     return obs.copy()
 
 
