@@ -27,11 +27,11 @@ Factors (issue 24, shared/FIELD.md):
 
 from __future__ import annotations
 
+import functools
 import weakref
 from pathlib import Path
 
 import pandas as pd
-import pandera.pandas as pa
 
 from .. import config
 
@@ -69,23 +69,30 @@ BASES = ("stated", "assumed")
 
 
 def _isin(values, what):
+    import pandera.pandas as pa
+
     return pa.Check.isin(list(values), error=f"unknown {what} (see data/raw/README.md, test_setup.csv)")
 
 
-SETUP_SCHEMA = pa.DataFrameSchema(
-    {
-        "source_id": pa.Column(str, pa.Check.str_matches(r"^[a-z0-9_]+$")),
-        "configuration": pa.Column(str),
-        "factor": pa.Column(str, _isin(FACTORS, "factor")),
-        "value": pa.Column(str, pa.Check.str_length(min_value=1)),
-        "basis": pa.Column(str, _isin(BASES, "basis")),
-        "text_file": pa.Column(str, pa.Check.str_length(min_value=1)),
-        "line": pa.Column(int, pa.Check.gt(0), coerce=True),
-        "quote": pa.Column(str, pa.Check.str_length(min_value=1)),
-        "note": pa.Column(str),
-    },
-    strict=True,
-)
+@functools.cache
+def setup_schema():
+    """The pandera schema of ``test_setup.csv`` (built on first use: pandera is slow to import)."""
+    import pandera.pandas as pa
+
+    return pa.DataFrameSchema(
+        {
+            "source_id": pa.Column(str, pa.Check.str_matches(r"^[a-z0-9_]+$")),
+            "configuration": pa.Column(str),
+            "factor": pa.Column(str, _isin(FACTORS, "factor")),
+            "value": pa.Column(str, pa.Check.str_length(min_value=1)),
+            "basis": pa.Column(str, _isin(BASES, "basis")),
+            "text_file": pa.Column(str, pa.Check.str_length(min_value=1)),
+            "line": pa.Column(int, pa.Check.gt(0), coerce=True),
+            "quote": pa.Column(str, pa.Check.str_length(min_value=1)),
+            "note": pa.Column(str),
+        },
+        strict=True,
+    )
 
 
 def load_test_setup(path: Path = SETUP_FILE, raw_dir: Path | None = None) -> pd.DataFrame:
@@ -100,7 +107,7 @@ def load_test_setup(path: Path = SETUP_FILE, raw_dir: Path | None = None) -> pd.
     path = Path(path)
     if not path.is_file():
         return pd.DataFrame({c: pd.Series(dtype=int if c == "line" else str) for c in SETUP_COLUMNS})
-    df = sources.validate(sources.read_csv_text(path), SETUP_SCHEMA, path)
+    df = sources.validate(sources.read_csv_text(path), setup_schema(), path)
     srcs = sources.load_sources(Path(raw_dir) if raw_dir else path.parent).set_index("source_id")
     confs = set(config.CONFIGURATIONS)
     problems = []

@@ -293,7 +293,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.stamp:
         a.stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = a.stamp.with_name(f".{a.stamp.name}.{os.getpid()}")
-        tmp.write_text("raw inputs valid\n", encoding="utf-8")
+        from ..config import RAW_DIR
+        from .sources import validated_line
+
+        raw = Path(a.raw_dir or RAW_DIR)  # the line lets later steps read sources.csv unvalidated
+        tmp.write_text(f"raw inputs valid\n{validated_line((raw / 'sources.csv').read_bytes())}\n", encoding="utf-8")
         os.replace(tmp, a.stamp)
     print("inputs valid")
     return 0

@@ -81,43 +81,54 @@ def vendor_scale(present=None) -> alt.Scale:
 SVG_CACHE_DIR = config.PROJ_ROOT / "build" / "svg"  # ``make clean`` removes build/
 
 
-def _warm_up() -> None:
-    """Start vl-convert's JavaScript runtime (its first conversion takes about 0.6 s, later ones
-    0.02 to 0.2 s, measured) with a one-point chart; an error is left to the real conversions."""
-    try:
-        vlc.vegalite_to_svg({"data": {"values": [{"x": 0}]}, "mark": "point", "encoding": {"x": {"field": "x"}}})
-    except Exception:  # noqa: BLE001 - a real conversion meets the same error where it happens
-        pass
-
-
 class Pending:
-    """The charts whose SVG is being converted in a thread (``converting_in_background``): each
-    was displayed as a placeholder (``TOKEN`` and its number in every MIME type) that
-    ``resolve`` replaces by the chart's output once its SVG is there."""
+    """The charts whose SVG is being converted in the converter process
+    (``converting_in_background``): each was displayed as a placeholder (``TOKEN`` and its number
+    in every MIME type) that ``resolve`` replaces by the chart's output once its SVG is there."""
 
     TOKEN = "vdi-chart-pending:"
 
-    def __init__(self, pool):
-        self._pool, self._charts = pool, []
+    def __init__(self):
+        self._pool, self._charts = None, []
 
     def add(self, spec: dict, path, finish) -> dict:
-        """Convert ``spec`` in the thread (stored under ``path`` as ``chart_svg`` does) and return
-        the placeholder to display; ``finish(svg)`` gives the chart's output data."""
+        """Convert ``spec`` in the converter process (started by the first chart; the SVG is stored
+        under ``path`` as ``chart_svg`` does, when ``resolve`` receives it) and return the
+        placeholder to display; ``finish(svg)`` gives the chart's output data."""
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            from . import svg_convert
+
+            # spawned, not forked: a fork of this process (its threads, and vl-convert's runtime
+            # when it already converted here) could hang; the spawned one imports svg_convert only
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._to_svg = svg_convert.to_svg
         token = f"{self.TOKEN}{len(self._charts)}"
-        self._charts.append((self._pool.submit(_convert, spec, path), finish))
+        self._charts.append((self._pool.submit(self._to_svg, spec), path, finish))
         return {"text/html": token, "image/svg+xml": token, "text/plain": token}
 
     def resolve(self, outputs: list[dict]) -> list[dict]:
         """``outputs`` (as ``sections.draw`` returns them) with each placeholder replaced by its
-        chart's output (waiting for its conversion; its error raised here)."""
+        chart's output (waiting for its conversion; its error, e.g. vl-convert's ValueError,
+        raised here)."""
         out = []
         for o in outputs:
             token = o["data"].get("text/plain", "")
             if isinstance(token, str) and token.startswith(self.TOKEN):
-                future, finish = self._charts[int(token[len(self.TOKEN) :])]
-                o = {**o, "data": finish(future.result())}
+                future, path, finish = self._charts[int(token[len(self.TOKEN) :])]
+                svg = future.result()
+                _store(svg, path)
+                o = {**o, "data": finish(svg)}
             out.append(o)
         return out
+
+    def close(self) -> None:
+        """Stop the converter process (after the conversion it is doing, if any); idempotent."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
 
 _BACKGROUND: list[Pending] = []  # the Pending of converting_in_background, while it runs
@@ -125,24 +136,19 @@ _BACKGROUND: list[Pending] = []  # the Pending of converting_in_background, whil
 
 @contextlib.contextmanager
 def converting_in_background():
-    """Within the block, ``show`` converts a chart whose SVG is not cached in a thread of its own
-    (vl-convert releases the GIL while the chapters go on drawing: about 1 s of a clean report's
-    chapters, measured; its JavaScript runtime starts in that thread as the block begins, 0.6 s)
-    and displays a placeholder; the caller captures the outputs
+    """Within the block, ``show`` displays a placeholder for a chart whose SVG is not cached and
+    converts it in a process of its own (``svg_convert``, started by the first such chart):
+    vl-convert holds the GIL while it converts, so a thread would stop the chapters drawing
+    meanwhile (its runtime's start alone, 0.7 s). The caller captures the outputs
     (``sections.draw``) and puts each chart in with ``Pending.resolve`` before showing them
-    (``sections.render_all``). Yields the ``Pending``; the thread is shut down at the end."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    pending = Pending(ThreadPoolExecutor(max_workers=1, thread_name_prefix="vl-convert"))
-    pending._pool.submit(_warm_up)  # the runtime starts while the first chapter draws
+    (``sections.render_all``). Yields the ``Pending``; its process is stopped at the end."""
+    pending = Pending()
     _BACKGROUND.append(pending)
     try:
         yield pending
     finally:
         _BACKGROUND.remove(pending)
-        # every chart has been put in (``resolve`` waited for it); the runtime's start may still run
-        # when no chart needed converting: it ends by itself, nobody waits for it
-        pending._pool.shutdown(wait=False)
+        pending.close()
 
 
 def _svg_path(spec: dict):
@@ -150,13 +156,19 @@ def _svg_path(spec: dict):
     return SVG_CACHE_DIR / f"{key}-{vlc.__version__}.svg"
 
 
+def _store(svg: str, path) -> None:
+    """Keep ``svg`` at ``path`` (the cache of ``chart_svg``); a read-only checkout still renders,
+    only without the cache."""
+    try:
+        files.write_bytes(svg.encode("utf-8"), path)
+    except OSError:
+        pass
+
+
 def _convert(spec: dict, path) -> str:
     """vl-convert's SVG of ``spec``, kept at ``path`` (the cache of ``chart_svg``)."""
     svg = vlc.vegalite_to_svg(spec)
-    try:
-        files.write_bytes(svg.encode("utf-8"), path)
-    except OSError:  # a read-only checkout still renders, only without the cache
-        pass
+    _store(svg, path)
     return svg
 
 
@@ -274,7 +286,7 @@ def show(chart: alt.TopLevelMixin | dict, key: str | None = None) -> None:
         return {"text/html": html, "image/svg+xml": svg, "text/plain": f"<chart {div}>"}
 
     path = _svg_path(spec)
-    if _BACKGROUND and not path.is_file():  # converted in a thread; the caller puts it in (Pending.resolve)
+    if _BACKGROUND and not path.is_file():  # converted in a process; the caller puts it in (Pending.resolve)
         display(_BACKGROUND[-1].add(spec, path, output), raw=True)
     else:
         display(output(_svg_at(spec, path)), raw=True)  # the spec hashed once

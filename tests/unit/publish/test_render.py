@@ -2,6 +2,8 @@
 notebook's stage (Chromium prints while the HTML is made), chart SVGs come from a cache keyed by the Vega-Lite
 spec, and a missing notebook, a missing Chromium or one that cannot print get a one-line error."""
 
+import os
+
 import altair as alt
 import pandas as pd
 import pytest
@@ -94,21 +96,24 @@ def test_chart_svg_cache_returns_vl_convert_bytes_and_skips_the_conversion(tmp_p
     assert charts.chart_svg(spec) == fresh  # second call reads the cache
 
 
-def test_the_background_converter_starts_the_runtime_first_and_gives_the_same_svg(tmp_path, monkeypatch):
-    """``charts.converting_in_background`` starts vl-convert's runtime in its thread as the block
-    begins (the chapters draw meanwhile); a chart shown in the block is a placeholder that
-    ``resolve`` replaces by the output of a plain conversion, stored in the SVG cache."""
+def test_the_background_converter_is_a_process_started_by_the_first_chart_and_gives_the_same_svg(
+    tmp_path, monkeypatch
+):
+    """``charts.converting_in_background`` starts no converter until a chart needs one; the first
+    chart starts a process of its own (vl-convert holds the GIL, a thread would stop the chapters),
+    whose placeholder ``resolve`` replaces by the output of a plain conversion, stored in the SVG
+    cache; the process is stopped when the block ends."""
     monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
-    started = []
-    warm = charts._warm_up
-    monkeypatch.setattr(charts, "_warm_up", lambda: started.append(1) or warm())
     spec = _chart([3, 1, 2]).to_dict()
     with charts.converting_in_background() as pending:
+        assert pending._pool is None  # nothing to convert yet: no process
         placeholder = pending.add(spec, charts._svg_path(spec), lambda svg: {"image/svg+xml": svg})
+        workers = list(pending._pool._processes.values())
+        assert [w.pid != os.getpid() for w in workers] == [True]
         [out] = pending.resolve([{"data": placeholder, "metadata": {}}])
-    assert started == [1]
     assert out["data"]["image/svg+xml"] == charts.vlc.vegalite_to_svg(spec) == charts.chart_svg(spec)
     assert len(list(tmp_path.glob("*.svg"))) == 1
+    assert pending._pool is None and not workers[0].is_alive()
 
 
 def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):

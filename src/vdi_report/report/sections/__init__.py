@@ -55,7 +55,7 @@ def render_all(ctx, cache_dir=None) -> None:
     there; None: every part is drawn. The report is the same either way.
 
     Every part is drawn first, its outputs captured (``draw``), while the charts not in the SVG
-    cache are converted in a thread (``charts.converting_in_background``); then each part's
+    cache are converted in a process of their own (``charts.converting_in_background``); then each part's
     outputs, its charts put in, are kept (a part that states its parameters) and shown in order."""
     from IPython.display import publish_display_data
 
