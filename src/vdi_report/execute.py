@@ -209,6 +209,16 @@ for _vdi_module in {modules!r}:
         pass
 del _vdi_importlib, _vdi_module
 """
+# Run first by the report stage's kernel (``--render``), before ``PRELOAD``: the chart converter's
+# process (report/svg_convert.py) starts its JavaScript runtime (0.7 s) on the other core while
+# the kernel imports pandas and Altair, instead of when the chapters convert their first chart.
+RENDER_FIRST = """try:
+    from vdi_report.report import svg_convert as _vdi_svg
+    _vdi_svg.start()
+    del _vdi_svg
+except Exception:
+    pass
+"""
 
 
 def _kernel_name(argv: list[str]) -> str | None:
@@ -221,9 +231,10 @@ def _kernel_name(argv: list[str]) -> str | None:
     return None
 
 
-def start_kernel(kernel_name: str, socket_dir: Path, modules: list[str]):
+def start_kernel(kernel_name: str, socket_dir: Path, modules: list[str], first: str = ""):
     """Start the stage's kernel now (a manager of ``_manager_class``, over IPC in ``socket_dir``)
-    with ``modules`` imported as it starts (``PRELOAD``), and return its manager: papermill runs
+    with ``modules`` imported as it starts (``PRELOAD``; the code ``first`` run before them), and
+    return its manager: papermill runs
     the notebook on it (``_register_engine``) and nbclient shuts it down as it would its own. The
     kernel starts while this process imports papermill and prepares the run (0.5 to 0.7 s): a
     notebook stage no longer waits for that, then for the kernel, then for its imports, one
@@ -233,8 +244,8 @@ def start_kernel(kernel_name: str, socket_dir: Path, modules: list[str]):
 
     km = _manager_class()(kernel_name=kernel_name, config=_kernel_config(socket_dir))
     args = ["--HistoryManager.hist_file=:memory:"]
-    if modules:
-        args.append("--IPKernelApp.exec_lines=" + PRELOAD.format(modules=modules))
+    if modules or first:
+        args.append("--IPKernelApp.exec_lines=" + first + PRELOAD.format(modules=modules))
     run_sync(km.start_kernel)(extra_arguments=args)
     return km
 
@@ -517,7 +528,7 @@ def _run_papermill(
     source = Path(argv[i_in])
     kernel = _kernel_name(argv)
     if kernel and source.is_file():  # started first: papermill's import below runs meanwhile
-        run["km"] = start_kernel(kernel, socket_dir, preload_modules(source))
+        run["km"] = start_kernel(kernel, socket_dir, preload_modules(source), RENDER_FIRST if render else "")
     if render:  # Chromium and the renderer's modules, opened once the kernel is ready (_PrinterOpening)
         run["printer"] = _PrinterOpening()
     from papermill.cli import papermill

@@ -343,6 +343,8 @@ def to_html(nb: nbformat.NotebookNode, for_pdf: bool = False) -> str:
 
 # the contents' pages of the last PDF print (a build cache; ``pdf_bytes``)
 PAGES_CACHE = config.PROJ_ROOT / "build" / "contents-pages.json"
+# the pages' content as the last PDF's finishing rewrote it (a build cache; ``pdf._artifacts``)
+CONTENT_CACHE = config.PROJ_ROOT / "build" / "pdf-content"
 
 
 def pdf_bytes(doc: str | BeautifulSoup, printer=None) -> bytes:
@@ -352,12 +354,13 @@ def pdf_bytes(doc: str | BeautifulSoup, printer=None) -> bytes:
     WeasyPrint laid the PDF out until 0.2.x: about 31 s for the 72 pages against about 10 s
     now (``publish.pdf``). The contents' pages of the last print are kept in
     ``build/contents-pages.json`` (``PAGES_CACHE``), so a rebuild whose chapters did not move
-    prints once. ``printer``: a ``pdf.Printer`` already opened (``render`` opens it before
+    prints once, and the pages' finished content in ``build/pdf-content/`` (``CONTENT_CACHE``).
+    ``printer``: a ``pdf.Printer`` already opened (``render`` opens it before
     making the print document, so that Chromium starts meanwhile), else the system Chromium.
     Raises SystemLibraryError without Chromium and ``pdf.PrintError`` when the print fails."""
     from . import pdf
 
-    return pdf.pdf_bytes(doc, printer or check_pdf_dependencies(), PAGES_CACHE)
+    return pdf.pdf_bytes(doc, printer or check_pdf_dependencies(), PAGES_CACHE, CONTENT_CACHE)
 
 
 def start_pdf(doc: BeautifulSoup, printer):
@@ -366,7 +369,7 @@ def start_pdf(doc: BeautifulSoup, printer):
     returns the PDF's bytes (``pdf.start_pdf``, with ``PAGES_CACHE``)."""
     from . import pdf
 
-    return pdf.start_pdf(doc, printer, PAGES_CACHE, last=True)
+    return pdf.start_pdf(doc, printer, PAGES_CACHE, last=True, content_cache=CONTENT_CACHE)
 
 
 FORMATS = ("html", "pdf")

@@ -92,21 +92,16 @@ class Pending:
         self._pool, self._charts = None, []
 
     def add(self, spec: dict, path, finish) -> dict:
-        """Convert ``spec`` in the converter process (started by the first chart; the SVG is stored
-        under ``path`` as ``chart_svg`` does, when ``resolve`` receives it) and return the
-        placeholder to display; ``finish(svg)`` gives the chart's output data."""
+        """Convert ``spec`` in the converter process (``svg_convert.take``: the one the report's
+        kernel started as it started, else a new one; the SVG is stored under ``path`` as
+        ``chart_svg`` does when ``resolve`` receives it) and return the placeholder to display;
+        ``finish(svg)`` gives the chart's output data."""
+        from . import svg_convert
+
         if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            from . import svg_convert
-
-            # spawned, not forked: a fork of this process (its threads, and vl-convert's runtime
-            # when it already converted here) could hang; the spawned one imports svg_convert only
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-            self._to_svg = svg_convert.to_svg
+            self._pool = svg_convert.take()
         token = f"{self.TOKEN}{len(self._charts)}"
-        self._charts.append((self._pool.submit(self._to_svg, spec), path, finish))
+        self._charts.append((self._pool.apply_async(svg_convert.to_svg, (spec,)), path, finish))
         return {"text/html": token, "image/svg+xml": token, "text/plain": token}
 
     def resolve(self, outputs: list[dict]) -> list[dict]:
@@ -118,16 +113,16 @@ class Pending:
             token = o["data"].get("text/plain", "")
             if isinstance(token, str) and token.startswith(self.TOKEN):
                 future, path, finish = self._charts[int(token[len(self.TOKEN) :])]
-                svg = future.result()
+                svg = future.get()
                 _store(svg, path)
                 o = {**o, "data": finish(svg)}
             out.append(o)
         return out
 
     def close(self) -> None:
-        """Stop the converter process (after the conversion it is doing, if any); idempotent."""
+        """Stop the converter process (at once: every chart put in has been received); idempotent."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool.terminate()
             self._pool = None
 
 
@@ -137,11 +132,11 @@ _BACKGROUND: list[Pending] = []  # the Pending of converting_in_background, whil
 @contextlib.contextmanager
 def converting_in_background():
     """Within the block, ``show`` displays a placeholder for a chart whose SVG is not cached and
-    converts it in a process of its own (``svg_convert``, started by the first such chart):
-    vl-convert holds the GIL while it converts, so a thread would stop the chapters drawing
-    meanwhile (its runtime's start alone, 0.7 s). The caller captures the outputs
-    (``sections.draw``) and puts each chart in with ``Pending.resolve`` before showing them
-    (``sections.render_all``). Yields the ``Pending``; its process is stopped at the end."""
+    converts it in a process of its own (``svg_convert``, from the first such chart on): vl-convert
+    holds the GIL while it converts, so a thread would stop the chapters drawing meanwhile (its
+    runtime's start alone, 0.7 s). The caller captures the outputs (``sections.draw``) and puts
+    each chart in with ``Pending.resolve`` before showing them (``sections.render_all``). Yields
+    the ``Pending``; its process is stopped at the end."""
     pending = Pending()
     _BACKGROUND.append(pending)
     try:

@@ -133,3 +133,27 @@ def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp
         for h in a["/Headers"]
     }
     assert headers and headers <= set(ids)
+
+
+@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+def test_the_finished_pages_cache_changes_no_byte_and_keeps_the_last_pdfs_pages(tmp_path, monkeypatch):
+    """``finish`` with a content cache gives the bytes it gives without; a second finish of the
+    same print rewrites no page (read back); a print of another page keeps only its own pages."""
+    from vdi_report.publish import pdf
+
+    chromium, cache = render.chromium_path(), tmp_path / "content"
+    with pdf.Printer(chromium) as printer:
+        raw, _ = printer.print(SMALL, [], None)
+        other, _ = printer.print(SMALL.replace("one point", "one other point"), [], None)
+    facts = pdf.print_facts(pdf.prepare(pdf.BeautifulSoup(SMALL, "html.parser")))
+    plain = pdf.finish(raw, facts)
+    assert pdf.finish(raw, facts, cache) == plain
+    assert len(list(cache.iterdir())) == 2  # one per page
+    rewrites = []
+    real = pdf._instructions
+    monkeypatch.setattr(pdf, "_instructions", lambda *a: rewrites.append(1) or real(*a))
+    assert pdf.finish(raw, facts, cache) == plain and rewrites == []
+    kept = set(cache.iterdir())
+    pdf.finish(other, facts, cache)
+    assert rewrites == [1]  # the page with the list changed, the table's page did not
+    assert len(list(cache.iterdir())) == 2 and len(kept & set(cache.iterdir())) == 1

@@ -96,22 +96,48 @@ def test_chart_svg_cache_returns_vl_convert_bytes_and_skips_the_conversion(tmp_p
     assert charts.chart_svg(spec) == fresh  # second call reads the cache
 
 
-def test_the_background_converter_is_a_process_started_by_the_first_chart_and_gives_the_same_svg(tmp_path, monkeypatch):
+def test_the_background_converter_is_a_process_started_by_the_first_chart_and_gives_the_same_svg(
+    tmp_path, monkeypatch
+):
     """``charts.converting_in_background`` starts no converter until a chart needs one; the first
-    chart starts a process of its own (vl-convert holds the GIL, a thread would stop the chapters),
+    chart takes a process of its own (vl-convert holds the GIL, a thread would stop the chapters),
     whose placeholder ``resolve`` replaces by the output of a plain conversion, stored in the SVG
     cache; the process is stopped when the block ends."""
+    import multiprocessing
+
     monkeypatch.setattr(charts, "SVG_CACHE_DIR", tmp_path)
     spec = _chart([3, 1, 2]).to_dict()
+    before = set(multiprocessing.active_children())
     with charts.converting_in_background() as pending:
-        assert pending._pool is None  # nothing to convert yet: no process
+        assert pending._pool is None and set(multiprocessing.active_children()) == before  # nothing to convert yet
         placeholder = pending.add(spec, charts._svg_path(spec), lambda svg: {"image/svg+xml": svg})
-        workers = list(pending._pool._processes.values())
-        assert [w.pid != os.getpid() for w in workers] == [True]
+        workers = set(multiprocessing.active_children()) - before
+        assert len(workers) == 1 and all(w.pid != os.getpid() for w in workers)
         [out] = pending.resolve([{"data": placeholder, "metadata": {}}])
     assert out["data"]["image/svg+xml"] == charts.vlc.vegalite_to_svg(spec) == charts.chart_svg(spec)
     assert len(list(tmp_path.glob("*.svg"))) == 1
-    assert pending._pool is None and not workers[0].is_alive()
+    assert pending._pool is None and not any(w.is_alive() for w in workers)
+
+
+def test_the_converter_started_ahead_is_the_one_the_charts_take():
+    """``svg_convert.start`` (the report kernel runs it as it starts, ``execute.RENDER_FIRST``)
+    makes the converter the next ``take`` returns; without it ``take`` makes a new one."""
+    from vdi_report import execute
+    from vdi_report.report import svg_convert
+
+    assert "svg_convert" in execute.RENDER_FIRST and "start()" in execute.RENDER_FIRST
+    svg_convert.start()
+    started = svg_convert._STARTED[0]
+    svg_convert.start()  # a second call: the same one
+    taken = svg_convert.take()
+    try:
+        assert taken is started and svg_convert._STARTED == []
+        assert taken.apply_async(svg_convert.to_svg, ({"mark": "point"},)).get(timeout=60).startswith("<svg")
+    finally:
+        taken.terminate()
+    fresh = svg_convert.take()
+    fresh.terminate()
+    assert fresh is not started
 
 
 def test_chart_svg_cache_misses_when_the_data_change(tmp_path, monkeypatch):
