@@ -96,9 +96,7 @@ def test_chart_svg_cache_returns_vl_convert_bytes_and_skips_the_conversion(tmp_p
     assert charts.chart_svg(spec) == fresh  # second call reads the cache
 
 
-def test_the_background_converter_is_a_process_started_by_the_first_chart_and_gives_the_same_svg(
-    tmp_path, monkeypatch
-):
+def test_the_converter_is_a_process_taken_by_the_first_chart_giving_the_same_svg(tmp_path, monkeypatch):
     """``charts.converting_in_background`` starts no converter until a chart needs one; the first
     chart takes a process of its own (vl-convert holds the GIL, a thread would stop the chapters),
     whose placeholder ``resolve`` replaces by the output of a plain conversion, stored in the SVG
