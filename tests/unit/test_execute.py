@@ -240,9 +240,9 @@ def test_the_render_option_is_taken_out_of_papermills_arguments(tmp_path):
             execute._render_option([*args[:2], *bad])
 
 
-def _run_render(tmp_path: Path, html: str) -> subprocess.CompletedProcess:
-    """``execute --render tmp/out/probe`` on a one-cell notebook that shows ``html``."""
-    code = f"from IPython.display import HTML, Markdown, display\ndisplay(Markdown('# Small'), HTML({html!r}))"
+def _run_render(tmp_path: Path, html: str, probe: str = "") -> subprocess.CompletedProcess:
+    """``execute --render tmp/out/probe`` on a one-cell notebook that runs ``probe``, then shows ``html``."""
+    code = f"{probe}\nfrom IPython.display import HTML, Markdown, display\ndisplay(Markdown('# Small'), HTML({html!r}))"
     _notebook(tmp_path / "probe.ipynb", code)
     return subprocess.run(
         [sys.executable, "-m", "vdi_report.execute", "--render", str(tmp_path / "out" / "probe"), "-k", "vdi-report"]
@@ -258,14 +258,18 @@ def _run_render(tmp_path: Path, html: str) -> subprocess.CompletedProcess:
 
 def test_render_writes_the_html_and_the_pdf_of_the_executed_notebook(tmp_path):
     """``--render OUT_BASE``: the notebook runs, then OUT_BASE.html and OUT_BASE.pdf are made from
-    it in the same process (the report stage); all three files are there."""
-    proc = _run_render(tmp_path, "<p>Rendered here.</p>")
+    it in the same process (the report stage); all three files are there. The kernel started the
+    chart converter as it started (``execute.RENDER_FIRST``): the notebook finds it ready."""
+    probe = "from vdi_report.report import svg_convert\nprint('converters started:', len(svg_convert._STARTED))"
+    proc = _run_render(tmp_path, "<p>Rendered here.</p>", probe)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = tmp_path / "out"
     assert (out / "probe.ipynb").exists()
     assert "Rendered here." in (out / "probe.html").read_text(encoding="utf-8")
     assert (out / "probe.pdf").read_bytes().startswith(b"%PDF-")
     assert "wrote " in proc.stdout and "probe.pdf" in proc.stdout
+    outputs = json.loads((out / "probe.ipynb").read_text())["cells"][0]["outputs"]
+    assert "converters started: 1" in "".join("".join(o.get("text", "")) for o in outputs)
 
 
 def test_a_notebook_that_cannot_be_rendered_leaves_its_output_as_it_was(tmp_path):

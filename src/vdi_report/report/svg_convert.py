@@ -30,13 +30,25 @@ def _warm_up() -> None:
         pass
 
 
+def _quiet() -> None:
+    """The converter process's set-up: Ctrl-C is its parent's to handle (the process ends with
+    it), and it prints nothing (a conversion's error reaches the caller of ``get``; a parent gone
+    mid-conversion, e.g. a stage stopped, would otherwise leave a traceback on the terminal)."""
+    import os
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's stderr until it ends
+
+
 def converter():
     """A new converter: a ``multiprocessing`` pool of one process, spawned (not forked: a fork
     of a process with threads, or of one whose vl-convert runtime already started, could hang),
     its runtime starting at once. Use ``apply_async(to_svg, (spec,))``; ``terminate()`` it."""
     import multiprocessing
 
-    pool = multiprocessing.get_context("spawn").Pool(1)
+    pool = multiprocessing.get_context("spawn").Pool(1, initializer=_quiet)
     pool.apply_async(_warm_up)
     return pool
 
