@@ -9,7 +9,7 @@ of all files at once:
   whose structure is wrong is reported by that alone, and the checks below wait for it;
 * ``data/raw/vocabulary.csv``: known fields, integer order, no value listed twice in a field;
 * ``data/raw/metrics.csv``: one row per metric, a known unit, ``min``/``max`` numbers;
-* ``data/raw/sources.csv``: the schema of ``sources.SOURCES_SCHEMA``; ``published`` a real
+* ``data/raw/sources.csv``: the schema of ``sources.sources_schema()``; ``published`` a real
   ``YYYY`` or ``YYYY-MM``;
 * ``data/raw/records/*.csv``: every file has its row in ``sources.csv`` (no orphan file) and
   every ``sources.csv`` row its file; each file validated as ``sources.load_records`` does

@@ -161,8 +161,11 @@ def _store(svg: str, path) -> None:
 
 
 def _convert(spec: dict, path) -> str:
-    """vl-convert's SVG of ``spec``, kept at ``path`` (the cache of ``chart_svg``)."""
-    svg = vlc.vegalite_to_svg(spec)
+    """vl-convert's SVG of ``spec`` (``svg_convert.to_svg``, here in this process), kept at
+    ``path`` (the cache of ``chart_svg``)."""
+    from .svg_convert import to_svg
+
+    svg = to_svg(spec)
     _store(svg, path)
     return svg
 
