@@ -323,9 +323,60 @@ def _artifacts(doc: pikepdf.Pdf, cache_dir: Path | None = None) -> None:
                 stale.unlink(missing_ok=True)
 
 
+@dataclass
+class StructTree:
+    """The structure tree walked once (``walk``): ``elements``, every structure element under the
+    root in document order (a pre-order walk); ``types``, each one's /S as text (e.g. ``/Table``);
+    ``sizes``, how many elements lie under each (its descendants are ``elements[i + 1 : i + 1 +
+    sizes[i]]``). Read by ``finish``'s steps instead of walking the tree again: reading /K and /S
+    of the 10,000 elements once took 0.06 s, where each step's own walk took 0.1-0.2 s (measured)."""
+
+    elements: list
+    types: list[str]
+    sizes: list[int]
+
+    def of_type(self, *types: str) -> list[int]:
+        """The indices of the elements whose /S is one of ``types`` (e.g. ``"/LI"``)."""
+        return [i for i, t in enumerate(self.types) if t in types]
+
+    def children(self, i: int, *types: str) -> list[int]:
+        """The indices of element ``i``'s own kids (elements) whose /S is one of ``types``."""
+        out, j, end = [], i + 1, i + 1 + self.sizes[i]
+        while j < end:
+            if self.types[j] in types:
+                out.append(j)
+            j += 1 + self.sizes[j]
+        return out
+
+    def descendants(self, i: int, *types: str) -> list[int]:
+        """The indices of the elements under element ``i`` whose /S is one of ``types``."""
+        return [j for j in range(i + 1, i + 1 + self.sizes[i]) if self.types[j] in types]
+
+
+def walk(doc: pikepdf.Pdf) -> StructTree:
+    """The ``StructTree`` of ``doc``'s structure tree (its /StructTreeRoot)."""
+    tree = StructTree([], [], [])
+
+    def visit(node) -> int:
+        start = len(tree.elements)
+        for k in _kids(node):
+            s = k.get("/S")
+            if s is None:  # a marked-content or object reference, not an element
+                continue
+            i = len(tree.elements)
+            tree.elements.append(k)
+            tree.types.append(str(s))
+            tree.sizes.append(0)
+            tree.sizes[i] = visit(k)
+        return len(tree.elements) - start
+
+    visit(doc.Root.StructTreeRoot)
+    return tree
+
+
 def _elements(doc: pikepdf.Pdf) -> list:
     """Every structure element under the structure tree root, in document order."""
-    return _descendants(doc.Root.StructTreeRoot)
+    return walk(doc).elements
 
 
 def _kids(node) -> list:
@@ -342,21 +393,21 @@ def _kids(node) -> list:
 _ARRAY, _DICTIONARY = pikepdf.ObjectType.array, pikepdf.ObjectType.dictionary
 
 
-def _role_map(doc: pikepdf.Pdf, elements: list) -> None:
+def _role_map(doc: pikepdf.Pdf, tree: StructTree) -> None:
     """A /RoleMap entry for each non-standard structure type the tree uses (ROLE_MAP, else Span)."""
-    used = {str(e.S)[1:] for e in elements} - STANDARD_TYPES
+    used = {t[1:] for t in tree.types} - STANDARD_TYPES
     if used:
         doc.Root.StructTreeRoot.RoleMap = pikepdf.Dictionary(
             {"/" + t: pikepdf.Name("/" + ROLE_MAP.get(t, "Span")) for t in sorted(used)}
         )
 
 
-def _list_bodies(doc: pikepdf.Pdf, elements: list) -> None:
+def _list_bodies(doc: pikepdf.Pdf, tree: StructTree) -> None:
     """Each ``LI``'s kids other than its ``Lbl`` move into a new ``LBody`` (PDF/UA: a list item
     is a label and a body). Marked content moved into the body gets the body as its parent in
     the parent tree."""
     parent_tree = _parent_tree(doc)
-    for li in (e for e in elements if e.S == "/LI"):
+    for li in (tree.elements[i] for i in tree.of_type("/LI")):
         kids = li.K if isinstance(li.K, pikepdf.Array) else pikepdf.Array([li.K])
         label = [k for k in kids if isinstance(k, pikepdf.Dictionary) and k.get("/S") == "/Lbl"]
         rest = [k for k in kids if not (isinstance(k, pikepdf.Dictionary) and k.get("/S") == "/Lbl")]
@@ -392,22 +443,24 @@ def table_cells(soup: BeautifulSoup) -> list[list[list[tuple[str, bool]]]]:
     ]
 
 
-def _empty_cells(doc: pikepdf.Pdf, elements: list, html_tables: list) -> None:
+def _empty_cells(doc: pikepdf.Pdf, tree: StructTree, html_tables: list) -> None:
     """Chromium leaves an empty table cell out of the structure tree (it holds no content), so a
     row with an empty cell has fewer cells than its table has columns (PDF/UA 7.5: the grid must
     close). Each row gets an empty ``TD`` (``TH``) where the print HTML's row has an empty cell
     (``html_tables``: ``table_cells`` of the print HTML). Tables and rows are matched in document
     order; a table whose rows or non-empty cells do not match the HTML's one for one is left as
     it is (the PDF/UA test then names it)."""
-    tables = [e for e in elements if e.S == "/Table"]
+    tables = tree.of_type("/Table")
     if len(tables) != len(html_tables):
         return
+    el = tree.elements
     for table, html_rows in zip(tables, html_tables, strict=True):
-        rows = [e for e in _descendants(table) if e.get("/S") == "/TR"]
+        rows = tree.descendants(table, "/TR")
         if len(rows) != len(html_rows):
             continue
-        for row, cells in zip(rows, html_rows, strict=True):
-            kids = [k for k in _kids(row) if k.get("/S") in ("/TD", "/TH")]
+        for r, cells in zip(rows, html_rows, strict=True):
+            row = el[r]
+            kids = [el[j] for j in tree.children(r, "/TD", "/TH")]
             full = [c for c in cells if c[1]]
             if len(kids) == len(cells) or len(kids) != len(full):
                 continue
@@ -422,15 +475,6 @@ def _empty_cells(doc: pikepdf.Pdf, elements: list, html_tables: list) -> None:
                     empty.A = pikepdf.Dictionary(O=pikepdf.Name.Table, Scope=pikepdf.Name.Column)
                 new.append(doc.make_indirect(empty))
             row.K = pikepdf.Array(new)
-
-
-def _descendants(node) -> list:
-    """The structure elements under ``node``, in document order."""
-    out = []
-    for k in _kids(node):
-        if "/S" in k:
-            out += [k, *_descendants(k)]
-    return out
 
 
 def _parent_tree(doc: pikepdf.Pdf) -> dict:
@@ -462,14 +506,14 @@ def link_anchors(soup: BeautifulSoup) -> list[str]:
     ]
 
 
-def _link_contents(doc: pikepdf.Pdf, elements: list, anchors: list[str], shared: dict[str, str]) -> None:
+def _link_contents(doc: pikepdf.Pdf, tree: StructTree, anchors: list[str], shared: dict[str, str]) -> None:
     """Each link annotation's /Contents is its link's text; the Print flag set (PDF/UA 7.18.1,
     7.18.5). Chromium tags each printed ``<a>`` as a ``Link`` element (in document order) that
     holds the link's annotations (one per line the link spans), so when the counts agree the
     k-th element's annotations get the k-th link's text (``anchors``: ``link_anchors``);
     otherwise a text all links to the same target share (``shared``: ``link_texts``), else the
     target's name."""
-    links = [e for e in elements if e.S == "/Link"]
+    links = [tree.elements[i] for i in tree.of_type("/Link")]
     by_annotation = {}
     if len(links) == len(anchors):
         for link, text in zip(links, anchors, strict=True):
@@ -526,27 +570,27 @@ def page_meta(soup: BeautifulSoup) -> dict[str, str]:
     }
 
 
-def _canonical_ids(doc: pikepdf.Pdf, elements: list) -> None:
+def _canonical_ids(doc: pikepdf.Pdf, tree: StructTree) -> None:
     """Structure element ids numbered in the order of the tree (``node00000001``, ...), in the
     elements' /ID, the table cells' /Headers and the root's /IDTree. Chromium names them by an
     internal counter of the page's nodes, which a frame the page happened to paint between its
     load and its print can advance: the same print document then gave two different PDFs (the
     same text, other ids), depending on how busy the machine was."""
-    named = [e for e in elements if "/ID" in e]
+    named = [e for e in tree.elements if "/ID" in e]
     if not named:
         return
     renamed: dict[str, pikepdf.String] = {}
     for e in named:
         e.ID = renamed.setdefault(str(e.ID), pikepdf.String(f"node{len(renamed) + 1:08d}"))
-    for e in elements:
+    for e in (tree.elements[i] for i in tree.of_type("/TD", "/TH")):  # /Headers: a table cell's attribute
         attrs = e.get("/A")
         for a in attrs if isinstance(attrs, pikepdf.Array) else [attrs] if attrs is not None else []:
             if isinstance(a, pikepdf.Dictionary) and "/Headers" in a:
                 a.Headers = pikepdf.Array([renamed.get(str(h), h) for h in a.Headers])
-    tree = pikepdf.NameTree.new(doc)
+    ids = pikepdf.NameTree.new(doc)
     for e in named:
-        tree[str(e.ID)] = e
-    doc.Root.StructTreeRoot.IDTree = tree.obj
+        ids[str(e.ID)] = e
+    doc.Root.StructTreeRoot.IDTree = ids.obj
 
 
 @dataclass(frozen=True)
@@ -572,13 +616,13 @@ def finish(pdf: bytes, soup: BeautifulSoup | PrintFacts, cache_dir: Path | None 
     ``cache_dir``: the pages' rewritten content kept between builds (``_artifacts``)."""
     facts = soup if isinstance(soup, PrintFacts) else print_facts(soup)
     with pikepdf.open(io.BytesIO(pdf)) as doc:
-        elements = _elements(doc)
+        tree = walk(doc)
         _artifacts(doc, cache_dir)
-        _role_map(doc, elements)
-        _list_bodies(doc, elements)
-        _empty_cells(doc, elements, facts.tables)
-        _canonical_ids(doc, elements)
-        _link_contents(doc, elements, facts.anchors, facts.shared)
+        _role_map(doc, tree)
+        _list_bodies(doc, tree)
+        _empty_cells(doc, tree, facts.tables)
+        _canonical_ids(doc, tree)
+        _link_contents(doc, tree, facts.anchors, facts.shared)
         _metadata(doc, facts.meta)
         out = io.BytesIO()
         doc.save(
