@@ -193,9 +193,10 @@ def planning_under(
     )
 
 
-# Functions of models.era that no analysis choice reaches (they read every modern document's
-# runs whatever the options): ``sensitivity`` computes each once per grid, not once per
-# specification. A name era no longer has is skipped.
+# Functions of models.era that read a few of the analysis choices (an ``EraChoices`` argument;
+# ``login_windows`` none): ``sensitivity`` computes each once per grid and set of options of the
+# fields it reads, not once per specification (``choice_independent_once``). A name era no
+# longer has is skipped.
 CHOICE_INDEPENDENT = ("_modern_runs", "login_windows", "modern_profile")
 # Pure functions of models.era that many specifications call with equal arguments built anew
 # (document figures, pooled cells, boot rows, the era's variance floors): within the grid each
@@ -208,26 +209,62 @@ def _arg_key(v):
     return ("id", id(v)) if isinstance(v, (pd.DataFrame, pd.Series, dict, list)) else ("value", v)
 
 
+class _FieldsRead:
+    """An ``era.EraChoices`` that records which of its fields a function reads (``read``), as
+    ``_ReadsRecorded`` does for ``raw.choices.Choices``."""
+
+    def __init__(self, opts):
+        self._opts, self.read = opts, set()
+
+    def __getattr__(self, name: str):
+        value = getattr(self._opts, name)
+        self.read.add(name)
+        return value
+
+
 @contextlib.contextmanager
 def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
     """Within the block, each function ``names`` of ``models.era`` runs once per set of arguments
-    (tables compared by identity, other arguments by value), and each of ``CONTENT_KEYED`` once
-    per argument content (a hash of the pickled arguments: equal tables built anew by another
-    specification hit; an argument that cannot be pickled calls the function). A copy of the
-    result is returned, so a caller changing it changes no other call's. The block ends with the
-    functions restored."""
+    (tables compared by identity, other arguments by value) and options of the ``EraChoices``
+    fields it reads (the ``choices`` argument, recorded by ``_FieldsRead`` on the first call: the
+    grid's 83 specifications pass 12 distinct ``EraChoices``, but 7 distinct sets of the options
+    ``_modern_runs`` reads and 4 of those ``modern_profile`` reads: 24 calls became 11, measured),
+    and each of ``CONTENT_KEYED`` once per argument content (a
+    hash of the pickled arguments: equal tables built anew by another specification hit; an
+    argument that cannot be pickled calls the function). A copy of the result is returned, so a
+    caller changing it changes no other call's. The block ends with the functions restored."""
+    import inspect
+
     from . import era
 
     memo: dict = {}
     saved = {n: getattr(era, n) for n in names if hasattr(era, n)}
 
     def once(name, func):
+        signature = inspect.signature(func)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            key = (name, tuple(map(_arg_key, args)), tuple(sorted((k, _arg_key(v)) for k, v in kwargs.items())))
-            if key not in memo:
-                memo[key] = (func(*args, **kwargs), args, kwargs)  # the arguments kept alive: ids stay theirs
-            out = memo[key][0]
+            bound = signature.bind(*args, **kwargs)
+            opts = bound.arguments.get("choices")
+            key = (name, tuple((k, _arg_key(v)) for k, v in bound.arguments.items() if k != "choices"))
+            computed = memo.setdefault(key, [])
+
+            def matches(read) -> bool:
+                if opts is None or read is None:
+                    return opts is None and read is None
+                return all(getattr(opts, f) == v for f, v in read)
+
+            hit = [out for read, out, _kept in computed if matches(read)]
+            if hit:
+                out = hit[0]
+            else:
+                recorder = None if opts is None else _FieldsRead(opts)
+                if recorder is not None:
+                    bound.arguments["choices"] = recorder
+                out = func(*bound.args, **bound.kwargs)
+                read = None if recorder is None else tuple((f, getattr(opts, f)) for f in sorted(recorder.read))
+                computed.append((read, out, (args, kwargs)))  # the arguments kept alive: ids stay theirs
             return out.copy() if hasattr(out, "copy") else out
 
         return wrapper

@@ -25,6 +25,29 @@ def test_choice_independent_parts_run_once_per_argument_set_and_are_restored(mon
     assert era.login_windows is windows  # restored
 
 
+def test_the_grid_memo_keys_choices_by_the_fields_a_function_reads(monkeypatch):
+    """A function given ``EraChoices`` is computed again only when a field it read differs: a
+    choice it never reads (boot_pooling) hits the memo, one it reads (probes) does not, and a
+    call without choices is its own entry."""
+    calls = []
+
+    def runs(results, sources_df, choices=None, variants=False):
+        calls.append((choices.probes if choices is not None else None, variants))
+        return pd.DataFrame({"probes": [choices.probes if choices is not None else "default"]})
+
+    monkeypatch.setattr(era, "_modern_runs", runs)
+    r, s = pd.DataFrame({"x": [1]}), pd.DataFrame({"y": [1]})
+    with sensitivity.choice_independent_once(("_modern_runs",)):
+        first = era._modern_runs(r, s, era.EraChoices())
+        same = era._modern_runs(r, s, choices=era.EraChoices(boot_pooling="highest"))  # not read: from the memo
+        other = era._modern_runs(r, s, era.EraChoices(probes="pooled"))  # read: computed
+        none = era._modern_runs(r, s)
+        flagged = era._modern_runs(r, s, era.EraChoices(), variants=True)  # another argument: computed
+    assert calls == [("separate", False), ("pooled", False), (None, False), ("separate", True)]
+    assert list(same["probes"]) == ["separate"] and list(other["probes"]) == ["pooled"]
+    assert list(none["probes"]) == ["default"] and first.equals(same) and not flagged.empty
+
+
 def test_the_grid_memo_covers_functions_era_still_has():
     for name in sensitivity.CHOICE_INDEPENDENT:
         assert callable(getattr(era, name, None)), f"models.era has no {name}: update CHOICE_INDEPENDENT"
