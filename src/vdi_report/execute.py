@@ -26,6 +26,12 @@ OUT_BASE.html and OUT_BASE.pdf (``publish.render``) by this process, with Chromi
 renderer's modules imported while the kernel runs the notebook (not while it starts: on 2 cores
 that slowed its start); OUTPUT is replaced only when both are written
 (a render that fails fails the stage, with its reason, and leaves OUTPUT as it was).
+
+``--wait-go`` (the report's stage, ``stages.Stage.while_starting``): the recipe pipes into this
+process the steps it runs first (the scenario, the data package), which print "go" once they
+have all succeeded; the kernel starts meanwhile and the notebook runs only after "go". When the
+input ends without it (a step failed, its message above), the notebook does not run: exit
+status 1, the stage's tables and OUTPUT as they were.
 """
 
 from __future__ import annotations
@@ -52,9 +58,31 @@ LEFT_AS_THEY_WERE = " and the stage's tables were left as they were."
 
 
 USAGE = (
-    "usage: python -m vdi_report.execute [--render OUT_BASE] [papermill options] "
+    "usage: python -m vdi_report.execute [--render OUT_BASE] [--wait-go] [papermill options] "
     "INPUT.py|INPUT.ipynb OUTPUT.ipynb [options]"
 )
+
+
+class NotStarted(RuntimeError):
+    """``--wait-go``: the steps before the notebook (a pipeline's first commands) ended without
+    saying "go": one of them failed, and the notebook does not run."""
+
+
+def _wait_go(argv: list[str]) -> tuple[list[str], bool]:
+    """``argv`` without ``--wait-go`` (``stages.WAIT_GO``), and whether it was there."""
+    from .stages import WAIT_GO
+
+    return [a for a in argv if a != WAIT_GO], WAIT_GO in argv
+
+
+def wait_go(stream=None) -> None:
+    """Read one line from ``stream`` (default: standard input), the end of the steps that the
+    stage's recipe runs while this process starts the kernel (``stages.Stage.while_starting``):
+    returns when it is "go"; raises NotStarted at the end of the input (a step failed: its own
+    message is above) or for any other line."""
+    line = (stream or sys.stdin).readline()
+    if line.strip() != "go":
+        raise NotStarted("the steps before it failed (their message is above)" if not line else f"read {line!r}")
 
 
 class RenderError(RuntimeError):
@@ -517,11 +545,19 @@ def _render(scratch: Path, base: Path, printer) -> list[Path]:
 
 
 def _run_papermill(
-    argv: list[str], i_in: int, i_out: int, scratch: Path, socket_dir: Path, run: dict, render: bool = False
+    argv: list[str],
+    i_in: int,
+    i_out: int,
+    scratch: Path,
+    socket_dir: Path,
+    run: dict,
+    render: bool = False,
+    go: bool = False,
 ) -> None:
     """Start the kernel (when papermill is told which), import papermill meanwhile, convert the
     input notebook and run papermill into ``scratch``. ``render``: Chromium is opened too, once
-    the kernel is ready (``run["printer"]``, a ``_PrinterOpening``). ``run`` receives ``km`` (the
+    the kernel is ready (``run["printer"]``, a ``_PrinterOpening``). ``go``: wait for "go" on
+    standard input before running (``wait_go``: raises NotStarted). ``run`` receives ``km`` (the
     kernel's manager), ``printer`` and ``converted`` (the converted copy) as soon as they exist,
     for the caller's clean-up. Raises what papermill raises (PapermillExecutionError for a failed
     cell)."""
@@ -539,6 +575,8 @@ def _run_papermill(
     if notebook_in != source:
         run["converted"] = notebook_in
     args = [*argv[:i_in], str(notebook_in), *argv[i_in + 1 : i_out], str(scratch), *argv[i_out + 1 :]]
+    if go:
+        wait_go()
     papermill.main(args=[*args, *PAPERMILL_OPTIONS], prog_name="papermill", standalone_mode=False)
 
 
@@ -594,6 +632,7 @@ def main(argv: list[str]) -> int:
         if signal.getsignal(sig) is not signal.SIG_IGN:  # a signal ignored by who started us stays ignored
             signal.signal(sig, _stop)
     argv, render_base = _render_option(argv)
+    argv, go = _wait_go(argv)
     argv = _absolute_file_parameters(argv)
     i_in, i_out = _paths(argv)
     out = Path(argv[i_out])
@@ -611,7 +650,7 @@ def main(argv: list[str]) -> int:
     socket_dir = Path(tempfile.mkdtemp(prefix="vdi-kernel-"))  # short: a Unix socket path has ~100 bytes
     run: dict = {}  # the kernel, Chromium and the converted notebook, for the clean-up
     try:
-        _run_papermill(argv, i_in, i_out, scratch, socket_dir, run, render=render_base is not None)
+        _run_papermill(argv, i_in, i_out, scratch, socket_dir, run, render=render_base is not None, go=go)
         if render_base is not None:  # before the notebook replaces OUTPUT: all or nothing
             written = _render(scratch, render_base, run["printer"].printer())
             print("    wrote " + " and ".join(f"{p} ({p.stat().st_size / 1e6:.1f} MB)" for p in written))
@@ -623,6 +662,10 @@ def main(argv: list[str]) -> int:
         scratch.unlink(missing_ok=True)
         put_back(rollback)
         print(f"\n{out.stem}: {exc}\n{out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
+        return 1
+    except NotStarted as exc:
+        put_back(rollback)
+        print(f"\n{notebook} not run: {exc}; {out}{LEFT_AS_THEY_WERE}", file=sys.stderr)
         return 1
     except BaseException as exc:
         scratch.unlink(missing_ok=True)

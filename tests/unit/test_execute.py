@@ -335,3 +335,44 @@ def test_chromium_opens_once_the_kernel_is_ready_and_its_error_reaches_the_rende
         failing.printer()
     failing.close()
     execute._PrinterOpening().close()
+
+
+def _run_waiting(tmp_path: Path, stdin: str) -> subprocess.CompletedProcess:
+    """``execute --wait-go`` on a one-cell notebook that leaves a marker file, given ``stdin``."""
+    marker = tmp_path / "ran"
+    _notebook(tmp_path / "probe.ipynb", f"open({str(marker)!r}, 'w').close()")
+    return subprocess.run(
+        [sys.executable, "-m", "vdi_report.execute", "-k", "vdi-report", "--log-level", "WARNING"]
+        + ["--no-progress-bar", "--wait-go", str(tmp_path / "probe.ipynb"), str(tmp_path / "out" / "probe.ipynb")],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(config.PROJ_ROOT / "src")},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_wait_go_runs_the_notebook_only_after_go(tmp_path):
+    """The report's recipe pipes its first steps (scenario, data package) into execute --wait-go:
+    "go" once they succeeded runs the notebook; the end of the input (a step failed) runs nothing,
+    exit status 1, with the reason, and no output notebook."""
+    failed = _run_waiting(tmp_path, "")
+    assert failed.returncode == 1, failed.stderr[-2000:]
+    assert "probe not run: the steps before it failed" in failed.stderr
+    assert not (tmp_path / "ran").exists() and not (tmp_path / "out" / "probe.ipynb").exists()
+    done = _run_waiting(tmp_path, "go\n")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "ran").exists() and (tmp_path / "out" / "probe.ipynb").exists()
+
+
+def test_wait_go_refuses_anything_but_go():
+    import io
+
+    execute.wait_go(io.StringIO("go\n"))
+    with pytest.raises(execute.NotStarted, match="the steps before it failed"):
+        execute.wait_go(io.StringIO(""))
+    with pytest.raises(execute.NotStarted, match="'stop"):
+        execute.wait_go(io.StringIO("stop\n"))
+    assert execute._wait_go(["a", "--wait-go", "b"]) == (["a", "b"], True)
+    assert execute._wait_go(["a"]) == (["a"], False)

@@ -286,3 +286,27 @@ b.txt: a.txt
     assert make() == ["a", "b"]
     (tmp_path / "a.txt").unlink()
     assert make() == ["a", "b"]  # a missing output re-runs its stage
+
+
+def test_the_report_recipe_runs_the_scenario_and_data_package_while_its_kernel_starts():
+    """The report's rule runs its ``while_starting`` stages itself (piped into execute --wait-go),
+    so it takes their inputs, not their outputs (which it makes); a later stage reaches those
+    outputs through the report's done-stamp (publish), never by starting their own rule beside
+    the report's recipe; their own rules stay for ``make data``."""
+    rules = stages.make_rules()
+    report = stages.stage("report")
+    assert report.while_starting == ("scenario", "datapackage")
+    report_in = re.search(r"^STAGE_REPORT_IN := (.*)$", rules, re.MULTILINE).group(1).split()
+    scenario_in = re.search(r"^STAGE_SCENARIO_IN := (.*)$", rules, re.MULTILINE).group(1).split()
+    made = {"data/processed/sizing_scenario.csv", "data/processed/datapackage.json", "$(STAGED)/sizing_scenario.csv"}
+    assert not made & set(report_in)
+    assert set(scenario_in) - {"data/processed/sizing_scenario.csv"} <= set(report_in)  # e.g. iops_per_desktop_model
+    recipe = next(line for line in rules.splitlines() if stages.WAIT_GO in line)
+    first, run = recipe.split(" | ", 1)
+    assert "set -o pipefail" in first and first.index("scenario_stage") < first.index("vdi_report.datapackage")
+    assert first.rstrip().endswith("echo go; }") and run.startswith("VDI_STAGE=report ")
+    for sub in ("scenario", "datapackage"):  # each one's done-stamp made once it succeeded
+        assert f"mv -f build/stamps/{sub}.done.tmp.$$$$ build/stamps/{sub}.done" in first
+        assert f"build/stamps/{sub}.done: $(STAGE_{sub.upper()}_IN)" in rules  # its own rule (make data)
+    publish_in = re.search(r"^STAGE_PUBLISH_IN := (.*)$", rules, re.MULTILINE).group(1).split()
+    assert "build/stamps/report.done" in publish_in and "$(STAGED)/sizing_scenario.csv" not in publish_in
