@@ -141,15 +141,23 @@ class Printer:
         self._page = self._browser.new_page()
 
     def _print(self, html: str, targets: list[str], guess: dict[str, int] | None) -> tuple[bytes, dict[str, int]]:
+        """(the PDF, {target: page}) of ``print_pdf``. Without a guess for every target the first
+        print only finds the pages, so it is printed without tags (the same layout, the same
+        destinations: 0.7 s against 1.35 s for the 71 pages, measured); the print returned is
+        always a tagged one."""
         page = self._page
         page.set_content(html, wait_until="load")
-        if targets and guess and set(targets) <= set(guess):
+        guessed = bool(targets and guess and set(targets) <= set(guess))
+        if guessed:
             page.evaluate(FILL_NUMBERS, {t: guess[t] for t in targets})
+        tagged = guessed or not targets
         for _ in range(MAX_PRINTS):
-            pdf = page.pdf(**PRINT_OPTIONS)
+            pdf = page.pdf(**{**PRINT_OPTIONS, "tagged": tagged})
             pages = destination_pages(pdf, targets) if targets else {}
-            if not targets or not page.evaluate(FILL_NUMBERS, pages):
+            moved = bool(targets) and page.evaluate(FILL_NUMBERS, pages)
+            if tagged and not moved:
                 return pdf, pages
+            tagged = True
         raise PrintError(f"the contents' page numbers still moved after {MAX_PRINTS} prints")
 
     def submit(self, html: str, targets: list[str], guess: dict[str, int] | None = None, last: bool = False):

@@ -81,7 +81,8 @@ def test_chromium_print_is_finished_for_pdf_ua():
 def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, monkeypatch):
     """Without a cache, with a wrong one, an unreadable one and the right one (written by the
     first print), the PDF is the same; the cache holds each target's page; with the right
-    cache Chromium prints once, otherwise twice."""
+    cache Chromium prints once, otherwise twice. Without a guess the first print, which only
+    finds the pages, is untagged; every print whose numbers may be final is tagged."""
     import json
 
     from playwright.sync_api import Page
@@ -90,14 +91,14 @@ def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, mo
 
     prints = []
     real_pdf = Page.pdf
-    monkeypatch.setattr(Page, "pdf", lambda self, **kw: prints.append(1) or real_pdf(self, **kw))
+    monkeypatch.setattr(Page, "pdf", lambda self, **kw: prints.append(kw["tagged"]) or real_pdf(self, **kw))
     chromium, cache = render.chromium_path(), tmp_path / "pages.json"
 
-    def run(content: str | None) -> tuple[bytes, int]:
+    def run(content: str | None) -> tuple[bytes, list[bool]]:
         if content is not None:
             cache.write_text(content, encoding="utf-8")
         prints.clear()
-        return pdf.pdf_bytes(SMALL, chromium, cache), len(prints)
+        return pdf.pdf_bytes(SMALL, chromium, cache), list(prints)
 
     cold, n_cold = run(None)
     assert json.loads(cache.read_text(encoding="utf-8")) == {"top": 1, "t": 2}
@@ -105,7 +106,7 @@ def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, mo
     wrong, n_wrong = run('{"top": 2, "t": 1}')
     broken, n_broken = run("not json")
     assert cold == warm == wrong == broken
-    assert (n_cold, n_warm, n_wrong, n_broken) == (2, 1, 2, 2)
+    assert (n_cold, n_warm, n_wrong, n_broken) == ([False, True], [True], [True, True], [False, True])
 
 
 @pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
