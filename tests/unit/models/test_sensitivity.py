@@ -116,5 +116,29 @@ def test_content_keyed_parts_run_once_per_argument_content_and_are_restored(monk
 
 
 def test_the_content_memo_covers_functions_era_still_has():
+    import importlib
+
     for name in sensitivity.CONTENT_KEYED:
         assert callable(getattr(era, name, None)), f"models.era has no {name}: update CONTENT_KEYED"
+    for module, name in sensitivity.CONTENT_KEYED_ELSEWHERE:
+        mod = importlib.import_module(f"vdi_report.models.{module}")
+        assert callable(getattr(mod, name, None)), f"models.{module} has no {name}: update CONTENT_KEYED_ELSEWHERE"
+
+
+def test_the_content_memo_reaches_functions_of_other_modules_and_restores_them(monkeypatch):
+    """``observation_semantics`` (models.semantics) asked twice for equal tables within the block
+    runs once, as the model stage's tables ask for it 13 times; restored at the block's end."""
+    from vdi_report.models import semantics
+
+    calls = []
+
+    def described(results, sources_df=None):
+        calls.append(len(results))
+        return results.assign(role="seed")
+
+    monkeypatch.setattr(semantics, "observation_semantics", described)
+    with sensitivity.choice_independent_once(()):
+        first = semantics.observation_semantics(pd.DataFrame({"x": [1]}))
+        again = semantics.observation_semantics(pd.DataFrame({"x": [1]}))  # another table, equal content
+    assert calls == [1] and first.equals(again) and first is not again
+    assert semantics.observation_semantics is described
