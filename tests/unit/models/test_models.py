@@ -171,3 +171,21 @@ def test_derived_totals_sum_read_and_write_with_honest_bounds():
         rows + [{**base, "record_id": "X-9", "metric": "iops", "statistic": "average", "value": 4100}]
     )
     assert set(iops.derived_totals(with_total)["statistic"]) == {"peak"}  # a reported total wins
+
+
+def test_what_prepare_keeps_answers_only_for_its_own_table():
+    """The read + write sums and weights ``iops.prepare`` keeps for the sensitivity grid answer
+    for that very table, never for another one (equal, or made later at a freed table's
+    address), and are dropped when it is freed."""
+    import gc
+    import importlib
+
+    obs = importlib.import_module("vdi_report.models.iops.observations")
+    table, twin = pd.DataFrame({"x": [1.0]}), pd.DataFrame({"x": [1.0]})
+    obs._keep(table, True, "sums of table")
+    assert obs._prepared(table, True) == "sums of table"
+    assert obs._prepared(table, False) is None and obs._prepared(twin, True) is None
+    key = (id(table), True)
+    del table
+    gc.collect()
+    assert key not in obs._SUMS

@@ -182,9 +182,27 @@ def _reason(r, choices=None) -> str:
 
 
 MODEL_METRICS = ("iops", "read_iops", "write_iops", "iops_per_desktop", "duration")
-# (id, rows, replace) of a prepared table -> its derived sums; (id, rows, "weights") -> its
-# Login VSI weights (``prepare``: computed once for the many runs of the sensitivity grid)
+# (id, replace) of a prepared table -> (a weak reference to it, its derived sums); (id,
+# "weights") -> (the reference, its Login VSI weights): ``prepare`` computes them once for the
+# many runs of the sensitivity grid. An entry answers only for the very table it was made for
+# (``_prepared``: the reference must still point to it; a table made later at the same address is
+# another table) and is dropped when that table is freed.
 _SUMS: dict = {}
+
+
+def _keep(r: pd.DataFrame, kind, value) -> None:
+    """Keep ``value`` for the table ``r`` itself (``_SUMS``), until ``r`` is freed."""
+    import weakref
+
+    key = (id(r), kind)
+    _SUMS[key] = (weakref.ref(r, lambda _ref, key=key: _SUMS.pop(key, None)), value)
+
+
+def _prepared(r: pd.DataFrame, kind):
+    """The value ``prepare`` kept for the table ``r`` itself (``kind``: a ``replace`` flag or
+    ``"weights"``), else None."""
+    entry = _SUMS.get((id(r), kind))
+    return entry[1] if entry is not None and entry[0]() is r else None
 
 
 def prepare(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
@@ -196,9 +214,9 @@ def prepare(results: pd.DataFrame, sources_df: pd.DataFrame) -> pd.DataFrame:
     r = semantics.observation_semantics(results, sources_df)
     r = r[r["metric"].isin(MODEL_METRICS)].reset_index(drop=True)
     for replace in (False, True):
-        _SUMS[(id(r), len(r), replace)] = derived_totals(r, replace=replace)
+        _keep(r, replace, derived_totals(r, replace=replace))
     try:
-        _SUMS[(id(r), len(r), "weights")] = login_vsi_weights(r)
+        _keep(r, "weights", login_vsi_weights(r))
     except ValueError:  # raised again, with its message, by the observations that need them
         pass
     return r
@@ -226,7 +244,7 @@ def candidate_records(results: pd.DataFrame, sources_df: pd.DataFrame, choices=N
     ch = resolve_choices(choices)
     r = results if "role" in results.columns else semantics.observation_semantics(results, sources_df)
     replace = ch["total_source"] == "read_plus_write"
-    sums = _SUMS.get((id(results), len(results), replace))
+    sums = _prepared(results, replace)
     if sums is None:
         sums = derived_totals(r, replace=replace)
     r = pd.concat([r, sums], ignore_index=True) if len(sums) else r
@@ -358,7 +376,7 @@ def observations(
     obs["iops_per_desktop"] = np.exp(obs["iops_per_desktop"])
     obs["record_ids"] = c.sort_values("record_id", kind="stable").groupby(keys, sort=True)["record_id"].agg(" ".join)
     obs = obs.reset_index()
-    weights = _SUMS.get((id(results), len(results), "weights")) or login_vsi_weights(results)
+    weights = _prepared(results, "weights") or login_vsi_weights(results)
     obs["workload"] = workload_score(obs["worker_class"], obs["phase"], weights)
     obs["log_iops"] = np.log(obs["iops_per_desktop"])
     obs["log_iops_vsi"] = obs["log_iops"] - obs["workload"]
