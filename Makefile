@@ -205,14 +205,14 @@ check-params: $(STAMP) ## Validate the report parameters (scenario CLI) without 
 	@$(check_params)
 
 $(SYSTEM_STAMP): | $(STAMP)
-	@$(PY) -m vdi_report.publish.render --check-system >/dev/null \
-	  || { $(PY) -m vdi_report.publish.render --check-system; echo "Missing system package for the PDF (see above)."; exit 1; }
+	@$(PY) -m vdi_report.publish.system >/dev/null \
+	  || { $(PY) -m vdi_report.publish.system; echo "Missing system package for the PDF (see above)."; exit 1; }
 	@mkdir -p build && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 .PHONY: check-system
 check-system: $(STAMP) ## Check Chromium (it prints the PDF; the browser tests drive it); prints what to install
 	@rm -f $(SYSTEM_STAMP) && $(MAKE) --no-print-directory $(SYSTEM_STAMP)
-	@$(PY) -m vdi_report.publish.render --check-system
+	@$(PY) -m vdi_report.publish.system
 
 .PHONY: stages
 stages: $(STAGES_MK) ## List the stages and what each reads and writes

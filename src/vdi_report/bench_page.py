@@ -13,7 +13,7 @@ in a 1366 x 768 window (a laptop; issue 27's budgets) and prints, per file, the 
   after typing pauses, outside the batch).
 
 Budgets (issue 27, on a quiet 2-core machine): page ready 1,500 ms, keystroke 2 ms. Exits 0 and
-prints ``skipped`` when no system Chromium is found (``render.chromium_path``).
+prints ``skipped`` when no system Chromium is found (``system.chromium_path``).
 """
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ def measure(browser, html: Path) -> dict[str, list[float]]:
 
 
 def main(argv: list[str]) -> int:
-    from vdi_report.publish import render
+    from vdi_report.publish import system
 
-    exe = render.chromium_path()
+    exe = system.chromium_path()
     if exe is None:
         print("  page timings: skipped (no system Chromium; see make check-system)")
         return 0

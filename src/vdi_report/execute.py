@@ -482,11 +482,11 @@ def _report_failed(exc, out: Path, scratch: Path, failed_dir: Path) -> None:
 def _open_printer():
     """A ``publish.pdf.Printer`` on the system Chromium, opening in its own thread (about 1 s)
     while the kernel runs the notebook. Raises RenderError when there is no Chromium."""
-    from .publish import pdf, render
+    from .publish import pdf, system
 
     try:
-        return pdf.Printer(render.check_pdf_dependencies())
-    except render.SystemLibraryError as exc:
+        return pdf.Printer(system.check_pdf_dependencies())
+    except system.SystemLibraryError as exc:
         raise RenderError(str(exc)) from None
 
 

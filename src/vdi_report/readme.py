@@ -143,12 +143,13 @@ LAYOUT: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "  publish/",
         "render (HTML and PDF), pdf (Chromium's print, its contents numbered, tags finished for PDF/UA-1), "
-        "bundle (the HTML's Vega bundle, made by a stage of its own)",
+        "bundle (the HTML's Vega bundle, made by a stage of its own), system (finds Chromium)",
         (
             "src/vdi_report/publish",
             "src/vdi_report/publish/render.py",
             "src/vdi_report/publish/pdf.py",
             "src/vdi_report/publish/bundle.py",
+            "src/vdi_report/publish/system.py",
         ),
     ),
     (

@@ -84,7 +84,7 @@ def previous_set_or_new_scenario():
     return assert_previous_set_or_new_scenario
 
 
-# The browser tests: headless Chromium from the system's packages (render.chromium_path), driven by
+# The browser tests: headless Chromium from the system's packages (system.chromium_path), driven by
 # Playwright, the network off. Each test module imports playwright with pytest.importorskip first.
 REPORT_WINDOW = {"width": 1400, "height": 900}
 
@@ -94,10 +94,10 @@ def browser():
     """Headless Chromium (Playwright on the system's browser), one per test module."""
     from playwright.sync_api import sync_playwright
 
-    from vdi_report.publish import render
+    from vdi_report.publish import system
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=render.chromium_path(), args=["--no-sandbox", "--disable-gpu"])
+        b = p.chromium.launch(executable_path=system.chromium_path(), args=["--no-sandbox", "--disable-gpu"])
         yield b
         b.close()
 

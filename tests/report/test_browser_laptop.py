@@ -10,11 +10,11 @@ import io
 import pytest
 
 from vdi_report import config
-from vdi_report.publish import render
+from vdi_report.publish import system
 
 playwright = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
-CHROMIUM = render.chromium_path()
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=render.CHROMIUM_HINT)
+CHROMIUM = system.chromium_path()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=system.CHROMIUM_HINT)
 LAPTOP = {"width": 1366, "height": 768}
 SCROLL = ".dt-scroll:has(.dt-scroll-body #evidence)"  # the explorer's own scroller (the search panes have theirs)
 

@@ -21,7 +21,7 @@ import nbformat
 import pytest
 
 from vdi_report import config
-from vdi_report.publish import render
+from vdi_report.publish import render, system
 
 MIN_FILL = 0.6  # a page less full is allowed only before a chapter (or an element on a new page)
 MAX_CELL_LINES = 8
@@ -450,9 +450,9 @@ def cells(print_html, tmp_path_factory) -> list[dict]:
     """Every table cell of the print HTML as Chromium lays it out in print media in a window as
     wide as the page's content box (``CELLS_JS``). Skips without Playwright or Chromium."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="PyPI package playwright is not installed")
-    exe = render.chromium_path()
+    exe = system.chromium_path()
     if exe is None:
-        pytest.skip(render.CHROMIUM_HINT)
+        pytest.skip(system.CHROMIUM_HINT)
     html = tmp_path_factory.mktemp("print") / "print.html"
     html.write_text(print_html, encoding="utf-8")
     with sync_api.sync_playwright() as p:

@@ -20,7 +20,6 @@ report notebook's stage instead (``python -m vdi_report.execute --render OUT_BAS
 in between.
 """
 
-import os
 import re
 import sys
 from pathlib import Path
@@ -33,6 +32,10 @@ from traitlets.config import Config
 from .. import config, files
 from . import bundle
 
+# Chromium, which prints the PDF, is found by publish/system.py (the standard library only: the
+# build checks it without importing this module)
+from .system import SystemLibraryError, check_pdf_dependencies, check_system
+
 TEMPLATE_DIR = config.TEMPLATES_DIR / "vdi_report"
 HTML_PRIORITY = ["text/html", "image/svg+xml", "image/png", "text/markdown", "text/plain"]
 PDF_PRIORITY = ["image/svg+xml", "image/png", "text/markdown", "text/html", "text/plain"]
@@ -44,44 +47,6 @@ KEYWORDS = (
     "VDI, virtual desktop, storage, IOPS, latency, boot storm, login storm, steady state, Login VSI, "
     "reference architecture, sizing"
 )
-
-
-class SystemLibraryError(RuntimeError):
-    """The system Chromium that prints the PDF is missing: the message says what to install."""
-
-
-CHROMIUM_HINT = (
-    "The PDF is printed by Chromium, and the browser tests drive it. On Debian/Ubuntu run:\n"
-    "  sudo apt-get install -y chromium fonts-dejavu-core\n"
-    "(or set VDI_CHROMIUM to a Chromium or Chrome executable)"
-)
-
-
-def chromium_path() -> str | None:
-    """The system Chromium (``VDI_CHROMIUM`` or the usual Debian paths), None when there is none."""
-    for p in (os.environ.get("VDI_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if p and Path(p).exists():
-            return p
-    return None
-
-
-def check_pdf_dependencies() -> str:
-    """The Chromium that prints the PDF; raises SystemLibraryError with the install command when
-    there is none."""
-    path = chromium_path()
-    if path is None:
-        raise SystemLibraryError(CHROMIUM_HINT)
-    return path
-
-
-def check_system() -> int:
-    """Print what the PDF (and the browser tests) need and whether it is there; 1 if missing."""
-    try:
-        print(f"PDF and browser tests: Chromium at {check_pdf_dependencies()}")
-    except SystemLibraryError as exc:
-        print(exc)
-        return 1
-    return 0
 
 
 class ReportExporter(HTMLExporter):

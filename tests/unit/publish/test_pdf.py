@@ -3,7 +3,7 @@ the contents' pages cache. Skipped without Chromium (``make check-system`` says 
 
 import pytest
 
-from vdi_report.publish import render
+from vdi_report.publish import render, system
 
 SMALL = """<!DOCTYPE html><html lang="en"><head><title>Small</title>
 <meta name="dcterms.created" content="2026-11-27"><style>
@@ -30,7 +30,7 @@ def _struct(node, out):
     return out
 
 
-@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+@pytest.mark.skipif(system.chromium_path() is None, reason=system.CHROMIUM_HINT)
 def test_chromium_print_is_finished_for_pdf_ua():
     """Chromium's print of a small page, finished (publish.pdf): the footer text is a pagination
     artifact and every marked-content id is in the structure tree; the link's /Contents is its
@@ -77,7 +77,7 @@ def test_chromium_print_is_finished_for_pdf_ua():
         assert f"Small · page {i + 1} of 2" in page.extract_text()
 
 
-@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+@pytest.mark.skipif(system.chromium_path() is None, reason=system.CHROMIUM_HINT)
 def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, monkeypatch):
     """Without a cache, with a wrong one, an unreadable one and the right one (written by the
     first print), the PDF is the same; the cache holds each target's page; with the right
@@ -92,7 +92,7 @@ def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, mo
     prints = []
     real_pdf = Page.pdf
     monkeypatch.setattr(Page, "pdf", lambda self, **kw: prints.append(kw["tagged"]) or real_pdf(self, **kw))
-    chromium, cache = render.chromium_path(), tmp_path / "pages.json"
+    chromium, cache = system.chromium_path(), tmp_path / "pages.json"
 
     def run(content: str | None) -> tuple[bytes, list[bool]]:
         if content is not None:
@@ -109,7 +109,7 @@ def test_the_contents_pages_cache_saves_a_print_and_changes_no_byte(tmp_path, mo
     assert (n_cold, n_warm, n_wrong, n_broken) == ([False, True], [True], [True, True], [False, True])
 
 
-@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+@pytest.mark.skipif(system.chromium_path() is None, reason=system.CHROMIUM_HINT)
 def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp_path):
     """Chromium names header cells by a counter of the page's nodes, which a frame painted between
     the page's load and its print advances: the finished PDF numbers them in the tree's order
@@ -120,7 +120,7 @@ def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp
 
     from vdi_report.publish import pdf
 
-    doc = pikepdf.open(io.BytesIO(pdf.pdf_bytes(SMALL, render.chromium_path())))
+    doc = pikepdf.open(io.BytesIO(pdf.pdf_bytes(SMALL, system.chromium_path())))
     elements = pdf._elements(doc)
     ids = [str(e["/ID"]) for e in elements if "/ID" in e]
     assert ids and ids == [f"node{i:08d}" for i in range(1, len(ids) + 1)]
@@ -136,13 +136,13 @@ def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp
     assert headers and headers <= set(ids)
 
 
-@pytest.mark.skipif(render.chromium_path() is None, reason=render.CHROMIUM_HINT)
+@pytest.mark.skipif(system.chromium_path() is None, reason=system.CHROMIUM_HINT)
 def test_the_finished_pages_cache_changes_no_byte_and_keeps_the_last_pdfs_pages(tmp_path, monkeypatch):
     """``finish`` with a content cache gives the bytes it gives without; a second finish of the
     same print rewrites no page (read back); a print of another page keeps only its own pages."""
     from vdi_report.publish import pdf
 
-    chromium, cache = render.chromium_path(), tmp_path / "content"
+    chromium, cache = system.chromium_path(), tmp_path / "content"
     with pdf.Printer(chromium) as printer:
         raw, _ = printer.print(SMALL, [], None)
         other, _ = printer.print(SMALL.replace("one point", "one other point"), [], None)

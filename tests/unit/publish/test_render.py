@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from vdi_report import stages
-from vdi_report.publish import render
+from vdi_report.publish import render, system
 from vdi_report.report import charts
 
 
@@ -59,12 +59,26 @@ def _notebook(tmp_path):
 
 def test_render_cli_says_what_to_install_without_chromium(tmp_path, capsys, monkeypatch):
     """No Chromium: the PDF is refused with the install command, exit 1, nothing written."""
-    monkeypatch.setattr(render, "chromium_path", lambda: None)
+    monkeypatch.setattr(system, "chromium_path", lambda: None)
     assert render.main(["--pdf", str(_notebook(tmp_path)), str(tmp_path / "report")]) == 1
     err = capsys.readouterr().err
     assert "apt-get install -y chromium" in err and "VDI_CHROMIUM" in err
     assert not (tmp_path / "report.pdf").exists()
-    assert render.check_system() == 1
+    assert system.check_system() == 1 and render.main(["--check-system"]) == 1
+
+
+def test_the_system_check_imports_only_the_standard_library():
+    """The build checks Chromium first thing in a clean build, beside the parameters' check:
+    ``python -m vdi_report.publish.system`` must not import the renderer (nbconvert, bs4)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import runpy, sys; runpy.run_module('vdi_report.publish.system', run_name='not_main'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('nbconvert', 'bs4', 'pandas', 'nbformat')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_render_cli_names_the_browser_that_could_not_print(tmp_path, capsys, monkeypatch):
