@@ -226,83 +226,99 @@ class _FieldsRead:
         return value
 
 
+def _once_per_options(memo: dict, name: str, func):
+    """``func`` computed once per set of arguments (tables by identity, ``_arg_key``) and options
+    of the ``EraChoices`` fields it reads (its ``choices`` argument, recorded by ``_FieldsRead``
+    on the first call); a copy of the result is returned. ``memo``: the block's."""
+    import inspect
+
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        opts = bound.arguments.get("choices")
+        key = (name, tuple((k, _arg_key(v)) for k, v in bound.arguments.items() if k != "choices"))
+        computed = memo.setdefault(key, [])
+
+        def matches(read) -> bool:
+            if opts is None or read is None:
+                return opts is None and read is None
+            return all(getattr(opts, f) == v for f, v in read)
+
+        hit = [out for read, out, _kept in computed if matches(read)]
+        if hit:
+            out = hit[0]
+        else:
+            recorder = None if opts is None else _FieldsRead(opts)
+            if recorder is not None:
+                bound.arguments["choices"] = recorder
+            out = func(*bound.args, **bound.kwargs)
+            read = None if recorder is None else tuple((f, getattr(opts, f)) for f in sorted(recorder.read))
+            computed.append((read, out, (args, kwargs)))  # the arguments kept alive: ids stay theirs
+        return out.copy() if hasattr(out, "copy") else out
+
+    return wrapper
+
+
+def _content_key(*parts) -> bytes | None:
+    """A digest of the pickled ``parts``; None for a part that cannot be pickled."""
+    try:
+        blob = pickle.dumps(parts, protocol=5)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
+    return hashlib.blake2b(blob, digest_size=20).digest()
+
+
+def _once_per_content(memo: dict, name: str, func):
+    """``func`` computed once per argument content (``_content_key``); a deep copy of the result is
+    returned. ``memo``: the block's."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        key = _content_key(name, args, sorted(kwargs.items()))
+        if key is None:  # an argument that cannot be pickled
+            return func(*args, **kwargs)
+        if ("content", key) not in memo:
+            memo[("content", key)] = func(*args, **kwargs)
+        return copy.deepcopy(memo[("content", key)])
+
+    return wrapper
+
+
+def _functions(pairs) -> dict:
+    """{(module, name): function} of the ``(module under models, name)`` pairs that exist."""
+    import importlib
+
+    mods = [(importlib.import_module(f"{__package__}.{m}"), n) for m, n in pairs]
+    return {(mod, n): getattr(mod, n) for mod, n in mods if hasattr(mod, n)}
+
+
 @contextlib.contextmanager
 def choice_independent_once(names: tuple[str, ...] = CHOICE_INDEPENDENT):
     """Within the block, each function ``names`` of ``models.era`` runs once per set of arguments
     (tables compared by identity, other arguments by value) and options of the ``EraChoices``
-    fields it reads (the ``choices`` argument, recorded by ``_FieldsRead`` on the first call: the
-    grid's 83 specifications pass 12 distinct ``EraChoices``, but 7 distinct sets of the options
-    ``_modern_runs`` reads and 4 of those ``modern_profile`` reads: 24 calls became 11, measured),
-    and each of ``CONTENT_KEYED`` (and ``CONTENT_KEYED_ELSEWHERE``) once per argument content (a
-    hash of the pickled arguments: equal tables built anew by another specification hit; an
-    argument that cannot be pickled calls the function). A copy of the result is returned, so a
-    caller changing it changes no other call's. The block ends with the functions restored."""
-    import inspect
-
+    fields it reads (``_once_per_options``: the grid's 83 specifications pass 12 distinct
+    ``EraChoices``, but 7 distinct sets of the options ``_modern_runs`` reads and 4 of those
+    ``modern_profile`` reads: 24 calls became 11, measured), and each of ``CONTENT_KEYED`` (and
+    ``CONTENT_KEYED_ELSEWHERE``) once per argument content (``_once_per_content``: a hash of the
+    pickled arguments, so equal tables built anew by another specification hit; an argument that
+    cannot be pickled calls the function). A copy of the result is returned, so a caller changing
+    it changes no other call's. The block ends with the functions restored."""
     from . import era
 
     memo: dict = {}
-    saved = {n: getattr(era, n) for n in names if hasattr(era, n)}
-
-    def once(name, func):
-        signature = inspect.signature(func)
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            bound = signature.bind(*args, **kwargs)
-            opts = bound.arguments.get("choices")
-            key = (name, tuple((k, _arg_key(v)) for k, v in bound.arguments.items() if k != "choices"))
-            computed = memo.setdefault(key, [])
-
-            def matches(read) -> bool:
-                if opts is None or read is None:
-                    return opts is None and read is None
-                return all(getattr(opts, f) == v for f, v in read)
-
-            hit = [out for read, out, _kept in computed if matches(read)]
-            if hit:
-                out = hit[0]
-            else:
-                recorder = None if opts is None else _FieldsRead(opts)
-                if recorder is not None:
-                    bound.arguments["choices"] = recorder
-                out = func(*bound.args, **bound.kwargs)
-                read = None if recorder is None else tuple((f, getattr(opts, f)) for f in sorted(recorder.read))
-                computed.append((read, out, (args, kwargs)))  # the arguments kept alive: ids stay theirs
-            return out.copy() if hasattr(out, "copy") else out
-
-        return wrapper
-
-    import importlib
-
-    elsewhere = [(importlib.import_module(f"{__package__}.{m}"), n) for m, n in CONTENT_KEYED_ELSEWHERE]
+    by_options = {(era, n): getattr(era, n) for n in names if hasattr(era, n)}
     by_content = {(era, n): getattr(era, n) for n in CONTENT_KEYED if hasattr(era, n)}
-    by_content |= {(mod, n): getattr(mod, n) for mod, n in elsewhere if hasattr(mod, n)}
-
-    def once_per_content(name, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            try:
-                blob = pickle.dumps((name, args, sorted(kwargs.items())), protocol=5)
-            except (pickle.PicklingError, TypeError, AttributeError):  # an argument that cannot be pickled
-                return func(*args, **kwargs)
-            key = ("content", hashlib.blake2b(blob, digest_size=20).digest())
-            if key not in memo:
-                memo[key] = func(*args, **kwargs)
-            return copy.deepcopy(memo[key])
-
-        return wrapper
-
+    by_content |= _functions(CONTENT_KEYED_ELSEWHERE)
     try:
-        for n, f in saved.items():
-            setattr(era, n, once(n, f))
+        for (mod, n), f in by_options.items():
+            setattr(mod, n, _once_per_options(memo, n, f))
         for (mod, n), f in by_content.items():
-            setattr(mod, n, once_per_content(f"{mod.__name__}.{n}", f))
+            setattr(mod, n, _once_per_content(memo, f"{mod.__name__}.{n}", f))
         yield
     finally:
-        for n, f in saved.items():
-            setattr(era, n, f)
-        for (mod, n), f in by_content.items():
+        for (mod, n), f in {**by_options, **by_content}.items():
             setattr(mod, n, f)
 
 
