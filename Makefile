@@ -18,7 +18,10 @@ override JOBS := $(value JOBS)
 override BUILD_LOCK_WAIT := $(value BUILD_LOCK_WAIT)
 override VERBOSE := $(value VERBOSE)
 export BUILD_LOCK_WAIT VERBOSE
-sha256_of = $$( { sha256sum < $(1); } 2>/dev/null | cut -c1-64)
+sha256_of = $$(f=$(1); [ -n "$$f" ] && { sha256sum < "$$f"; } 2>/dev/null | { read -r h _ && printf %s "$$h"; })
+# The first line of file $(1) into the shell variable old, empty when it cannot be read (read
+# and the test are the shell's own: a no-op build runs as few programs as it can).
+read_stamp = old=; { IFS= read -r old < $(1); } 2>/dev/null
 
 # One build at a time in a project directory. Every goal that writes build/, data/processed,
 # reports/ or .venv first takes an exclusive lock on .build.lock (flock) and re-runs make under
@@ -179,13 +182,13 @@ data: $(STAGE_VALIDATE_OUT) $(DATA_TABLES) $(STAGE_DATAPACKAGE_OUT) ## Every pro
 # when the same prices are read from another path.
 .PHONY: FORCE
 $(PARAMS_STAMP): FORCE | $(STAMP)
-	@[ -d build ] || mkdir -p build; line="$(PARAMS_LINE_SH)"; if [ "$$(cat $@ 2>/dev/null)" != "$$line" ]; then \
+	@[ -d build ] || mkdir -p build; line="$(PARAMS_LINE_SH)"; $(call read_stamp,$@); if [ "$$old" != "$$line" ]; then \
 	  $(check_params) && $(call write_atomic,"$$line",$@); fi
 
 $(COST_STAMP): FORCE
 	@[ -d build ] || mkdir -p build; \
 	test -f "$$COST_FILE" || { printf 'COST_FILE=%s: file not found\n' "$$COST_FILE" >&2; exit 2; }; \
-	sha=$(call sha256_of,"$$COST_FILE"); if [ "$$(cat $@ 2>/dev/null)" != "$$sha" ]; then $(call write_atomic,"$$sha",$@); fi
+	sha=$(call sha256_of,"$$COST_FILE"); $(call read_stamp,$@); if [ "$$old" != "$$sha" ]; then $(call write_atomic,"$$sha",$@); fi
 
 # Every report parameter checked (stages.check_parameters: scenario, dates, files and their content).
 check_params = $(PY) -m vdi_report.stages --check-params $(PARAMS_ARGS)
@@ -197,7 +200,7 @@ validate: $(STAMP) ## Check every raw input (data/raw): file, line, column, valu
 # Validated (raw.choices CLI: file, line, column and the allowed options on error) only when the
 # choices or the declared list change; each stage's stamp is rewritten only when its options change.
 build/choices.iops_model.stamp: FORCE | $(STAMP)
-	@[ -d build ] || mkdir -p build; line="$(CHOICES_LINE_SH)"; if [ "$$(cat build/choices.stamp 2>/dev/null)" != "$$line" ] || [ ! -f $@ ]; then \
+	@[ -d build ] || mkdir -p build; line="$(CHOICES_LINE_SH)"; $(call read_stamp,build/choices.stamp); if [ "$$old" != "$$line" ] || [ ! -f $@ ]; then \
 	  $(PY) -m vdi_report.raw.choices "$$CHOICES" --stamps build && $(call write_atomic,"$$line",build/choices.stamp); fi
 
 .PHONY: check-params

@@ -168,7 +168,7 @@ PARAMETERS = (
         "",
         "date printed on the report, YYYY-MM-DD (empty: the day of the build, which the stamp records)",
         check="vdi_report.parameters:check_date",
-        empty="$(shell date +%F)",
+        empty="$(shell printf '%(%F)T' -1)",  # the shell's own clock: no date program started
     ),
     Param(
         "ERA",

@@ -462,7 +462,7 @@ def make_rules() -> str:
     lines.append(
         "PARAMS_LINE_SH = "
         + " ".join(
-            f"{p.name}=$${p.var}" + (f" {p.name}_sha256=$(call sha256_of,$${p.var})" if p.path else "")
+            f"{p.name}=$${p.var}" + (f' {p.name}_sha256=$(call sha256_of,"$${p.var}")' if p.path else "")
             for p in PARAMETERS
         )
     )

@@ -134,3 +134,24 @@ def test_vdi_python_builds_with_the_users_interpreter(project, run):
     assert (project / "build/python.stamp").read_text().strip() == sys.executable
     dry = run(project, "-n", "lab", f"VDI_PYTHON={sys.executable}").stdout
     assert f"{sys.executable} -m jupyter lab" in dry and ".venv-lab" not in dry
+
+
+def test_a_file_parameter_with_a_space_in_its_path_enters_the_stamp_by_its_content(project, run, tmp_path):
+    """The parameter stamp holds a file parameter's content hash also when its path has a space
+    (it was read unquoted: the shell refused the redirection and the hash was empty, so a changed
+    price file re-ran nothing); the choices and cost stamps likewise."""
+    import hashlib
+    import shutil
+
+    cost = tmp_path / "my prices.csv"
+    shutil.copy(project / "data/raw/cost_assumptions.csv", cost)
+    try:
+        proc = run(project, "build/params.stamp", "build/cost.stamp", f"COST_FILE={cost}")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        sha = hashlib.sha256(cost.read_bytes()).hexdigest()
+        assert f"cost_file={cost} cost_file_sha256={sha} " in (project / "build/params.stamp").read_text()
+        assert (project / "build/cost.stamp").read_text().strip() == sha
+        assert "profile_file_sha256= " in (project / "build/params.stamp").read_text()  # empty: no file, no hash
+    finally:  # the module's other tests expect no stamp
+        for stamp in ("build/params.stamp", "build/cost.stamp", "build/checked-params.json"):
+            (project / stamp).unlink(missing_ok=True)

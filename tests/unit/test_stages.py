@@ -59,7 +59,7 @@ def test_generated_rules_run_each_stage_once_and_pass_every_parameter():
     for p in stages.PARAMETERS:  # read by the recipe's shell from the environment
         assert f"{p.name}=$${p.var}" in line, p.var
         if p.path:  # a file enters by its path and its content's hash
-            assert f"{p.name}_sha256=$(call sha256_of,$${p.var})" in line
+            assert f'{p.name}_sha256=$(call sha256_of,"$${p.var}")' in line
     report_in = re.search(r"^STAGE_REPORT_IN := (.*)$", rules, re.MULTILINE).group(1)
     assert "$(PARAMS_STAMP)" in report_in
     for p in stages.PARAMETERS:
