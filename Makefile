@@ -53,7 +53,8 @@ build-lock:
 	  echo "make: another build is running in $$VDI_BUILD_LOCK: $${holder:-unknown process}; waiting for it to finish (Ctrl-C stops waiting)." >&2; \
 	  flock 9; \
 	fi; \
-	printf 'pid %s since %s: %s\n' "$$PPID" "$$(date +%T)" "$$(tr '\0' ' ' < /proc/$$PPID/cmdline 2>/dev/null || echo make)" > "$(BUILD_LOCK)"; \
+	cmd=make; { mapfile -d '' -t args < /proc/$$PPID/cmdline && cmd="$${args[*]}"; } 2>/dev/null; \
+	printf 'pid %s since %(%T)T: %s\n' "$$PPID" -1 "$$cmd" > "$(BUILD_LOCK)"; \
 	set -f; exec $(MAKE) --no-print-directory $$VDI_GOALS
 # (exec: the inner make is make's own child, so a SIGTERM to make reaches it and each stage, which
 # stop cleanly: a notebook stage shuts its kernel down and puts its tables back, execute.py. The
