@@ -68,6 +68,47 @@ def vendor_colors() -> dict[str, str]:
     return dict(s.drop_duplicates("vendor").set_index("vendor")["color"])
 
 
+# Encoding channels by name (Altair's classes). A shorthand such as "vendor:N" given to
+# ``encode`` as text is resolved by Altair's ``from_dict``, which hashes the schemas of all its
+# 570 classes on every call (about 5 ms: 0.5 s over the report's charts, measured); ``channels``
+# builds the channel objects directly, the spec the same.
+CHANNELS = {
+    "x": alt.X,
+    "y": alt.Y,
+    "x2": alt.X2,
+    "y2": alt.Y2,
+    "color": alt.Color,
+    "shape": alt.Shape,
+    "size": alt.Size,
+    "opacity": alt.Opacity,
+    "text": alt.Text,
+    "tooltip": alt.Tooltip,
+    "detail": alt.Detail,
+    "strokeDash": alt.StrokeDash,
+}
+
+
+def channels(**encodings) -> dict:
+    """``encodings`` for ``Chart.encode`` with each shorthand ("field:Q"), field dictionary
+    (``{"field": ..., "type": ...}``) or list of them (a tooltip) made the channel object
+    ``encode`` would make of it (``CHANNELS``); anything else (a channel object, a value
+    dictionary, a channel not in ``CHANNELS``) as it is."""
+
+    def one(name, v):
+        cls = CHANNELS.get(name)
+        if cls is None:
+            return v
+        if isinstance(v, str):
+            return cls(v)
+        if isinstance(v, dict) and "value" not in v:
+            return cls(**v)
+        if isinstance(v, list):
+            return [one(name, x) for x in v]
+        return v
+
+    return {name: one(name, v) for name, v in encodings.items()}
+
+
 def vendor_scale(present=None) -> alt.Scale:
     """Fixed vendor colours so every chart agrees (``vendor_colors``). ``present``: the vendors the
     chart shows (an iterable, e.g. its ``vendor`` column); the legend then lists only those."""
@@ -410,6 +451,7 @@ def bound_layers(enc: dict, data: pd.DataFrame, bounds: dict[str, tuple[str, str
     ``bounds``: {axis: (column, name)}, e.g. ``{"x": ("bound", "latency")}``; the column holds
     ``gt`` (at least), ``lt`` (at most) or anything else (a value as reported). Returns the layers
     for ``alt.layer(*layers)``."""
+    enc = channels(**enc)
     flags = {axis: data[col].astype(str) for axis, (col, _) in bounds.items()}
     is_bound = pd.Series(False, index=data.index)
     for f in flags.values():
@@ -440,7 +482,7 @@ def bound_layers(enc: dict, data: pd.DataFrame, bounds: dict[str, tuple[str, str
         titled = True
         scale = {"domain": [words], "range": [value, value]}
         caret_enc = {k: v for k, v in enc.items() if k in ("x", "y", "color")}
-        caret_enc[channel] = {"field": field, "type": "nominal", "scale": scale, "legend": legend.to_dict()}
+        caret_enc[channel] = CHANNELS[channel](field=field, type="nominal", scale=scale, legend=legend)
         for b in present:
             _, glyph, dx, dy, _ = BOUND_CARETS[(axis, b)]
             rows = data[flags[axis] == b].assign(**{field: words})
@@ -522,48 +564,54 @@ def prediction_chart(pred: pd.DataFrame, obs: pd.DataFrame):
         alt.Chart(p)
         .mark_rule(strokeWidth=2, color="#999")
         .encode(
-            x=alt.X(
-                "pi90_low:Q",
-                scale=sc,
-                title="IOPS per desktop (log scale)",
-                axis=alt.Axis(values=log_ticks(lo, hi, nice=False), format=",~g"),
-            ),
-            x2="pi90_high:Q",
-            y=y,
+            **channels(
+                x=alt.X(
+                    "pi90_low:Q",
+                    scale=sc,
+                    title="IOPS per desktop (log scale)",
+                    axis=alt.Axis(values=log_ticks(lo, hi, nice=False), format=",~g"),
+                ),
+                x2="pi90_high:Q",
+                y=y,
+            )
         )
     )
     pts = (
         alt.Chart(p)
         .mark_point(filled=True, size=50, color="black")
         .encode(
-            x=alt.X("estimate:Q", scale=sc),
-            y=y,
-            tooltip=[
-                "phase",
-                "statistic",
-                "worker_class",
-                alt.Tooltip("estimate:Q", format=".1f"),
-                alt.Tooltip("pi90_low:Q", format=".1f"),
-                alt.Tooltip("pi90_high:Q", format=".1f"),
-            ],
+            **channels(
+                x=alt.X("estimate:Q", scale=sc),
+                y=y,
+                tooltip=[
+                    "phase",
+                    "statistic",
+                    "worker_class",
+                    alt.Tooltip("estimate:Q", format=".1f"),
+                    alt.Tooltip("pi90_low:Q", format=".1f"),
+                    alt.Tooltip("pi90_high:Q", format=".1f"),
+                ],
+            )
         )
     )
     ob = (
         alt.Chart(o)
         .mark_point(shape="cross", size=70, filled=True)
         .encode(
-            x=alt.X("iops_per_desktop:Q", scale=sc),
-            y=y,
-            color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
-            tooltip=[
-                "vendor",
-                "phase",
-                "statistic",
-                "worker_class",
-                "vantage",
-                alt.Tooltip("iops_per_desktop:Q", format=".1f"),
-                "record_ids",
-            ],
+            **channels(
+                x=alt.X("iops_per_desktop:Q", scale=sc),
+                y=y,
+                color=alt.Color("vendor:N", scale=vendor_scale(o["vendor"]), title="Observed"),
+                tooltip=[
+                    "vendor",
+                    "phase",
+                    "statistic",
+                    "worker_class",
+                    "vantage",
+                    alt.Tooltip("iops_per_desktop:Q", format=".1f"),
+                    "record_ids",
+                ],
+            )
         )
     )
     # no title: the report's caption names the marks (estimate dot, interval bar, observation crosses)
@@ -603,23 +651,22 @@ def demand_chart(line: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float 
         axis=alt.Axis(tickCount=5, format=",.0f"),
     )
     y = alt.Y("fe_iops_low:Q", title="peak front-end IOPS", axis=alt.Axis(tickCount=5, format=",.0f"))
-    band = alt.Chart(c).mark_area(opacity=0.3, color="#bbb").encode(x=x, y=y, y2="fe_iops_high:Q")
-    line = alt.Chart(c[c["part"] == FITTED]).mark_line(color="black").encode(x="boot_rate_per_min:Q", y="fe_iops:Q")
+    band = alt.Chart(c).mark_area(opacity=0.3, color="#bbb").encode(**channels(x=x, y=y, y2="fe_iops_high:Q"))
+    on_line = channels(x="boot_rate_per_min:Q", y="fe_iops:Q")
+    line = alt.Chart(c[c["part"] == FITTED]).mark_line(color="black").encode(**on_line)
     # the marks are named on the chart itself (text at the line's end and the rule's top) and in the caption
     ends = c.groupby("part", sort=False).tail(1).assign(text=lambda t: t["part"])
     ends.loc[ends["part"] == FITTED, "text"] = FITTED
     labels = (
         alt.Chart(ends)
         .mark_text(align="left", dx=4, dy=-6, fontSize=MIN_FONT_PX)
-        .encode(x="boot_rate_per_min:Q", y="fe_iops:Q", text="text:N")
+        .encode(**on_line, **channels(text="text:N"))
     )
     layers_model = [band, line, labels]
     if ext_end > end:
         layers_model.insert(
             2,
-            alt.Chart(c[c["part"] == EXTRAPOLATED])
-            .mark_line(color="#666", strokeDash=[4, 4])
-            .encode(x="boot_rate_per_min:Q", y="fe_iops:Q"),
+            alt.Chart(c[c["part"] == EXTRAPOLATED]).mark_line(color="#666", strokeDash=[4, 4]).encode(**on_line),
         )
     pts = dict(
         x="boot_rate_per_min:Q",
@@ -640,11 +687,11 @@ def demand_chart(line: pd.DataFrame, storms: pd.DataFrame, scenario_rate: float 
     layers = [*layers_model, pts]
     if scenario_rate:
         rule = pd.DataFrame({"r": [scenario_rate], "text": [SCENARIO]})
-        layers.append(alt.Chart(rule).mark_rule(strokeDash=[4, 4], color="black").encode(x="r:Q"))
+        layers.append(alt.Chart(rule).mark_rule(strokeDash=[4, 4], color="black").encode(**channels(x="r:Q")))
         layers.append(
             alt.Chart(rule)
             .mark_text(align="left", baseline="top", dx=4, y=2, fontSize=MIN_FONT_PX)
-            .encode(x="r:Q", text="text:N")
+            .encode(**channels(x="r:Q", text="text:N"))
         )
     return alt.layer(*layers).properties(width=420, height=260)
 
@@ -668,7 +715,7 @@ def saving_curve(curve: pd.DataFrame, savings: pd.DataFrame, assumptions: pd.Dat
         }
     )
     band_d = pd.DataFrame({"lo": [a["low"]], "hi": [a["high"]], "text": ["assumed price ratio (range)"]})
-    band = alt.Chart(band_d).mark_rect(opacity=0.15, color="#e6550d").encode(x="lo:Q", x2="hi:Q")
+    band = alt.Chart(band_d).mark_rect(opacity=0.15, color="#e6550d").encode(**channels(x="lo:Q", x2="hi:Q"))
     claim_d = pd.DataFrame(
         {
             "y": [float(savings.set_index("reference").at[refs[-1], "claimed_fmd_only"])],
@@ -676,29 +723,31 @@ def saving_curve(curve: pd.DataFrame, savings: pd.DataFrame, assumptions: pd.Dat
             "text": ["flash modules saved, HDDs not counted (the document's comparison)"],
         }
     )
-    claim = alt.Chart(claim_d).mark_rule(strokeDash=[4, 4]).encode(y="y:Q")
+    claim = alt.Chart(claim_d).mark_rule(strokeDash=[4, 4]).encode(**channels(y="y:Q"))
     # the band and the dashed rule are named on the chart (text marks), not only in the caption
     band_text = (
         alt.Chart(band_d)
         .mark_text(align="left", baseline="bottom", dx=2, dy=-2, y=240, fontSize=MIN_FONT_PX, color="#a63603")
-        .encode(x="lo:Q", text="text:N")
+        .encode(**channels(x="lo:Q", text="text:N"))
     )
     claim_text = (
         alt.Chart(claim_d)
         .mark_text(align="right", baseline="top", dy=3, fontSize=MIN_FONT_PX)
-        .encode(x="x:Q", y="y:Q", text="text:N")
+        .encode(**channels(x="x:Q", y="y:Q", text="text:N"))
     )
     line = (
         alt.Chart(d)
         .mark_line()
         .encode(
-            x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
-            y=alt.Y(
-                "saving:Q",
-                title=f"drive-cost saving of {config.label('configuration', tiered)}",
-                axis=alt.Axis(format="%"),
-            ),
-            color=alt.Color("against:N", title="Against"),
+            **channels(
+                x=alt.X("ratio:Q", title="price of one HDD / price of one FMD (assumed)"),
+                y=alt.Y(
+                    "saving:Q",
+                    title=f"drive-cost saving of {config.label('configuration', tiered)}",
+                    axis=alt.Axis(format="%"),
+                ),
+                color=alt.Color("against:N", title="Against"),
+            )
         )
     )
     return (band + claim + line + band_text + claim_text).properties(
@@ -743,11 +792,13 @@ def price_chart(verdicts: pd.DataFrame, desktops: int, condition: str, max_price
         alt.Chart(d)
         .mark_line()
         .encode(
-            x=alt.X("price:Q", title="price of one array, USD (your quote)", axis=alt.Axis(format="$,.0f")),
-            y=alt.Y("usd:Q", title="USD per desktop", axis=alt.Axis(format="$,.0f")),
-            color=alt.Color(
-                "line:N", title="Arrays needed", legend=alt.Legend(orient="bottom", labelLimit=0, columns=1)
-            ),
+            **channels(
+                x=alt.X("price:Q", title="price of one array, USD (your quote)", axis=alt.Axis(format="$,.0f")),
+                y=alt.Y("usd:Q", title="USD per desktop", axis=alt.Axis(format="$,.0f")),
+                color=alt.Color(
+                    "line:N", title="Arrays needed", legend=alt.Legend(orient="bottom", labelLimit=0, columns=1)
+                ),
+            )
         )
         .properties(width=420, height=200)
     )
@@ -772,21 +823,23 @@ def tornado_chart(tor: pd.DataFrame, labels: dict[str, str]) -> alt.Chart:
         alt.Chart(d)
         .mark_bar(height=3)
         .encode(
-            y=alt.Y("choice:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
-            yOffset=alt.YOffset("row:N"),
-            x=alt.X("low_pct:Q", title="change of the planning estimate from the report's default (%)"),
-            x2="high_pct:Q",
-            color=alt.Color("row:N", title="Planning figure", legend=alt.Legend(orient="bottom", columns=2)),
-            tooltip=[
-                "choice",
-                "row",
-                alt.Tooltip("low_pct:Q", format="+.1f", title="lowest %"),
-                "low_option",
-                alt.Tooltip("high_pct:Q", format="+.1f", title="highest %"),
-                "high_option",
-                "not_estimable",
-            ],
+            **channels(
+                y=alt.Y("choice:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
+                yOffset=alt.YOffset("row:N"),
+                x=alt.X("low_pct:Q", title="change of the planning estimate from the report's default (%)"),
+                x2="high_pct:Q",
+                color=alt.Color("row:N", title="Planning figure", legend=alt.Legend(orient="bottom", columns=2)),
+                tooltip=[
+                    "choice",
+                    "row",
+                    alt.Tooltip("low_pct:Q", format="+.1f", title="lowest %"),
+                    "low_option",
+                    alt.Tooltip("high_pct:Q", format="+.1f", title="highest %"),
+                    "high_option",
+                    "not_estimable",
+                ],
+            )
         )
     )
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="black").encode(x="x:Q")
+    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="black").encode(**channels(x="x:Q"))
     return alt.layer(bars, zero).properties(width=360, height=24 * len(order))

@@ -69,3 +69,23 @@ def test_print_minimum_is_8_pt_at_the_a4_text_width():
     # CSS px are 0.75 pt; a chart at most PRINT_WIDTH_PX wide is drawn at its own size
     assert charts.MIN_FONT_PX * 0.75 >= 8
     assert charts.PRINT_WIDTH_PX <= (210 - 2 * 13) / 25.4 * 96
+
+
+def test_channels_give_the_spec_encode_would_make_of_shorthands():
+    """``charts.channels`` builds the channel objects Altair's ``encode`` makes of shorthands,
+    field dictionaries and tooltip lists (without its slow ``from_dict``): the same spec; a value
+    dictionary and a channel object pass as they are."""
+    data = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
+    given = dict(
+        x="a:Q",
+        y=alt.Y("a:Q", title="A"),
+        color={"field": "b", "type": "nominal", "legend": {"title": "B"}},
+        tooltip=["b", alt.Tooltip("a:Q", format=".1f")],
+        opacity={"value": 0.5},
+    )
+    plain = alt.Chart(data).mark_point().encode(**given).to_dict()
+    built = charts.channels(**given)
+    assert isinstance(built["x"], alt.X) and isinstance(built["color"], alt.Color)
+    assert isinstance(built["tooltip"][0], alt.Tooltip) and built["opacity"] == {"value": 0.5}
+    assert built["y"] is given["y"]
+    assert alt.Chart(data).mark_point().encode(**built).to_dict() == plain
