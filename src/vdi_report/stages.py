@@ -404,9 +404,11 @@ def _inputs(s: Stage) -> list[str]:
     return list(dict.fromkeys(ins))
 
 
-def _touch(path: str) -> str:
-    """Shell text that makes the (empty) file ``path`` atomically."""
-    return f"mkdir -p {Path(path).parent} && : > {path}.tmp.$$$$ && mv -f {path}.tmp.$$$$ {path}"
+def _touch(stamp: str, target: str | None = None) -> str:
+    """Shell text that makes the (empty) done-stamp ``stamp`` atomically, named ``target`` in the
+    text (``$@`` in its own rule)."""
+    target = target or stamp
+    return f"mkdir -p {Path(stamp).parent} && : > {target}.tmp.$$$$ && mv -f {target}.tmp.$$$$ {target}"
 
 
 def _module_command(s: Stage) -> str:
@@ -521,7 +523,7 @@ def make_rules() -> str:
             lines.append(f"\t$(Q){_notebook_command(s, subs)}")
         else:
             lines.append(f"\t$(Q){_module_command(s)}")
-        lines.append(f"\t@mkdir -p {Path(done).parent} && : > $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@")
+        lines.append(f"\t@{_touch(done, '$@')}")
         lines.append("")
     lines.append("DATA_TABLES := " + " ".join(tables_out))
     lines.append("STAGE_TARGETS := " + " ".join(stage_targets))

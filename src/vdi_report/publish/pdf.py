@@ -382,11 +382,6 @@ def walk(doc: pikepdf.Pdf) -> StructTree:
     return tree
 
 
-def _elements(doc: pikepdf.Pdf) -> list:
-    """Every structure element under the structure tree root, in document order."""
-    return walk(doc).elements
-
-
 def _kids(node) -> list:
     """The structure elements and marked-content references under ``node``'s /K (dictionaries).
     (Types compared by their code: ``isinstance(k, pikepdf.Dictionary)`` goes through pikepdf's

@@ -121,7 +121,7 @@ def test_structure_ids_are_numbered_in_tree_order_whatever_chromiums_counter(tmp
     from vdi_report.publish import pdf
 
     doc = pikepdf.open(io.BytesIO(pdf.pdf_bytes(SMALL, system.chromium_path())))
-    elements = pdf._elements(doc)
+    elements = pdf.walk(doc).elements
     ids = [str(e["/ID"]) for e in elements if "/ID" in e]
     assert ids and ids == [f"node{i:08d}" for i in range(1, len(ids) + 1)]
     tree = pikepdf.NameTree(doc.Root.StructTreeRoot.IDTree)
